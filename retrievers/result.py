@@ -1,0 +1,57 @@
+"""What a retrieval returns, and the interface programs depend on (`SearchBackend`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from retrievers.documents import Document, Hit
+
+
+@dataclass
+class RetrievalResult:
+    """Ranked evidence for one query plus everything a trace needs to explain it.
+
+    Attributes:
+        query: the query as searched (after cutting and expansion bookkeeping).
+        hits: the final ranked documents (reranked or fused, after MIN_RERANK_SCORE), at most k.
+        candidates: the fused candidates before reranking (top 20 by default).
+        scorer: which scorer produced `hits` scores: a reranker name or ``"fused"``.
+        top_score: score of the first hit (0.0 when there is none).
+        relevance: the guard's relevance in [0, 1] (dense top-1 cosine for the fused scorer).
+        out_of_scope: True when the OOS guard blocked the query.
+        oos_reason: why it was blocked ("" when not).
+        products: product / ingredient names recognised in the query.
+        sections: sections the query asks about (e.g. ``se``, ``dur:cc``).
+        warnings: non-fatal notes for the user (e.g. the query was cut).
+        timings: milliseconds per stage.
+    """
+
+    query: str
+    hits: list[Hit] = field(default_factory=list)
+    candidates: list[Hit] = field(default_factory=list)
+    scorer: str = "fused"
+    top_score: float = 0.0
+    relevance: float = 0.0
+    out_of_scope: bool = False
+    oos_reason: str = ""
+    products: list[str] = field(default_factory=list)
+    sections: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    timings: dict = field(default_factory=dict)
+
+    @property
+    def documents(self) -> list[Document]:
+        return [h.doc for h in self.hits]
+
+
+class SearchBackend(Protocol):
+    """What programs need from retrieval. `retrievers.searcher.Searcher` implements it; tests may fake it."""
+
+    def retrieve(
+        self, query: str, k: int = 5, extra_terms: list[str] | None = None, avoid_terms: list[str] | None = None
+    ) -> RetrievalResult: ...
+
+    def get(self, doc_id: str) -> Document | None: ...
+
+    def dur_rules(self, ingredients: list[str], dur_types: list[str]) -> list[Document]: ...

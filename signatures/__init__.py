@@ -1,0 +1,1 @@
+"""Declarative DSPy Signatures only: typed fields, instructions in the docstring, no logic."""
