@@ -1,0 +1,123 @@
+"""The optional user profile (age, sex, conditions, current medicines), its slots, and the DUR rule types that apply.
+
+A pregnant user pulls in 임부금기 rules, a user aged 65 or more 노인주의 rules, a child under 12 특정연령대금기 rules,
+and anyone who lists current medicines 병용금기 rules. Type names are the Korean names the corpus uses in
+``metadata["dur_type"]`` (see retrievers/corpus.py DUR_TYPES).
+
+Example:
+    >>> p = UserProfile.from_dict({"age": 70, "sex": "여", "conditions": ["고혈압"], "medicines": ["암로디핀"]})
+    >>> p.summary()
+    '70세 여성, 질환: 고혈압, 복용 중: 암로디핀'
+    >>> p.dur_types()
+    ['노인주의', '병용금기']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ELDERLY_AGE = 65
+CHILD_AGE = 12
+_PREGNANT_WORDS = ("임신", "임부", "pregnan")
+_SEX = {"m": "남성", "male": "남성", "남": "남성", "남성": "남성", "f": "여성", "female": "여성", "여": "여성", "여성": "여성"}
+
+
+class ProfileError(ValueError):
+    """The profile JSON has the wrong shape."""
+
+
+def _as_list(value, name: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return [v.strip() for v in value if v.strip()]
+    raise ProfileError(f"{name} must be a list of strings")
+
+
+@dataclass(frozen=True)
+class UserProfile:
+    """Who is asking. Every field is optional."""
+
+    age: int | None = None
+    sex: str = ""
+    conditions: list[str] = field(default_factory=list)
+    medicines: list[str] = field(default_factory=list)
+    pregnant: bool = False
+
+    @classmethod
+    def from_dict(cls, data: dict | None) -> UserProfile:
+        """Build a profile from JSON-like data; raise `ProfileError` on a bad shape."""
+        if not data:
+            return cls()
+        if not isinstance(data, dict):
+            raise ProfileError("the user profile must be a JSON object")
+        unknown = set(data) - {"age", "sex", "conditions", "medicines", "pregnant"}
+        if unknown:
+            raise ProfileError(f"unknown profile fields: {', '.join(sorted(unknown))}")
+        age = data.get("age")
+        if age is not None:
+            if isinstance(age, bool) or not isinstance(age, int | float | str) or not str(age).strip().isdigit():
+                raise ProfileError("age must be a whole number of years")
+            age = int(age)
+            if not 0 <= age <= 130:
+                raise ProfileError("age must be between 0 and 130")
+        sex = str(data.get("sex") or "").strip()
+        sex = _SEX.get(sex.lower(), sex)
+        conditions = _as_list(data.get("conditions"), "conditions")
+        pregnant = bool(data.get("pregnant")) or any(w in c.lower() for c in conditions for w in _PREGNANT_WORDS)
+        return cls(age, sex, conditions, _as_list(data.get("medicines"), "medicines"), pregnant)
+
+    @property
+    def empty(self) -> bool:
+        return self.age is None and not (self.sex or self.conditions or self.medicines or self.pregnant)
+
+    @property
+    def elderly(self) -> bool:
+        return self.age is not None and self.age >= ELDERLY_AGE
+
+    def summary(self) -> str:
+        """One line for prompts: '70세 여성, 질환: 고혈압, 복용 중: 암로디핀' ('' when empty)."""
+        who = " ".join(p for p in (f"{self.age}세" if self.age is not None else "", self.sex) if p)
+        conditions = list(self.conditions)
+        if self.pregnant and not any(w in c for c in conditions for w in _PREGNANT_WORDS):
+            conditions.append("임신 중")
+        parts = [who] if who else []
+        if conditions:
+            parts.append("질환: " + ", ".join(conditions))
+        if self.medicines:
+            parts.append("복용 중: " + ", ".join(self.medicines))
+        return ", ".join(parts)
+
+    def slots(self) -> dict[str, str]:
+        """The seed's slots: 나이, 성별, 질환, 약물 (only those known)."""
+        slots = {"나이": str(self.age) if self.age is not None else "", "성별": self.sex}
+        slots["질환"] = ", ".join(self.conditions + (["임신"] if self.pregnant and not self.conditions else []))
+        slots["약물"] = ", ".join(self.medicines)
+        return {k: v for k, v in slots.items() if v}
+
+    def slots_text(self) -> str:
+        return "\n".join(f"- {k}: {v}" for k, v in self.slots().items())
+
+    def dur_types(self) -> list[str]:
+        """DUR rule types that apply to this user, in corpus order."""
+        types = []
+        if self.age is not None and self.age < CHILD_AGE:
+            types.append("특정연령대금기")
+        if self.pregnant:
+            types.append("임부금기")
+        if self.elderly:
+            types.append("노인주의")
+        if self.medicines:
+            types.append("병용금기")
+        return types
+
+    def to_dict(self) -> dict:
+        return {
+            "age": self.age,
+            "sex": self.sex,
+            "conditions": self.conditions,
+            "medicines": self.medicines,
+            "pregnant": self.pregnant,
+        }

@@ -1,0 +1,57 @@
+"""The six ablation profiles of the crag-self-refine seed (§8) as named `CragSettings`.
+
+Each profile adds one idea to the one before it:
+
+* ``baseline``: BasicRAG, one generation, no grading, no evaluation, no re-search.
+* ``self_refine_heuristic``: CorrectiveRAG with the heuristic quality evaluation and the static rewrite.
+* ``self_refine_llm_quality``: the LM evaluates quality; queries are still rewritten statically.
+* ``self_refine_dynamic_query``: the LM also rewrites the query from its feedback.
+* ``self_refine_full_safety``: plus the duplicate-document, stagnation and decline stops.
+* ``full_context_engineering``: everything, including knowledge refinement and the user context (the default).
+
+Example:
+    >>> get_profile("baseline").refine_strategy
+    'basic_rag'
+"""
+
+from __future__ import annotations
+
+from programs.settings import CragSettings
+
+DEFAULT_PROFILE = "full_context_engineering"
+
+_STEPS = {
+    "baseline": dict(
+        refine_strategy="basic_rag",
+        relevance_routing=False,
+        knowledge_refinement=False,
+        verification=False,
+        llm_quality=False,
+        dynamic_query=False,
+        safety_checks=False,
+        user_context=False,
+    ),
+    "self_refine_heuristic": dict(
+        llm_quality=False, dynamic_query=False, safety_checks=False, knowledge_refinement=False, user_context=False
+    ),
+    "self_refine_llm_quality": dict(
+        dynamic_query=False, safety_checks=False, knowledge_refinement=False, user_context=False
+    ),
+    "self_refine_dynamic_query": dict(safety_checks=False, knowledge_refinement=False, user_context=False),
+    "self_refine_full_safety": dict(knowledge_refinement=False, user_context=False),
+    "full_context_engineering": dict(),
+}
+
+PROFILES: dict[str, CragSettings] = {name: CragSettings(**flags) for name, flags in _STEPS.items()}
+
+
+def get_profile(name: str | None = None, **overrides) -> CragSettings:
+    """The settings of a named profile (default ``full_context_engineering``), with optional overrides.
+
+    Raises:
+        KeyError: the name is not one of `PROFILES`.
+    """
+    name = name or DEFAULT_PROFILE
+    if name not in PROFILES:
+        raise KeyError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
+    return PROFILES[name].replace(**overrides) if overrides else PROFILES[name]

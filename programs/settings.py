@@ -1,0 +1,82 @@
+"""Feature flags and limits of the CRAG program. Every threshold, weight and loop limit comes from the seeds.
+
+Example:
+    >>> s = CragSettings(lm_call_budget=8)
+    >>> s.replace(verification=False).verification
+    False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+STRATEGIES = ("corrective_rag", "basic_rag")
+
+
+@dataclass(frozen=True)
+class CragSettings:
+    """What the program does and how far its loops may go.
+
+    Attributes:
+        refine_strategy: ``corrective_rag`` (quality evaluation and re-search) or ``basic_rag`` (generate once).
+        query_optimization: ask the query LM for core/recall/avoid terms before the first search.
+        relevance_routing: grade the documents and route (generate / rewrite / low relevance / no context).
+        llm_grading: grade each document with the LM instead of the retrieval scores.
+        knowledge_refinement: keep only the query-relevant sentence strips of the documents (CRAG decompose-recompose).
+        verification: verify the answer (PASS/FAIL) and self-correct.
+        llm_quality: evaluate quality with the judge LM; False uses the seed's heuristic evaluation.
+        dynamic_query: rewrite with the LM from quality feedback; False uses the static fallback rewrite.
+        safety_checks: the duplicate-document, stagnation and decline stops (the iteration cap always applies).
+        user_context: use the user profile in rewriting and generation and pull in the DUR rules that apply.
+        web_references: look up web links (Tavily) in parallel; they never enter the LM context.
+    """
+
+    refine_strategy: str = "corrective_rag"
+    query_optimization: bool = True
+    relevance_routing: bool = True
+    llm_grading: bool = False
+    knowledge_refinement: bool = True
+    verification: bool = True
+    llm_quality: bool = True
+    dynamic_query: bool = True
+    safety_checks: bool = True
+    user_context: bool = True
+    web_references: bool = True
+
+    k: int = 5
+    relevance_threshold: float = 0.7
+    grade_threshold: float = 0.5
+    grade_threshold_rerank: float = 0.05
+    max_rewrites: int = 2
+    low_relevance_top: int = 3
+    quality_threshold: float = 0.5
+    quality_weights: tuple[float, float, float] = (0.4, 0.4, 0.2)
+    quality_docs: int = 5
+    quality_doc_chars: int = 500
+    max_iterations: int = 2
+    duplicate_threshold: float = 0.8
+    min_gain: float = 0.05
+    max_verify_rounds: int = 3
+    max_research: int = 1
+    lm_call_budget: int = 12
+    max_question_chars: int = 500
+    previous_answer_chars: int = 200
+    strip_threshold: float = 0.2
+    max_strips_per_doc: int = 4
+    extractive_docs: int = 3
+    extractive_sentences: int = 2
+    web_timeout_s: float = 5.0
+    web_max_results: int = 5
+
+    def __post_init__(self):
+        if self.refine_strategy not in STRATEGIES:
+            raise ValueError(f"unknown refine_strategy {self.refine_strategy!r}; choose one of {', '.join(STRATEGIES)}")
+        if self.lm_call_budget < 0:
+            raise ValueError("lm_call_budget must be >= 0")
+
+    def replace(self, **changes) -> CragSettings:
+        return dataclasses.replace(self, **changes)
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
