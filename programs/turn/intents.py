@@ -81,20 +81,26 @@ _A, _Z = r"(?<![A-Za-z])", r"(?![A-Za-z])"
 # Cue words per intent. HINT_OR_QUERY and FOLLOW_UP are weak: they count only when no other intent matched,
 # except the explicit word "hint" (힌트), which always counts.
 KEYWORDS: dict[str, str] = {
-    "SYSTEM_PROMPT": rf"너는\s?\S*(?:야|이다|입니다)|당신은|역할|전문가로서|처럼 (?:행동|답)|"
-    rf"{_A}(?:you are an?|act as|your role|persona|as an expert){_Z}",
-    "RULE_SETTING": rf"규칙|앞으로|지금부터|항상|{_A}(?:rules?|from now on|always|for the rest of){_Z}",
-    "GENERATION": rf"작성해|짜\s?줘|짜\s?주|구현해|만들어|코드를?\s?(?:줘|주세요|보여)|풀어\s?(?:줘|주)|"
-    rf"{_A}(?:write|implement|generate|create|give me (?:the )?code|solve){_Z}",
-    "OPTIMIZATION": rf"최적화|더 빠르게|빠르게|시간\s?초과|메모리\s?초과|효율|복잡도를?\s?(?:줄|낮)|"
+    "SYSTEM_PROMPT": r"(?:너는|넌|당신은)\s[^.?!\n]{0,30}?(?:이야|야|이다|입니다|이에요|예요)(?![가-힣])|"
+    r"역할을\s?(?:맡|해)|역할로|전문가로서|처럼\s(?:행동|답)|"
+    rf"{_A}(?:you are an?|act as|your role is|persona|as an expert){_Z}",
+    "RULE_SETTING": r"규칙|앞으로|지금부터|항상[^.?!\n]{0,20}?(?:줘|주세요|하세요|할 것|하라)|"
+    rf"{_A}(?:rules?\s*:|follow (?:these|the|my) rules|from now on|for the rest of (?:this|the) (?:session|chat)|"
+    rf"always (?:use|answer|respond|reply|write|explain|give|include)|never (?:use|write|give|show|include)){_Z}",
+    "GENERATION": r"구현\s?해|짜\s?줘|짜\s?주|풀어\s?줘|풀어\s?주|"
+    r"(?:코드|함수|프로그램|풀이|솔루션)(?:를|을)?\s?(?:작성|만들|짜|줘|주세요|보여)|"
+    rf"{_A}(?:implement|solve|write (?:a |an |the )?(?:[\w+-]+ ){{0,3}}?(?:code|function|program|solution|script)|"
+    rf"give me (?:the )?code){_Z}",
+    "OPTIMIZATION": r"최적화|더 빠르게|빠르게|시간\s?초과|메모리\s?초과|효율|복잡도를?\s?(?:줄|낮)|"
     rf"{_A}(?:optimi[sz]e|faster|speed (?:it )?up|time limit|TLE|more efficient|reduce the complexity){_Z}",
-    "DEBUGGING": rf"에러|오류|버그|틀렸|틀린|틀려|안\s?돼|안\s?됨|작동하지|실패|예외가|런타임|디버그|고쳐|"
+    "DEBUGGING": r"에러|오류|버그|틀렸|틀린|틀려|안\s?돼|안\s?됨|작동하지|실패|예외가|런타임|디버그|고쳐|"
     rf"{_A}(?:error|bug|fix|debug|exception|traceback|wrong answer|fails?|doesn't work|not working|crash(?:es)?){_Z}",
-    "TEST_CASE": rf"테스트|반례|엣지\s?케이스|{_A}(?:test cases?|tests?|edge cases?|unit tests?|counterexamples?){_Z}",
+    "TEST_CASE": r"테스트\s?케이스|테스트를?\s?(?:만들|작성|짜|추가)|반례|엣지\s?케이스|"
+    rf"{_A}(?:test cases?|unit tests?|edge cases?|counterexamples?|(?:write|generate|add) (?:\w+ )?tests){_Z}",
     "HINT": rf"힌트|{_A}hints?{_Z}",
-    "HINT_OR_QUERY": rf"설명해|알려\s?줘|알려\s?주|왜|무엇|뭐야|뭔가요|뭘까|어떻게|어떤|접근|방법|궁금|"
+    "HINT_OR_QUERY": r"설명해|알려\s?줘|알려\s?주|왜|무엇|뭐야|뭔가요|뭘까|어떻게|어떤|접근|방법|궁금|"
     rf"{_A}(?:explain|why|what (?:is|are|does)|how (?:do|does|should|can|would)|approach|idea){_Z}",
-    "FOLLOW_UP": rf"이전|앞서|앞에서|위의|위\s?코드|아까|방금|말씀하신|그럼|그러면|이어서|계속|추가로|"
+    "FOLLOW_UP": r"이전|앞서|앞에서|위의|위\s?코드|아까|방금|말씀하신|그럼|그러면|이어서|계속|추가로|"
     rf"{_A}(?:previous|earlier|above|continue|also|instead|as well|follow[- ]up|then){_Z}",
 }
 _PATTERNS = {name: re.compile(pattern, re.I) for name, pattern in KEYWORDS.items()}

@@ -1,8 +1,8 @@
 """Quantitative text features of a user's prompt turn (Korean and English), the evaluator's metric inputs.
 
 Pure Python and deterministic. Fenced code blocks (```...```) are counted, then set aside: the other features
-read the prose only, so a pasted program does not pass for a long, precise request. Words and sentences are
-also counted without XML tags (markup, not words). ``text_length`` counts the whole text.
+read the prose only, so a pasted program does not pass for a long, precise request. Words (whitespace-separated,
+with a letter or digit) and sentences are counted without XML tags. ``text_length`` counts the whole text.
 """
 
 from __future__ import annotations
@@ -118,7 +118,7 @@ def text_features(text: str) -> TextFeatures:
     Example:
         >>> f = text_features("N <= 10^5 일 때 정렬 후 이분 탐색으로 풀어줘. 예시: 입력: 3 1 2")
         >>> f.word_count, f.sentence_count, f.specific_value_count, f.technical_term_count, f.constraint_count
-        (15, 2, 4, 2, 1)
+        (14, 2, 4, 2, 1)
     """
     text = text.strip()
     code_blocks = _FENCE.findall(text)
@@ -130,7 +130,7 @@ def text_features(text: str) -> TextFeatures:
     words = _XML_ANY.sub(" ", prose)  # tags are markup, not words or sentences
     return TextFeatures(
         text_length=len(text),
-        word_count=len(words.split()),
+        word_count=sum(1 for word in words.split() if _HAS_LETTER.search(word)),
         sentence_count=sum(1 for s in _SENTENCE_END.split(words) if _HAS_LETTER.search(s)),
         has_specific_values=bool(values),
         specific_value_count=len(values),
