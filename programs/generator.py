@@ -1,0 +1,92 @@
+"""Answer generation in three modes (document-grading seed §3.4-3.5): from the graded documents, from the top 3
+documents of a weak retrieval, or with no context. With no LM, or when the LM fails, the extractive answer stands in.
+
+The generator records the exact document texts it put in the prompt as ``contexts``; a metric scoring faithfulness
+must see the same texts.
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> doc = Document("easydrug:1:se", "게보린정\\n[이상반응] 구역이 나타날 수 있습니다.")
+    >>> out = Generator()(question="게보린 부작용", docs=[doc])
+    >>> out.method, out.contexts == [doc.text], "[문서 1]" in out.answer
+    ('extractive', True, True)
+"""
+
+from __future__ import annotations
+
+import dspy
+
+from programs.budget import BudgetExhausted
+from programs.extractive import NO_LM_NOTICE, ensure_safety_line, extractive_answer
+from programs.routing import GENERATE, LOW_RELEVANCE, NO_CONTEXT
+from programs.run import Run
+from retrievers.documents import Document
+from signatures.generation import GenerateAnswer, GenerateNoContext, GenerateWithLowRelevance
+
+LM_FAILED_NOTICE = "※ 언어 모델 호출이 실패해, 검색된 문서의 문장을 그대로 옮긴 답변입니다."
+
+
+def format_context(docs: list[Document]) -> str:
+    """Numbered documents as the prompt shows them: '[문서 N] title' then the text."""
+    return "\n\n".join(f"[문서 {i}] {d.title}\n{d.text}" for i, d in enumerate(docs, 1))
+
+
+class Generator(dspy.Module):
+    """Write the answer for one of the three routes."""
+
+    def __init__(self, low_relevance_top: int = 3, extractive_docs: int = 3, extractive_sentences: int = 2):
+        super().__init__()
+        self.generate = dspy.Predict(GenerateAnswer)
+        self.generate_low_relevance = dspy.Predict(GenerateWithLowRelevance)
+        self.generate_no_context = dspy.Predict(GenerateNoContext)
+        self.low_relevance_top = low_relevance_top
+        self.extractive_docs = extractive_docs
+        self.extractive_sentences = extractive_sentences
+
+    def forward(
+        self,
+        question: str,
+        docs: list[Document],
+        mode: str = GENERATE,
+        profile_summary: str = "",
+        run: Run | None = None,
+        terms=(),
+        sections=(),
+        cut_low_relevance: bool = True,
+    ) -> dspy.Prediction:
+        run = run or Run(budget_limit=None)
+        if mode == LOW_RELEVANCE and cut_low_relevance:
+            docs = docs[: self.low_relevance_top]
+        if mode == NO_CONTEXT or not docs:
+            mode, docs = NO_CONTEXT, []
+        contexts = [d.text for d in docs]
+        if run.has_lm("generate"):
+            try:
+                if mode == NO_CONTEXT:
+                    out = run.call(
+                        "generate", self.generate_no_context, question=question, profile_summary=profile_summary
+                    )
+                else:
+                    predictor = self.generate if mode == GENERATE else self.generate_low_relevance
+                    out = run.call(
+                        "generate",
+                        predictor,
+                        question=question,
+                        context=format_context(docs),
+                        profile_summary=profile_summary,
+                    )
+                answer = str(out.answer or "").strip()
+                if not answer:
+                    raise ValueError("empty answer")
+                return dspy.Prediction(
+                    answer=ensure_safety_line(answer), contexts=contexts, docs=docs, mode=mode, method="lm"
+                )
+            except BudgetExhausted:
+                raise
+            except Exception as e:
+                run.trace.fallback("generate", f"{type(e).__name__}: {str(e)[:120]}; extractive answer")
+        notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
+        answer = extractive_answer(
+            question, docs, mode, terms, sections, self.extractive_docs, self.extractive_sentences, notice
+        )
+        return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

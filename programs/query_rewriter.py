@@ -1,0 +1,93 @@
+"""QueryRewriter: a feedback-driven rewrite with the user's profile and slots (quality-evaluator seed §5-8, §11).
+
+* feedback with missing information or suggestions: the LM rewrites (prefixes such as "재작성된 질의:" stripped);
+* no feedback: profile enhancement only;
+* LM off or failed: the seed's fallback, the original query plus the missing keywords and the profile.
+
+Example:
+    >>> fb = QualityFeedback(0.4, 0.4, 0.3, 0.7, missing_info=["유산증 위험"])
+    >>> QueryRewriter()(original_query="메트포르민 부작용", feedback=fb, use_lm=False).query
+    '메트포르민 부작용 유산증 위험'
+"""
+
+from __future__ import annotations
+
+import re
+
+import dspy
+
+from programs.budget import BudgetExhausted
+from programs.profile import UserProfile
+from programs.quality_evaluator import QualityFeedback
+from programs.run import Run
+from signatures.query import RewriteQuery
+
+PREFIX = re.compile(
+    r"^\s*(?:\*\*)?(?:재작성된\s*질의|재작성\s*질의|재작성된\s*질문|새\s*질의|검색\s*질의|질의|rewritten\s*query|query)"
+    r"(?:\*\*)?\s*[:：]\s*",
+    re.IGNORECASE,
+)
+MAX_QUERY_CHARS = 300
+
+
+def strip_prefix(text: str) -> str:
+    """'재작성된 질의: "X"' -> 'X' (first non-empty line, prefixes and quotes removed)."""
+    line = next((ln for ln in str(text).splitlines() if ln.strip()), "")
+    line = PREFIX.sub("", line).strip()
+    return line.strip("\"'“”‘’`").strip()
+
+
+def enhance_with_profile(query: str, profile: UserProfile | None) -> str:
+    summary = profile.summary() if profile else ""
+    return f"{query} ({summary})" if summary and summary not in query else query
+
+
+def fallback_rewrite(query: str, feedback: QualityFeedback | None, profile: UserProfile | None) -> str:
+    """The original query plus up to five missing keywords it does not already contain, then the profile."""
+    extra = [m for m in (feedback.missing_info if feedback else [])[:5] if m and m not in query]
+    return enhance_with_profile(" ".join([query, *extra]), profile)
+
+
+class QueryRewriter(dspy.Module):
+    """Rewrite a query for the next search."""
+
+    def __init__(self, previous_answer_chars: int = 200):
+        super().__init__()
+        self.rewrite = dspy.Predict(RewriteQuery)
+        self.previous_answer_chars = previous_answer_chars
+
+    def forward(
+        self,
+        original_query: str,
+        feedback: QualityFeedback | None = None,
+        previous_answer: str = "",
+        profile: UserProfile | None = None,
+        iteration: int = 0,
+        run: Run | None = None,
+        use_lm: bool = True,
+    ) -> dspy.Prediction:
+        run = run or Run(budget_limit=None)
+        if not feedback or not (feedback.missing_info or feedback.improvement_suggestions):
+            return dspy.Prediction(query=enhance_with_profile(original_query, profile), method="profile")
+        if not use_lm or not run.has_lm("query"):
+            return dspy.Prediction(query=fallback_rewrite(original_query, feedback, profile), method="fallback")
+        try:
+            out = run.call(
+                "query",
+                self.rewrite,
+                original_query=original_query,
+                quality_feedback=feedback.as_prompt(),
+                previous_answer=previous_answer[: self.previous_answer_chars],
+                profile_summary=profile.summary() if profile else "",
+                slots=profile.slots_text() if profile else "",
+                iteration=iteration,
+            )
+            query = strip_prefix(out.rewritten_query)[:MAX_QUERY_CHARS]
+            if not query:
+                raise ValueError("empty rewrite")
+            return dspy.Prediction(query=query, method="lm")
+        except BudgetExhausted:
+            raise
+        except Exception as e:
+            run.trace.fallback("rewrite", f"{type(e).__name__}: {str(e)[:120]}; keyword rewrite")
+            return dspy.Prediction(query=fallback_rewrite(original_query, feedback, profile), method="fallback")

@@ -1,0 +1,69 @@
+"""Small text helpers shared by grading, knowledge refinement and the extractive answer: sentence strips, query
+terms and a character-bigram overlap that needs no tokenizer (Korean particles attach to words; bigrams do not care).
+
+Example:
+    >>> split_sentences("두통에 씁니다. 1회 1정 복용합니다.")
+    ['두통에 씁니다.', '1회 1정 복용합니다.']
+    >>> round(coverage(bigrams("속이 쓰려요"), "속이 쓰리거나 메스꺼움"), 2)
+    0.33
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=[다요음함])\.\s*|\n+")
+_WORD = re.compile(r"[0-9A-Za-z가-힣]+")
+STOPWORDS = frozenset(
+    "이 그 저 것 거 뭐 무엇 어떻게 왜 언제 좀 약 먹고 먹어도 되나요 돼요 있나요 해요 하나요 주세요 알려 알려줘 어떤 "
+    "그거 이거 저거 해 해도 같이 때 수 있어요 인가요 뭔가요".split()
+)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split text into sentence strips (keeps the final period, drops empty pieces)."""
+    parts = []
+    for piece in _SENTENCE_END.split(text):
+        piece = piece.strip()
+        if piece:
+            parts.append(piece if piece[-1] in ".!?。" or not re.search(r"[다요음함]$", piece) else piece + ".")
+    return parts
+
+
+def words(text: str) -> list[str]:
+    """Words of two or more characters that are not question fillers."""
+    return [w for w in _WORD.findall(text) if len(w) >= 2 and w not in STOPWORDS]
+
+
+def bigrams(text: str) -> set[str]:
+    """Character bigrams inside each word of `text` (a one-character word counts as itself)."""
+    grams: set[str] = set()
+    for w in _WORD.findall(text.lower()):
+        if w in STOPWORDS:
+            continue
+        grams.update(w[i : i + 2] for i in range(len(w) - 1)) if len(w) > 1 else grams.add(w)
+    return grams
+
+
+def coverage(query_grams: set[str], text: str) -> float:
+    """Share of the query's bigrams that occur in `text` (0 when the query has none)."""
+    if not query_grams:
+        return 0.0
+    return len(query_grams & bigrams(text)) / len(query_grams)
+
+
+@functools.lru_cache(maxsize=256)
+def expansion_terms(query: str) -> tuple[str, ...]:
+    """The retriever's rule-based expansion of `query` (symptom -> ingredient, synonyms), or () when unavailable."""
+    try:
+        from retrievers.lexicon import Lexicon
+
+        return tuple(_lexicon(Lexicon).expand(query))
+    except Exception:  # the lexicon is optional here; strips are still scored on the query itself
+        return ()
+
+
+@functools.lru_cache(maxsize=1)
+def _lexicon(cls):
+    return cls.load()
