@@ -1,0 +1,131 @@
+"""The on-disk index layout and its integrity checks.
+
+    <index>/manifest.json   what was built from what (corpus and tokenizer fingerprints, stages done)
+    <index>/docs.jsonl      the documents (id, text, metadata)
+    <index>/tokens.jsonl    BM25 tokens per document content hash (reused by incremental builds)
+    <index>/bm25/           the bm25s index
+    <index>/vectors.npz     passage vectors by text hash (see VectorCache)
+    <index>/chroma/         the Chroma collection (or a Chroma server, see vector_store)
+
+Example:
+    >>> paths = IndexPaths(default_index_dir())
+    >>> paths.manifest.name
+    'manifest.json'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from retrievers.documents import Document
+
+FORMAT_VERSION = 1
+STAGES = ("docs", "bm25", "vectors", "chroma")
+
+
+class IndexMissing(RuntimeError):
+    """No index at the path."""
+
+
+class IndexCorrupt(RuntimeError):
+    """An index exists but is half-built or damaged."""
+
+
+def default_index_dir() -> Path:
+    """``$YAKSA_INDEX_DIR`` or ~/.cache/yaksa/index."""
+    env = os.environ.get("YAKSA_INDEX_DIR")
+    if env:
+        return Path(env)
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return base / "yaksa" / "index"
+
+
+@dataclass(frozen=True)
+class IndexPaths:
+    root: Path
+
+    @property
+    def manifest(self) -> Path:
+        return self.root / "manifest.json"
+
+    @property
+    def docs(self) -> Path:
+        return self.root / "docs.jsonl"
+
+    @property
+    def tokens(self) -> Path:
+        return self.root / "tokens.jsonl"
+
+    @property
+    def bm25(self) -> Path:
+        return self.root / "bm25"
+
+    @property
+    def vectors(self) -> Path:
+        return self.root / "vectors.npz"
+
+    @property
+    def chroma(self) -> Path:
+        return self.root / "chroma"
+
+
+def corpus_fingerprint(docs: list[Document]) -> str:
+    h = hashlib.md5()
+    for d in docs:
+        h.update(d.id.encode())
+        h.update(d.content_hash.encode())
+    return h.hexdigest()
+
+
+def read_manifest(paths: IndexPaths) -> dict:
+    if not paths.manifest.exists():
+        raise IndexMissing(f"no index at {paths.root}: run `yaksa index` first")
+    try:
+        manifest = json.loads(paths.manifest.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        raise IndexCorrupt(f"index manifest {paths.manifest} is unreadable ({e}): run `yaksa index --rebuild`") from None
+    if manifest.get("format") != FORMAT_VERSION:
+        raise IndexCorrupt(f"index at {paths.root} has format {manifest.get('format')}: run `yaksa index --rebuild`")
+    return manifest
+
+
+def write_manifest(paths: IndexPaths, manifest: dict) -> None:
+    paths.root.mkdir(parents=True, exist_ok=True)
+    tmp = paths.manifest.with_suffix(".tmp")
+    tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(tmp, paths.manifest)
+
+
+def write_docs(paths: IndexPaths, docs: list[Document]) -> None:
+    tmp = paths.docs.with_suffix(".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for d in docs:
+            f.write(json.dumps({"id": d.id, "text": d.text, "metadata": d.metadata}, ensure_ascii=False) + "\n")
+    os.replace(tmp, paths.docs)
+
+
+def read_docs(paths: IndexPaths) -> list[Document]:
+    docs = []
+    try:
+        with open(paths.docs, encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                docs.append(Document(row["id"], row["text"], row["metadata"]))
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        raise IndexCorrupt(f"index documents {paths.docs} are damaged ({e}): run `yaksa index --rebuild`") from None
+    return docs
+
+
+def check_complete(manifest: dict, paths: IndexPaths, need_vectors: bool = True) -> None:
+    """Raise IndexCorrupt with a how-to-fix message unless every needed stage finished."""
+    done = set(manifest.get("stages_done", []))
+    needed = {"docs", "bm25"} | ({"vectors", "chroma"} if need_vectors else set())
+    missing = [s for s in STAGES if s in needed and s not in done]
+    if missing:
+        raise IndexCorrupt(
+            f"index at {paths.root} is half-built (missing: {', '.join(missing)}): run `yaksa index` to finish it"
+        )

@@ -1,0 +1,62 @@
+"""Rule-based query understanding from data files: expansion terms and the sections a question asks about.
+
+Both rule sets live in retrievers/data/*.json (data, not code) and match on the space-stripped question,
+so 눈이 침침 and 눈이침침 behave alike.
+
+Example:
+    >>> lex = Lexicon.load()
+    >>> lex.sections("게보린 부작용 있어요?")
+    ['se']
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from retrievers.names import squash
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    expansion_rules: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
+    section_patterns: tuple[tuple[str, tuple[str, ...]], ...]
+
+    @classmethod
+    def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
+        exp = json.loads(expansion.read_text(encoding="utf-8")) if expansion.exists() else {"rules": []}
+        sec = json.loads(intents.read_text(encoding="utf-8")) if intents.exists() else {"sections": {}}
+        rules = tuple(
+            (tuple(squash(m) for m in r["match"]), tuple(r["add"])) for r in exp.get("rules", []) if r.get("match")
+        )
+        patterns = tuple((name, tuple(squash(p) for p in pats)) for name, pats in sec.get("sections", {}).items())
+        return cls(rules, patterns)
+
+    @classmethod
+    @lru_cache(maxsize=1)
+    def load(cls) -> Lexicon:
+        """The shipped rules."""
+        return cls.from_files(DATA_DIR / "query_expansion.json", DATA_DIR / "section_intents.json")
+
+    def expand(self, query: str) -> list[str]:
+        """Terms to add to the search query, in rule order, without duplicates or terms already present."""
+        q = squash(query)
+        out: list[str] = []
+        for matches, adds in self.expansion_rules:
+            if any(m and m in q for m in matches):
+                out.extend(a for a in adds if a not in out and squash(a) not in q)
+        return out
+
+    def sections(self, query: str) -> list[str]:
+        """Section codes the question asks about (leaflet sections, or ``dur:<code>``), in file order."""
+        q = squash(query)
+        return [name for name, pats in self.section_patterns if any(p and p in q for p in pats)]
+
+    def symptom_words(self) -> list[str]:
+        """Korean words from the rules, taught to the tokenizer so they stay whole (두통, 속쓰림...)."""
+        words = {w for _, adds in self.expansion_rules for w in adds}
+        return sorted(w for w in words if 2 <= len(w) <= 8 and w.replace(" ", "").isalnum() and " " not in w)

@@ -1,0 +1,216 @@
+"""Recognise product and ingredient names in a question, tolerant of spacing, dosage forms and salts.
+
+People write 게보린 for 게보린정, 타이레놀 이알 for 타이레놀8시간이알서방정, 세티리진 for 세티리진염산염.
+The dictionary maps normalised name keys (no spaces, no strengths, no dosage-form or salt suffix) to the
+products and DUR ingredients they denote; `match` scans the space-stripped query for the longest keys.
+
+Example:
+    >>> names = NameIndex.from_documents(docs)
+    >>> names.match("게보린 먹고 속쓰려요").products
+    {'197900277'}
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from retrievers.corpus import clean_product_name
+from retrievers.documents import Document
+
+# Longest first, so 연질캡슐 is removed before 캡슐 and 내복액 before 액.
+DOSAGE_FORMS = sorted(
+    """연질캡슐 경질캡슐 캡슐 츄어블정 필름코팅정 서방정 장용정 발포정 나정 구강붕해정 정 시럽 건조시럽 내복액 현탁액
+    액제 외용액 액 과립 세립 산 환 크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 스프레이 점안액 점비액 좌제
+    질정 질좌제 트로키 네일라카 가글 구강용해필름 필름 츄잉껌 껌 캔디 파스 에어로솔 폼 샴푸 엑스 엑스과립 주""".split(),
+    key=len,
+    reverse=True,
+)
+SALT_SUFFIXES = sorted(
+    """염산염수화물 염산염일수화물 염산염 염산 말레산염 브롬화수소산염수화물 브롬화수소산염 수화물 일수화물 이수화물
+    무수물 나트륨 칼슘 칼륨 마그네슘 질산염 타르타르산염 숙신산염 황산염 베실산염 메실산염 시트르산염 푸마르산염
+    아세테이트 인산염 인산나트륨 말산염 글루콘산염 브롬화물 염화물 2배산 10배산 100배산 1000배산 배산""".split(),
+    key=len,
+    reverse=True,
+)
+VARIANT_SUFFIXES = ("에이", "에스", "플러스", "골드", "포르테", "키즈", "콜드", "이알", "8시간이알", "맥스", "큐", "씨", "듀오")
+# Keys that are ordinary words in questions, never taken as names on their own.
+STOP_KEYS = {
+    "감기", "소화", "두통", "비타민", "종합", "어린이", "키즈", "위장", "변비", "파스", "연고", "크림", "시럽", "가스", "그린",
+    "메모", "명랑", "로얄", "기가", "메가", "리치", "라라", "나나", "모나", "디오", "마스", "노원", "리노", "마그", "액티브",
+}
+_STRENGTH = re.compile(r"\d[\d.,]*\s*(밀리그램|밀리그람|마이크로그램|그램|mg|g|ml|%|iu|단위)", re.IGNORECASE)
+_JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
+_NON_WORD = re.compile(r"[\s\-·,./+&()\[\]'\"]+")
+
+
+def squash(text: str) -> str:
+    """Lower-case and drop whitespace and punctuation: the form both names and queries are matched in."""
+    return _NON_WORD.sub("", text).lower()
+
+
+def _strip_suffix(word: str, suffixes: Iterable[str], min_left: int = 2) -> str:
+    for suf in suffixes:
+        if word.endswith(suf) and len(word) - len(suf) >= min_left:
+            return word[: -len(suf)]
+    return word
+
+
+def product_keys(item_name: str) -> set[str]:
+    """Match keys for one product name: the cleaned name, without strengths, without dosage form, without variant."""
+    base = clean_product_name(item_name.split("\n")[0])
+    keys = {squash(base)}
+    no_strength = squash(_STRENGTH.sub("", base))
+    keys.add(no_strength)
+    stem = _strip_suffix(no_strength, DOSAGE_FORMS)
+    keys.add(stem)
+    keys.add(_strip_suffix(stem, VARIANT_SUFFIXES))
+    return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
+
+
+def ingredient_keys(name: str) -> set[str]:
+    """Match keys for one ingredient: 'dl-메틸에페드린염산염' -> {'dl메틸에페드린염산염', '메틸에페드린'}."""
+    word = squash(re.sub(r"\(.*?\)", "", name))
+    word = re.sub(r"^(dl|d|l)(?=[가-힣])", "", word)
+    keys = {word}
+    if word.startswith("염산") and len(word) > 4:
+        word = word[2:]
+        keys.add(word)
+    keys.add(_strip_suffix(word, SALT_SUFFIXES))
+    return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
+
+
+@dataclass
+class NameMatch:
+    """What `NameIndex.match` found: matched surface keys, product item_seqs and ingredient keys."""
+
+    keys: list[str] = field(default_factory=list)
+    products: set[str] = field(default_factory=set)
+    ingredients: set[str] = field(default_factory=set)
+
+    def __bool__(self) -> bool:
+        return bool(self.keys)
+
+
+class NameIndex:
+    """Dictionary of product and ingredient names built from the corpus."""
+
+    def __init__(self) -> None:
+        self.products: dict[str, set[str]] = defaultdict(set)  # key -> item_seqs
+        self.ingredients: dict[str, str] = {}  # key -> canonical ingredient key
+        self.ingredient_products: dict[str, set[str]] = defaultdict(set)  # canonical key -> item_seqs
+        self.display: dict[str, str] = {}  # key -> a readable name (for the user dictionary)
+        self.max_len = 2
+
+    @classmethod
+    def from_documents(cls, docs: Iterable[Document]) -> NameIndex:
+        index = cls()
+        for doc in docs:
+            meta = doc.metadata
+            if doc.source == "easydrug":
+                for key in product_keys(meta.get("item_name", "")):
+                    index.products[key].add(meta["item_seq"])
+                    index.display.setdefault(key, clean_product_name(meta["item_name"]))
+                for ingr in (meta.get("main_ingr") or "").split(","):
+                    canon = index._add_ingredient(ingr)
+                    if canon:
+                        index.ingredient_products[canon].add(meta["item_seq"])
+            elif doc.source == "dur":
+                index._add_ingredient(meta.get("ingredient", ""))
+                index._add_ingredient(meta.get("partner", ""))
+        index.max_len = max((len(k) for k in [*index.products, *index.ingredients]), default=2)
+        return index
+
+    def _add_ingredient(self, name: str) -> str:
+        keys = ingredient_keys(name.strip()) if name.strip() else set()
+        if not keys:
+            return ""
+        canon = min(keys, key=len)
+        for key in keys:
+            self.ingredients.setdefault(key, canon)
+            self.display.setdefault(key, name.strip())
+        return canon
+
+    def match(self, query: str, max_chars: int = 200) -> NameMatch:
+        """Names in the query: longest keys (3+ chars) anywhere in the space-stripped text, 2-char keys only as
+        whole words, and words of 3+ chars that begin a product name (이지엔6 -> 이지엔6애니연질캡슐)."""
+        query = query[:max_chars]
+        q = squash(query)
+        found = NameMatch()
+        taken = [False] * len(q)
+        for length in range(min(self.max_len, len(q)), 2, -1):
+            for start in range(0, len(q) - length + 1):
+                key = q[start : start + length]
+                if not any(taken[start : start + length]) and self._take(key, found):
+                    taken[start : start + length] = [True] * length
+        covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
+        for word in {_JOSA.sub("", squash(w)) for w in query.split()}:
+            if len(word) < 2 or word in covered:
+                continue
+            if len(word) == 2:
+                self._take(word, found)
+            elif not self._take_prefix(word, found):
+                continue
+        return found
+
+    def _take(self, key: str, found: NameMatch) -> bool:
+        hit = False
+        if key in self.products:
+            found.products |= self.products[key]
+            hit = True
+        if key in self.ingredients:
+            found.ingredients.add(self.ingredients[key])
+            hit = True
+        if hit:
+            found.keys.append(key)
+        return hit
+
+    def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
+        if not hasattr(self, "_sorted_keys"):
+            self._sorted_keys = sorted(self.products)
+        lo = bisect.bisect_left(self._sorted_keys, word)
+        seqs: set[str] = set()
+        for key in self._sorted_keys[lo:]:
+            if not key.startswith(word):
+                break
+            seqs |= self.products[key]
+            if len(seqs) > max_products:
+                return False  # too generic a prefix to mean one product family
+        if seqs:
+            found.products |= seqs
+            found.keys.append(word)
+        return bool(seqs)
+
+    def user_words(self) -> list[str]:
+        """Names to teach the tokenizer so they stay whole (Korean keys only)."""
+        return sorted(k for k in {*self.products, *self.ingredients} if re.fullmatch(r"[가-힣]{2,}", k))
+
+
+def save_names(index: NameIndex, path) -> None:
+    """Persist as JSON (rebuilding from 32k documents takes seconds; loading this takes a fraction)."""
+    import json
+
+    data = {
+        "products": {k: sorted(v) for k, v in index.products.items()},
+        "ingredients": index.ingredients,
+        "ingredient_products": {k: sorted(v) for k, v in index.ingredient_products.items()},
+        "max_len": index.max_len,
+    }
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f, ensure_ascii=False)
+
+
+def load_names(path) -> NameIndex:
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    index = NameIndex()
+    index.products.update({k: set(v) for k, v in data["products"].items()})
+    index.ingredients.update(data["ingredients"])
+    index.ingredient_products.update({k: set(v) for k, v in data["ingredient_products"].items()})
+    index.max_len = data["max_len"]
+    return index

@@ -1,0 +1,68 @@
+"""Everything the rules can tell about a question before any index is touched (pure, no I/O).
+
+Example:
+    >>> qa = analyse("게보린 부작용", names, lexicon)
+    >>> qa.sections, qa.names.keys
+    (['se'], ['게보린'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from retrievers.lexicon import Lexicon
+from retrievers.names import NameIndex, NameMatch
+
+# A DUR intent also points at the leaflet sections that carry the same caution.
+IMPLIED_SECTIONS = {
+    "dur:ac": ("intrc", "atpn"),
+    "dur:bc": ("atpn", "useMethod"),
+    "dur:cc": ("atpn", "atpnWarn"),
+    "dur:dc": ("useMethod",),
+    "dur:ec": ("useMethod", "atpn"),
+    "dur:fc": ("atpn",),
+    "dur:gc": ("intrc", "atpn"),
+    "intrc": ("dur:ac",),
+}
+
+
+class QueryError(ValueError):
+    """The query cannot be searched (e.g. it is empty)."""
+
+
+@dataclass
+class QueryAnalysis:
+    query: str
+    names: NameMatch
+    sections: list[str]
+    implied_sections: list[str]
+    expansions: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
+    """Strip and cut; raise QueryError for an empty query."""
+    if query is None or not str(query).strip():
+        raise QueryError("the query is empty: ask about a medicine, e.g. \"게보린 부작용\"")
+    q = " ".join(str(query).split())
+    warnings = []
+    if len(q) > max_chars:
+        warnings.append(f"query cut from {len(q)} to {max_chars} characters")
+        q = q[:max_chars]
+    return q, warnings
+
+
+def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000) -> QueryAnalysis:
+    q, warnings = normalise_query(query, max_chars)
+    sections = lexicon.sections(q)
+    implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
+    return QueryAnalysis(q, names.match(q), sections, list(dict.fromkeys(implied)), lexicon.expand(q), warnings)
+
+
+def section_feature(doc_section: str, analysis: QueryAnalysis) -> float:
+    """1 for a section the question asks about, 0.5 for one it implies, else 0."""
+    if doc_section in analysis.sections:
+        return 1.0
+    if doc_section in analysis.implied_sections:
+        return 0.5
+    return 0.0

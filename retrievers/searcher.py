@@ -1,0 +1,317 @@
+"""The hybrid searcher: names + sections + BM25 + dense candidates, fused, optionally reranked, guarded.
+
+Stages for one query (all timed in the result):
+  1. analysis: names recognised (products, ingredients), sections asked about, rule expansions
+  2. candidates: BM25 top `bm25_depth` over Kiwi tokens of the query and its expansions, Chroma top
+     `dense_depth`, and the documents of recognised products / DUR rows of recognised ingredients
+  3. fusion: min-max-normalised BM25 and dense scores plus name and section matches, weighted
+     (or reciprocal-rank fusion); top `candidates`
+  4. rerank (when a reranker is configured): keep scores >= MIN_RERANK_SCORE, top `top_k`
+  5. OOS guard
+
+Example:
+    >>> s = open_searcher()
+    >>> s.retrieve("게보린 부작용").hits[0].id
+    'easydrug:197900277:se'
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+from retrievers.bm25_index import BM25Index
+from retrievers.corpus import embedding_text
+from retrievers.documents import Document, Hit
+from retrievers.embedders import Embedder, get_embedder
+from retrievers.fusion import minmax, rrf, weighted_sum
+from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
+from retrievers.lexicon import Lexicon
+from retrievers.names import NameIndex, ingredient_keys, load_names
+from retrievers.oos_guard import guard
+from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
+from retrievers.rerankers import Reranker, load_reranker
+from retrievers.result import RetrievalResult
+from retrievers.settings import RetrievalSettings
+from retrievers.tokenizer import KiwiTokenizer
+from retrievers.vector_cache import VectorCache, text_key
+from retrievers.vector_store import ChromaStore
+
+MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+
+
+class Searcher:
+    """Loaded once, shared across requests (read-only after construction)."""
+
+    def __init__(
+        self,
+        docs: list[Document],
+        bm25: BM25Index,
+        tokenizer: KiwiTokenizer,
+        names: NameIndex,
+        lexicon: Lexicon,
+        settings: RetrievalSettings,
+        embedder: Embedder | None = None,
+        store: ChromaStore | None = None,
+        vectors: VectorCache | None = None,
+        reranker: Reranker | None = None,
+    ):
+        self.docs = docs
+        self.by_id = {d.id: i for i, d in enumerate(docs)}
+        if bm25.ids != [d.id for d in docs]:
+            raise IndexCorrupt("BM25 index and documents disagree: run `yaksa index --rebuild`")
+        self.bm25 = bm25
+        self.tokenizer = tokenizer
+        self.names = names
+        self.lexicon = lexicon
+        self.settings = settings
+        self.embedder = embedder
+        self.store = store
+        self.reranker = reranker
+        self._doc_vectors = self._vector_matrix(vectors) if vectors is not None else None
+        self._product_docs: dict[str, list[int]] = defaultdict(list)
+        self._product_ingredients: dict[str, set[str]] = defaultdict(set)
+        self._dur_by_ingredient: dict[str, list[int]] = defaultdict(list)
+        for i, d in enumerate(docs):
+            if d.source == "easydrug":
+                seq = d.metadata["item_seq"]
+                self._product_docs[seq].append(i)
+                if d.metadata.get("section") == "efcy" or seq not in self._product_ingredients:
+                    for ingr in (d.metadata.get("main_ingr") or "").split(","):
+                        keys = ingredient_keys(ingr) if ingr.strip() else set()
+                        if keys:
+                            self._product_ingredients[seq].add(names.ingredients.get(min(keys, key=len), ""))
+            else:
+                for field_name in ("ingredient", "partner"):
+                    keys = ingredient_keys(d.metadata.get(field_name, "")) if d.metadata.get(field_name) else set()
+                    if keys:
+                        self._dur_by_ingredient[names.ingredients.get(min(keys, key=len), "")].append(i)
+
+    @property
+    def scorer(self) -> str:
+        return self.reranker.name if self.reranker else "fused"
+
+    def _vector_matrix(self, cache: VectorCache) -> tuple[np.ndarray, np.ndarray]:
+        keys = [text_key(embedding_text(d)) for d in self.docs]
+        uniq = {k: n for n, k in enumerate(dict.fromkeys(keys))}
+        present = [k for k in uniq if k in cache._rows]
+        if len(present) < len(uniq):
+            return None
+        matrix = np.stack([cache._rows[k] for k in uniq]).astype(np.float32)
+        rows = np.array([uniq[k] for k in keys], dtype=np.int32)
+        return matrix, rows
+
+    def warm_up(self) -> None:
+        """Pay Kiwi's and bm25s's first-call costs (seconds) at load time rather than on the first question."""
+        self.bm25.scores(self.tokenizer("두통 약"))
+        if self.embedder is not None:
+            self.embedder.query(["두통 약"])
+
+    # -- the SearchBackend protocol -------------------------------------------------------------
+
+    def get(self, doc_id: str) -> Document | None:
+        i = self.by_id.get(doc_id)
+        return self.docs[i] if i is not None else None
+
+    def dur_rules(self, ingredients: list[str], dur_types: list[str]) -> list[Document]:
+        """DUR rows of the given types (codes like ``cc`` or names like 임부금기) for the given ingredients."""
+        wanted = set()
+        for name in ingredients:
+            keys = ingredient_keys(name) if name.strip() else set()
+            if keys:
+                wanted.add(self.names.ingredients.get(min(keys, key=len), min(keys, key=len)))
+        out = []
+        for canon in wanted:
+            for i in self._dur_by_ingredient.get(canon, []):
+                d = self.docs[i]
+                if d.metadata.get("dur_code") in dur_types or d.metadata.get("dur_type") in dur_types:
+                    out.append(d)
+        return list({d.id: d for d in out}.values())
+
+    def retrieve(
+        self, query: str, k: int | None = None, extra_terms: list[str] | None = None,
+        avoid_terms: list[str] | None = None,
+    ) -> RetrievalResult:
+        s = self.settings
+        k = k or s.top_k
+        timings: dict[str, float] = {}
+        t = time.perf_counter()
+        qa = analyse(query, self.names, self.lexicon, s.max_query_chars)
+        expansions = [*qa.expansions, *(extra_terms or [])]
+        timings["analyse_ms"] = _ms(t)
+
+        t = time.perf_counter()
+        q_tokens = self.tokenizer(qa.query) + (self.tokenizer(" ".join(expansions)) if expansions else [])
+        avoid = set(self.tokenizer(" ".join(avoid_terms))) if avoid_terms else set()
+        q_tokens = [tok for tok in q_tokens if tok not in avoid]
+        bm25_all = self.bm25.scores(q_tokens)
+        bm25_top = self.bm25.top(q_tokens, s.bm25_depth) if q_tokens else []
+        timings["bm25_ms"] = _ms(t)
+
+        t = time.perf_counter()
+        qvec, dense_top = None, []
+        if self.embedder is not None and self.store is not None:
+            qvec = self.embedder.query([qa.query])[0]
+            dense_top = self.store.query(qvec, s.dense_depth)
+        relevance = dense_top[0][1] if dense_top else 0.0
+        timings["dense_ms"] = _ms(t)
+
+        t = time.perf_counter()
+        name_weight = self._name_candidates(qa)
+        cand = dict.fromkeys([i for i, _ in bm25_top])
+        cand.update(dict.fromkeys(self.by_id[i] for i, _ in dense_top if i in self.by_id))
+        cand.update(dict.fromkeys(name_weight))
+        cand_idx = list(cand)
+        fused = self._fuse(cand_idx, qa, bm25_all, qvec, dict(dense_top), name_weight)
+        order = sorted(range(len(cand_idx)), key=lambda j: -fused[j][0])[: s.candidates]
+        candidates = [Hit(self.docs[cand_idx[j]], fused[j][0], fused[j][1]) for j in order]
+        timings["fusion_ms"] = _ms(t)
+
+        t = time.perf_counter()
+        hits = self._rerank(qa.query, candidates, k)
+        timings["rerank_ms"] = _ms(t)
+
+        top = hits[0].score if hits else 0.0
+        guard_relevance = relevance if self.reranker is None else top
+        blocked, reason = guard(
+            self.scorer, top, guard_relevance, has_names=bool(qa.names), has_rules=bool(qa.expansions),
+            min_top_score=s.oos_min_top_score, min_relevance=s.oos_min_relevance, min_dense=s.oos_min_dense,
+            has_hits=bool(hits),
+        )
+        if self.embedder is None and not qa.names and not qa.expansions and not qa.sections:
+            blocked, reason = True, "no drug name, symptom or section recognised (dense vectors not built)"
+        return RetrievalResult(
+            query=qa.query, hits=[] if blocked else hits, candidates=candidates, scorer=self.scorer,
+            top_score=top, relevance=float(relevance), out_of_scope=blocked, oos_reason=reason,
+            products=list(qa.names.keys), sections=qa.sections, warnings=qa.warnings, timings=timings,
+        )
+
+    # -- stages ------------------------------------------------------------------------------------
+
+    def _name_candidates(self, qa: QueryAnalysis) -> dict[int, float]:
+        """Documents the recognised names point at, with how directly (1 named, 0.6 via the product's ingredient)."""
+        out: dict[int, float] = {}
+        products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
+        for seq in products:
+            for i in self._product_docs.get(seq, []):
+                out[i] = 1.0
+        for canon in qa.names.ingredients:
+            for i in self._dur_by_ingredient.get(canon, []):
+                out[i] = 1.0
+            seqs = self.names.ingredient_products.get(canon, set())
+            if len(seqs) <= MAX_NAME_PRODUCTS:
+                for seq in seqs:
+                    for i in self._product_docs.get(seq, []):
+                        out.setdefault(i, 0.8)
+        if any(sec.startswith("dur:") for sec in qa.sections):
+            for seq in products:
+                for canon in self._product_ingredients.get(seq, ()):
+                    for i in self._dur_by_ingredient.get(canon, []):
+                        out.setdefault(i, 0.6)
+        return out
+
+    def _dense_scores(self, cand_idx: list[int], qvec, dense_top: dict[str, float]) -> list[float]:
+        if qvec is None:
+            return [0.0] * len(cand_idx)
+        if self._doc_vectors is not None:
+            matrix, rows = self._doc_vectors
+            return (matrix[rows[cand_idx]] @ qvec).tolist()
+        floor = min(dense_top.values()) if dense_top else 0.0
+        return [dense_top.get(self.docs[i].id, floor) for i in cand_idx]
+
+    def _fuse(self, cand_idx, qa, bm25_all, qvec, dense_top, name_weight) -> list[tuple[float, dict]]:
+        if not cand_idx:
+            return []
+        raw = {
+            "bm25": [float(bm25_all[i]) for i in cand_idx],
+            "dense": self._dense_scores(cand_idx, qvec, dense_top),
+            "product": [name_weight.get(i, 0.0) for i in cand_idx],
+            "section": [section_feature(self._section(i), qa) for i in cand_idx],
+        }
+        w = self.settings.weights
+        if self.settings.fusion == "rrf":
+            rankings = {
+                name: [j for j in sorted(range(len(cand_idx)), key=lambda j, v=vals: -v[j]) if vals[j] > 0]
+                for name, vals in raw.items()
+            }
+            fused_map = rrf({n: [str(j) for j in r] for n, r in rankings.items()}, w, k=self.settings.rrf_k)
+            fused = [fused_map.get(str(j), 0.0) for j in range(len(cand_idx))]
+        else:
+            norm = {"bm25": minmax(raw["bm25"]), "dense": minmax(raw["dense"]),
+                    "product": raw["product"], "section": raw["section"]}
+            fused = weighted_sum(norm, w)
+        return [
+            (fused[j], {name: round(float(vals[j]), 4) for name, vals in raw.items()} | {"fused": round(fused[j], 4)})
+            for j in range(len(cand_idx))
+        ]
+
+    def _section(self, i: int) -> str:
+        d = self.docs[i]
+        return d.metadata.get("section", "") if d.source == "easydrug" else f"dur:{d.metadata.get('dur_code', '')}"
+
+    def _rerank(self, query: str, candidates: list[Hit], k: int) -> list[Hit]:
+        if self.reranker is None:
+            return candidates[:k]
+        scores = self.reranker.score(query, [h.doc.text for h in candidates])
+        reranked = []
+        for h, sc in zip(candidates, scores, strict=True):
+            h.scores["rerank"] = round(float(sc), 6)
+            if sc >= self.settings.min_rerank_score:
+                reranked.append(Hit(h.doc, float(sc), h.scores))
+        reranked.sort(key=lambda h: -h.score)
+        return reranked[:k]
+
+
+def _ms(t: float) -> float:
+    return round((time.perf_counter() - t) * 1000, 2)
+
+
+_SHARED: dict[tuple, Searcher] = {}
+
+
+def open_searcher(
+    index_dir: str | Path | None = None, settings: RetrievalSettings | None = None, dense: bool = True,
+    shared: bool = True, embedder: Embedder | None = None,
+) -> Searcher:
+    """Open the index at `index_dir` (default ``$YAKSA_INDEX_DIR`` or ~/.cache/yaksa/index).
+
+    Raises IndexMissing / IndexCorrupt with a message that says which `yaksa index` command fixes it.
+    With `shared`, one searcher per (path, settings) is kept for the process.
+    """
+    paths = IndexPaths(Path(index_dir) if index_dir else default_index_dir())
+    settings = settings or RetrievalSettings.load()
+    key = (str(paths.root), repr(settings), dense)
+    if shared and key in _SHARED:
+        return _SHARED[key]
+    manifest = read_manifest(paths)
+    has_vectors = {"vectors", "chroma"} <= set(manifest.get("stages_done", []))
+    check_complete(manifest, paths, need_vectors=False)
+    docs = read_docs(paths)
+    if len(docs) != manifest.get("documents"):
+        raise IndexCorrupt(f"index at {paths.root} lists {manifest.get('documents')} documents but holds {len(docs)}: "
+                           "run `yaksa index --rebuild`")
+    try:
+        bm25 = BM25Index.load(paths.bm25)
+        names = load_names(paths.root / "names.json")
+        words = (paths.root / "user_words.txt").read_text(encoding="utf-8").splitlines()
+    except (OSError, ValueError, KeyError) as e:
+        raise IndexCorrupt(f"index at {paths.root} is damaged ({e}): run `yaksa index --rebuild`") from None
+    tokenizer = KiwiTokenizer(user_words=words)
+    embedder = store = vectors = None
+    if dense and has_vectors:
+        embedder = embedder or get_embedder(manifest.get("embedder") or settings.embedder)
+        vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name)
+        store = ChromaStore.open(paths.chroma, collection=f"yaksa-{embedder.name}",
+                                 url=os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url") or None)
+        if store.count() != len(docs):
+            raise IndexCorrupt(f"Chroma holds {store.count()} vectors for {len(docs)} documents: run `yaksa index`")
+    searcher = Searcher(docs, bm25, tokenizer, names, Lexicon.load(), settings, embedder, store, vectors,
+                        load_reranker(settings.reranker))
+    searcher.warm_up()
+    if shared:
+        _SHARED[key] = searcher
+    return searcher

