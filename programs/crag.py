@@ -173,6 +173,7 @@ class CRAG(dspy.Module):
             q.answer = OUT_OF_SCOPE_ANSWER
             trace.stop_reason = "out_of_scope"
             return
+        q.result = result
         if s.web_references:
             q.web = (self.shared.web or _start_web)(q.question)
         if s.query_optimization and run.has_lm("query"):
@@ -450,6 +451,7 @@ class CRAG(dspy.Module):
             q.contexts, q.context_docs, q.method = [d.text for d in docs], list(docs), "extractive"
             q.mode = GENERATE if docs else NO_CONTEXT
             self._keep_best(q, None)
+            return
         q.best["answer"] = f"{q.best['answer'].rstrip()}\n\n{BUDGET_NOTICE}"
 
     def _finish(self, q: _Question, start: float) -> dspy.Prediction:

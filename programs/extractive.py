@@ -3,16 +3,16 @@ line, and a plain statement that no language model was used.
 
 Example:
     >>> from retrievers.documents import Document
-    >>> doc = Document("easydrug:1:se", "게보린정\\n[이상반응] 구역, 구토가 나타날 수 있습니다.", {"item_name": "게보린정",
-    ...               "section_label": "이상반응(부작용)"})
-    >>> print(extractive_answer("게보린 구토", [doc]))  # doctest: +NORMALIZE_WHITESPACE
+    >>> meta = {"item_name": "게보린정", "section_label": "이상반응(부작용)"}
+    >>> doc = Document("easydrug:1:se", "게보린정\\n[이상반응] 구역, 구토가 나타날 수 있습니다.", meta)
+    >>> print(extractive_answer("게보린 구토", [doc], notice="※ LM 없이 만든 답변입니다."))
     '게보린 구토'에 관해 문서에 적힌 내용입니다.
     <BLANKLINE>
     게보린정 · 이상반응(부작용): [이상반응] 구역, 구토가 나타날 수 있습니다. [문서 1]
     <BLANKLINE>
     전문가와 꼭 상담하세요.
     <BLANKLINE>
-    ※ 언어 모델(LM) 없이 만든 답변입니다: 검색된 문서의 문장을 그대로 옮겼습니다. LM을 설정하면(--lm) 문장으로 다듬은 답변을 받을 수 있습니다.
+    ※ LM 없이 만든 답변입니다.
 """
 
 from __future__ import annotations

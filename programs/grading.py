@@ -81,6 +81,7 @@ class LMGrader(dspy.Module):
         fallback: ScoreGrader | None = None,
         scorer: str = "fused",
         max_chars: int = 1000,
+        names=(),
     ) -> Grades:
         run = run or Run(budget_limit=None)
         fallback = fallback or ScoreGrader()

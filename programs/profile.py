@@ -19,7 +19,10 @@ from dataclasses import dataclass, field
 ELDERLY_AGE = 65
 CHILD_AGE = 12
 _PREGNANT_WORDS = ("임신", "임부", "pregnan")
-_SEX = {"m": "남성", "male": "남성", "남": "남성", "남성": "남성", "f": "여성", "female": "여성", "여": "여성", "여성": "여성"}
+_SEX = {
+    **dict.fromkeys(("m", "male", "남", "남성", "man"), "남성"),
+    **dict.fromkeys(("f", "female", "여", "여성", "woman"), "여성"),
+}
 
 
 class ProfileError(ValueError):

@@ -8,7 +8,8 @@ sentences with the same scorer.
 
 Example:
     >>> from retrievers.documents import Document
-    >>> doc = Document("easydrug:1:se", "게보린정\\n[부작용] 구역, 구토가 나타날 수 있습니다. 보관은 실온에서 합니다.", {"section": "se"})
+    >>> text = "게보린정\\n[부작용] 구역, 구토가 나타날 수 있습니다. 보관은 실온에서 합니다."
+    >>> doc = Document("easydrug:1:se", text, {"section": "se"})
     >>> docs, stats = KnowledgeRefiner().refine("게보린 구토", [doc])
     >>> docs[0].text
     '게보린정\\n[부작용] 구역, 구토가 나타날 수 있습니다.'

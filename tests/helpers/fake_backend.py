@@ -3,7 +3,8 @@ tests that must not touch the real index.
 
 Scores are the share of the query's character bigrams found in a document, min-max free and in [0, 1]. A question
 with no match, or one that names something clearly outside drugs (주가, 날씨 ...), is out of scope. `score_script`
-replaces the scores of the next retrievals, one list per call, to force a relevance route.
+replaces the scores of the next retrievals, one list per call, to force a relevance route; `guard=False` returns
+an empty result instead of an out-of-scope one.
 
 Example:
     backend = FakeBackend(score_script=[[0.9, 0.1, 0.1, 0.1, 0.1]])
@@ -16,6 +17,7 @@ from programs.text import bigrams, coverage
 from retrievers.documents import Document, Hit
 from retrievers.result import RetrievalResult
 
+NAMES = ("게보린", "타이레놀", "아세트아미노펜")
 OOS_WORDS = ("주가", "삼성전자", "날씨", "ㅋㅋ", "축구")
 SECTION_WORDS = {
     "se": ("부작용", "쓰려", "쓰림", "이상반응"),
@@ -51,19 +53,22 @@ def default_documents() -> list[Document]:
             *g,
             "atpn",
             "사용상 주의사항",
-            "위궤양 환자는 복용 전 의사 또는 약사와 상의하십시오. 매일 세 잔 이상 술을 마시는 사람은 간손상이 나타날 수 있습니다.",
+            "위궤양 환자는 복용 전 의사 또는 약사와 상의하십시오. "
+            "매일 세 잔 이상 술을 마시는 사람은 간손상이 나타날 수 있습니다.",
         ),
         _leaflet(
             *g,
             "se",
             "이상반응(부작용)",
-            "구역, 구토, 식욕부진, 위장 출혈, 속쓰림 등 위장 장애가 나타날 수 있습니다. 발진이 나타나면 복용을 즉각 중지하십시오.",
+            "구역, 구토, 식욕부진, 위장 출혈, 속쓰림 등 위장 장애가 나타날 수 있습니다. "
+            "발진이 나타나면 복용을 즉각 중지하십시오.",
         ),
         _leaflet(*t, "efcy", "효능·효과", "이 약은 감기로 인한 발열 및 두통, 치통의 완화에 사용합니다."),
         _leaflet(*t, "se", "이상반응(부작용)", "쇽 증상, 피부 발진, 구역, 구토가 나타날 수 있습니다."),
         Document(
             "dur:cc:1001",
-            "[임부금기] 이소프로필안티피린(isopropylantipyrine)은(는) 임부(임신부)에게 사용하면 안 되는 성분입니다(2등급).",
+            "[임부금기] 이소프로필안티피린(isopropylantipyrine)은(는) 임부(임신부)에게 "
+            "사용하면 안 되는 성분입니다(2등급).",
             {"dur_type": "임부금기", "dur_code": "cc", "ingredient": "이소프로필안티피린"},
         ),
         Document(
@@ -78,12 +83,17 @@ class FakeBackend:
     """An in-memory backend that records every call."""
 
     def __init__(
-        self, docs: list[Document] | None = None, score_script: list[list[float]] | None = None, scorer: str = "fused"
+        self,
+        docs: list[Document] | None = None,
+        score_script: list[list[float]] | None = None,
+        scorer: str = "fused",
+        guard: bool = True,
     ):
         self.docs = docs if docs is not None else default_documents()
         self.leaflets = [d for d in self.docs if d.source == "easydrug"]
         self.score_script = list(score_script or [])
         self.scorer = scorer
+        self.guard = guard
         self.calls: list[dict] = []
 
     def retrieve(self, query, k=5, extra_terms=None, avoid_terms=None) -> RetrievalResult:
@@ -105,14 +115,17 @@ class FakeBackend:
             ]
             hits = [h for h in hits if h.score > 0]
         if not hits:
-            return RetrievalResult(query, out_of_scope=True, oos_reason="no document matched")
+            return RetrievalResult(
+                query, out_of_scope=self.guard, oos_reason="no document matched" if self.guard else ""
+            )
+        products = [stem for stem in NAMES if stem in query]
         return RetrievalResult(
             query,
+            products=products,
             hits=hits,
             scorer=self.scorer,
             top_score=hits[0].score,
             relevance=hits[0].score,
-            products=[],
             sections=sections,
         )
 
