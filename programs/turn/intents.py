@@ -92,16 +92,19 @@ KEYWORDS: dict[str, str] = {
     rf"{_A}(?:implement|solve|write (?:a |an |the )?(?:[\w+-]+ ){{0,3}}?(?:code|function|program|solution|script)|"
     rf"give me (?:the )?code){_Z}",
     "OPTIMIZATION": r"최적화|더 빠르게|빠르게|시간\s?초과|메모리\s?초과|효율|복잡도를?\s?(?:줄|낮)|"
-    rf"{_A}(?:optimi[sz]e|faster|speed (?:it )?up|time limit|TLE|more efficient|reduce the complexity){_Z}",
-    "DEBUGGING": r"에러|오류|버그|틀렸|틀린|틀려|안\s?돼|안\s?됨|작동하지|실패|예외가|런타임|디버그|고쳐|"
-    rf"{_A}(?:error|bug|fix|debug|exception|traceback|wrong answer|fails?|doesn't work|not working|crash(?:es)?){_Z}",
-    "TEST_CASE": r"테스트\s?케이스|테스트를?\s?(?:만들|작성|짜|추가)|반례|엣지\s?케이스|"
-    rf"{_A}(?:test cases?|unit tests?|edge cases?|counterexamples?|(?:write|generate|add) (?:\w+ )?tests){_Z}",
-    "HINT": rf"힌트|{_A}hints?{_Z}",
+    r"O\([^()]*\)\s?(?:으로|로)\s?(?:줄|낮)|"
+    rf"{_A}(?:optimi[sz]e|faster|speed (?:it )?up|time limit|times? out|timed out|TLE|more efficient|"
+    rf"reduce the complexity){_Z}",
+    "DEBUGGING": r"에러|오류|버그|틀렸|틀린|틀려|(?:작동|실행|동작|컴파일)이?\s?안\s?(?:돼|됨|되)|작동하지|실패|"
+    r"예외가|런타임|디버그|고쳐|수정\s?해|"
+    rf"{_A}(?:error|bug|fix|debug|exception|traceback|wrong answer|doesn't work|not working|crash(?:es)?){_Z}",
+    "TEST_CASE": r"테스트\s?케이스|(?:테스트|엣지\s?케이스)[^.?!\n]{0,10}?(?:만들|작성|짜|추가|찾아)|반례|"
+    rf"{_A}(?:test cases?|unit tests?|counterexamples?|(?:write|generate|add) (?:\w+ )?tests){_Z}",
+    "HINT": rf"힌트|{_A}(?<!type )hints?{_Z}",
     "HINT_OR_QUERY": r"설명해|알려\s?줘|알려\s?주|왜|무엇|뭐야|뭔가요|뭘까|어떻게|어떤|접근|방법|궁금|"
     rf"{_A}(?:explain|why|what (?:is|are|does)|how (?:do|does|should|can|would)|approach|idea){_Z}",
-    "FOLLOW_UP": r"이전|앞서|앞에서|위의|위\s?코드|아까|방금|말씀하신|그럼|그러면|이어서|계속|추가로|"
-    rf"{_A}(?:previous|earlier|above|continue|also|instead|as well|follow[- ]up|then){_Z}",
+    "FOLLOW_UP": r"이전|앞서|앞에서|위의|위\s?코드|아까|방금|말씀하신|그럼|그러면|이어서|계속|추가로|똑같이|마찬가지로|"
+    rf"{_A}(?:previous|earlier|above|continue|also|instead|as well|follow[- ]up|then|the same|same way){_Z}",
 }
 _PATTERNS = {name: re.compile(pattern, re.I) for name, pattern in KEYWORDS.items()}
 _STRONG = ("SYSTEM_PROMPT", "RULE_SETTING", "GENERATION", "OPTIMIZATION", "DEBUGGING", "TEST_CASE")
