@@ -24,7 +24,7 @@ from signatures.query import RewriteQuery
 
 PREFIX = re.compile(
     r"^\s*(?:\*\*)?(?:재작성된\s*질의|재작성\s*질의|재작성된\s*질문|새\s*질의|검색\s*질의|질의|rewritten\s*query|query)"
-    r"(?:\*\*)?\s*[:：]\s*",
+    r"(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*",
     re.IGNORECASE,
 )
 MAX_QUERY_CHARS = 300

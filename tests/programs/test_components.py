@@ -1,0 +1,168 @@
+"""The program's parts on their own: grading (TC-CB-017), knowledge refinement, the extractive answer, the quality
+evaluator, the query rewriter and optimiser, and the verifier's self-correction."""
+
+import pytest
+
+from programs.budget import BudgetExhausted
+from programs.extractive import extractive_answer
+from programs.grading import LMGrader, ScoreGrader
+from programs.profile import UserProfile
+from programs.quality_evaluator import QualityEvaluator, QualityFeedback, heuristic_evaluation
+from programs.query_optimizer import QueryOptimizer
+from programs.query_rewriter import QueryRewriter, strip_prefix
+from programs.refinement import KnowledgeRefiner
+from programs.run import Run
+from programs.verifier import FAILED_NOTICE, Verifier
+from retrievers.documents import Document, Hit
+from tests.helpers.fake_backend import default_documents
+from tests.helpers.scripted_lm import PASS, ScriptedLM
+
+DOCS = default_documents()
+SEED_EVAL = {
+    "grounding": 0.4,
+    "completeness": 0.3,
+    "accuracy": 0.7,
+    "missing_info": ["유산증 위험", "비타민 B12 결핍"],
+    "improvement_suggestions": ["부작용을 구체적으로"],
+    "needs_retrieval": True,
+    "reason": "누락",
+}
+
+
+def twenty_hits():
+    return [Hit(Document(f"easydrug:{i}:se", f"약{i}\n[부작용] 구역 {i}"), i / 20) for i in range(20)]
+
+
+def test_tc_cb_017_twenty_documents_get_a_relevance_in_0_1_by_score():
+    grades = ScoreGrader(threshold=0.5).grade(twenty_hits())
+    assert len(grades.relevant) == 20 and grades.relevance == 0.5 and 0.0 <= grades.relevance <= 1.0
+    assert ScoreGrader().grade([]).relevance == 0.0
+    assert ScoreGrader().grade(twenty_hits()[:2], names=["약1"]).relevant == [False, True]
+
+
+def test_tc_cb_017_twenty_documents_graded_by_the_lm():
+    lm = ScriptedLM(grade=[{"relevant": "yes", "reason": "r"}] * 5 + ["garbage"] + [{"relevant": "no", "reason": "r"}])
+    run = Run(lms={"judge": lm}, budget_limit=None)
+    grades = LMGrader()(question="부작용", hits=twenty_hits(), run=run)
+    assert lm.calls.count("grade") == 20 and grades.relevant[:5] == [True] * 5 and grades.relevant[6:] == [False] * 14
+    assert grades.relevant[5] is False and grades.method == "lm+score" and 0 <= grades.relevance <= 1
+    assert any("graded by score" in f for f in run.trace.fallbacks)
+
+
+def test_lm_grading_stops_at_the_budget_and_grades_the_rest_by_score():
+    lm = ScriptedLM(grade=[{"relevant": "no", "reason": "r"}])
+    run = Run(lms={"judge": lm}, budget_limit=3)
+    grades = LMGrader()(question="부작용", hits=twenty_hits(), run=run)
+    assert lm.calls.count("grade") == 3 and len(grades.relevant) == 20 and grades.relevant[-1] is True
+
+
+def test_knowledge_refinement_keeps_relevant_strips_in_order_and_every_document():
+    docs = [d for d in DOCS if d.id.endswith(":atpn") or d.id.endswith(":se")]
+    refined, stats = KnowledgeRefiner(threshold=0.2, max_strips=1).refine("술 마시면 간손상", docs)
+    assert [d.id for d in refined] == [d.id for d in docs] and refined[0].text.endswith("간손상이 나타날 수 있습니다.")
+    assert "위궤양" not in refined[0].text and stats["kept_strips"] == len(docs) and stats["reduction"] > 0
+    assert refined[0].text.startswith("게보린정 (")  # the product header stays
+
+
+def test_extractive_answer_quotes_cites_and_warns():
+    answer = extractive_answer("게보린 구토", DOCS[:4], max_docs=2)
+    assert "[문서 1]" in answer and "[문서 2]" in answer and "[문서 3]" not in answer
+    assert "전문가와 꼭 상담하세요." in answer and "LM" in answer
+    low = extractive_answer("게보린 구토", DOCS[:4], mode="generate_low_relevance")
+    assert low.startswith("검색된 문서가 질문과 직접 관련되지 않을 수 있어")
+
+
+def test_quality_evaluator_seed_example_and_clamping():
+    lm = ScriptedLM(evaluate=[SEED_EVAL, {**SEED_EVAL, "grounding": 1.7, "completeness": -1, "accuracy": 0.5}])
+    run = Run(lms={"judge": lm}, budget_limit=None)
+    fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run)
+    assert fb.overall == 0.42 and fb.needs_retrieval and fb.missing_info == ["유산증 위험", "비타민 B12 결핍"]
+    fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run)
+    assert (fb.grounding, fb.completeness, fb.overall) == (1.0, 0.0, 0.5)
+    prompt = lm.prompts[0][1][-1]["content"]
+    assert "[문서 5]" in prompt and "[문서 6]" not in prompt  # top 5 documents only
+
+
+@pytest.mark.parametrize("bad", ["not json at all", RuntimeError("500"), {**SEED_EVAL, "grounding": "high"}])
+def test_quality_evaluator_falls_back_to_the_heuristic_and_says_so(bad):
+    run = Run(lms={"judge": ScriptedLM(evaluate=[bad])}, budget_limit=None)
+    fb = QualityEvaluator()(question="q", answer="답 [문서 1] 전문가와 꼭 상담하세요", documents=DOCS, run=run)
+    assert fb.method == "heuristic" and 0 <= fb.overall <= 1 and "LM evaluation failed" in fb.reason
+    assert run.trace.fallbacks and run.trace.fallbacks[0].startswith("evaluate")
+
+
+def test_heuristic_evaluation_rewards_documents_citations_and_the_safety_line():
+    good = heuristic_evaluation("q", "게보린 " * 60 + "[문서 1] 전문가와 꼭 상담하세요", DOCS)
+    bad = heuristic_evaluation("q", "몰라요", [])
+    assert good.overall > 0.9 and not good.needs_retrieval and bad.overall < 0.5 and bad.needs_retrieval
+
+
+def test_query_rewriter_lm_path_strips_prefixes_and_sees_profile_and_slots():
+    lm = ScriptedLM(rewrite=[{"rewritten_query": "재작성된 질의: 메트포르민 부작용 유산증"}])
+    run = Run(lms={"query": lm}, budget_limit=None)
+    profile = UserProfile.from_dict({"age": 60, "sex": "남", "conditions": ["2형 당뇨병"]})
+    fb = QualityFeedback(0.42, 0.4, 0.3, 0.7, missing_info=["유산증"])
+    out = QueryRewriter()(
+        original_query="메트포르민 부작용",
+        feedback=fb,
+        previous_answer="가" * 500,
+        profile=profile,
+        iteration=1,
+        run=run,
+    )
+    assert out.query == "메트포르민 부작용 유산증" and out.method == "lm"
+    prompt = lm.prompts[0][1][-1]["content"]
+    assert (
+        "60세 남성" in prompt and "- 질환: 2형 당뇨병" in prompt and "가" * 200 in prompt and "가" * 201 not in prompt
+    )
+
+
+def test_query_rewriter_without_feedback_only_adds_the_profile():
+    lm = ScriptedLM()
+    run = Run(lms={"query": lm}, budget_limit=None)
+    out = QueryRewriter()(original_query="감기약", profile=UserProfile.from_dict({"age": 70}), run=run)
+    assert out.query == "감기약 (70세)" and out.method == "profile" and lm.calls == []
+
+
+def test_query_rewriter_falls_back_to_missing_keywords_and_profile():
+    run = Run(lms={"query": ScriptedLM(rewrite=[RuntimeError("down")])}, budget_limit=None)
+    fb = QualityFeedback(0.3, 0.3, 0.3, 0.3, missing_info=["금기", "부작용"])
+    out = QueryRewriter()(
+        original_query="게보린 부작용", feedback=fb, profile=UserProfile.from_dict({"age": 70}), run=run
+    )
+    assert out.query == "게보린 부작용 금기 (70세)" and out.method == "fallback"
+
+
+def test_strip_prefix():
+    assert strip_prefix('재작성된 질의: "게보린 용법"\n설명...') == "게보린 용법"
+    assert strip_prefix("**Rewritten query:** aspirin dose") == "aspirin dose"
+
+
+def test_query_optimizer_falls_back_to_the_question():
+    run = Run(lms={"query": ScriptedLM(optimize=["{broken"])}, budget_limit=None)
+    out = QueryOptimizer()(question="눈이 침침해요", run=run)
+    assert out.method == "rules" and out.query == "눈이 침침해요" and run.trace.fallbacks
+
+
+def test_verifier_gives_up_after_three_correction_rounds():
+    fail = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "근거 없음"}
+    lm = ScriptedLM(verify=[fail])
+    run = Run(lms={"verify": lm, "generate": lm}, budget_limit=None)
+    out = Verifier()(question="q", context="[문서 1] x", answer="a", run=run)
+    assert lm.calls == ["verify", "correct"] * 3 + ["verify"] and out.status == "failed"
+    assert FAILED_NOTICE in out.answer and out.rounds == 3
+
+
+def test_verifier_unparseable_verdict_lets_the_answer_through_unverified():
+    run = Run(lms={"verify": ScriptedLM(verify=[{**PASS, "verdict": "MAYBE"}])}, budget_limit=None)
+    out = Verifier()(question="q", context="c", answer="a", run=run)
+    assert out.status == "unverified" and out.answer == "a" and run.trace.fallbacks
+
+
+def test_verifier_budget_exhaustion_carries_the_latest_answer():
+    fail = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "근거 없음"}
+    lm = ScriptedLM(verify=[fail], correct=[{"corrected_answer": "고친 답"}])
+    run = Run(lms={"verify": lm, "generate": lm}, budget_limit=2)
+    with pytest.raises(BudgetExhausted) as info:
+        Verifier()(question="q", context="c", answer="a", run=run)
+    assert info.value.partial[0].startswith("고친 답")
