@@ -76,8 +76,8 @@ class LMConfig:
             )
             if self.api_base:
                 kwargs["api_base"] = self.api_base
-            if self.api_key:
-                kwargs["api_key"] = self.api_key
+            if self.api_key or self.api_base:  # local OpenAI-compatible servers accept any key
+                kwargs["api_key"] = self.api_key or "local"
             lms[role] = dspy.LM(model, **kwargs)
         return lms
 

@@ -25,7 +25,19 @@ import dspy
 
 from programs.budget import ROLES, BudgetExhausted, LMBudget
 
-UNREACHABLE_ERRORS = ("APIConnectionError", "Timeout", "ConnectError", "ConnectionError", "ReadTimeout")
+UNREACHABLE_ERRORS = (
+    "APIConnectionError",
+    "Timeout",
+    "ConnectError",
+    "ConnectionError",
+    "ReadTimeout",
+    "LMConfigurationError",
+    "LMNotConfiguredError",
+    "AuthenticationError",
+    "LMTransportError",
+    "LMTimeoutError",
+    "LMAuthError",
+)
 
 
 @dataclass

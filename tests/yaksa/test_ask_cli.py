@@ -1,0 +1,73 @@
+"""`yaksa ask` over the fake backend: the no-LM answer, JSON, OOS, user mistakes as one-line errors, and an
+unreachable LM."""
+
+import json
+
+import pytest
+
+from tests.helpers.fake_backend import FakeBackend
+from yaksa import cli
+from yaksa.commands import ask
+
+
+@pytest.fixture(autouse=True)
+def fake_backend(monkeypatch):
+    monkeypatch.setattr(ask, "open_backend", lambda: FakeBackend())
+    for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(ask.Path(__file__).parent)  # no yaksa.toml here
+
+
+def test_no_lm_answer_cites_gebolin_and_says_no_lm_was_used(capsys):
+    assert cli.main(["ask", "게보린 먹고 속이 쓰려요"]) == 0
+    out = capsys.readouterr().out
+    assert "[문서 1]" in out and "전문가와 꼭 상담하세요" in out and "언어 모델(LM) 없이" in out
+    assert "게보린정 · 이상반응(부작용)" in out and "LM 호출 0회" in out
+
+
+def test_json_shows_the_trace_with_zero_lm_calls(capsys):
+    assert cli.main(["ask", "게보린 먹고 속이 쓰려요", "--json", "--user", '{"age": 70}']) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (
+        data["trace"]["lm_calls"]["total"] == 0 and data["contexts"] and data["citations"][0]["product"] == "게보린정"
+    )
+    assert "dur:fc:2002" in [c["id"] for c in data["citations"]]
+
+
+def test_out_of_scope_message(capsys):
+    assert cli.main(["ask", "삼성전자 주가"]) == 0
+    assert "범위 밖 질문입니다" in capsys.readouterr().out
+
+
+def test_trace_flag_prints_the_steps(capsys):
+    assert cli.main(["ask", "게보린 부작용", "--trace", "--profile", "baseline"]) == 0
+    out = capsys.readouterr().out
+    assert "추적:" in out and "- retrieve:" in out and "stop=basic_rag" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["ask", "   "], "the question is empty"),
+        (["ask", "게보린", "--user", "{bad"], "--user is not valid JSON"),
+        (["ask", "게보린", "--user", '{"age": "old"}'], "--user: age must be"),
+        (["ask", "게보린", "--profile", "magic"], "unknown profile 'magic'"),
+        (["ask", "게보린", "--budget", "-1"], "--budget must be 0 or more"),
+    ],
+)
+def test_user_mistakes_print_one_line(capsys, argv, message):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_long_questions_are_cut_with_a_warning(capsys):
+    assert cli.main(["ask", "게보린 " * 200]) == 0
+    assert "question cut to 500 characters" in capsys.readouterr().err
+
+
+def test_unreachable_lm_is_a_one_line_error(capsys):
+    argv = ["ask", "게보린 부작용", "--lm", "openai/none", "--api-base", "http://127.0.0.1:9/v1", "--no-stream"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "could not be reached at http://127.0.0.1:9/v1" in err and err.count("\n") == 1
