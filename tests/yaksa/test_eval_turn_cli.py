@@ -13,8 +13,9 @@ PROMPT = "투 포인터로 두 수의 합 코드 작성해줘. N <= 10^5 이고 
 
 @pytest.fixture(autouse=True)
 def no_lm_environment(monkeypatch):
-    monkeypatch.delenv("YAKSA_LM", raising=False)
-    monkeypatch.delenv("YAKSA_API_BASE", raising=False)
+    for name in ("YAKSA_LM", "YAKSA_LM_JUDGE", "YAKSA_API_BASE", "YAKSA_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("YAKSA_CONFIG", "/nonexistent/yaksa.toml")
 
 
 def test_without_an_lm_prints_band_scores_and_says_so(capsys):
