@@ -1,6 +1,8 @@
 """``yaksa eval-turn``: prompt or file in, turn log out, no LM by default, one-line errors."""
 
 import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from dspy.utils import DummyLM
@@ -8,6 +10,7 @@ from dspy.utils import DummyLM
 import programs.turn.lm
 from yaksa.cli import main
 
+RUBRICS = ("clarity", "problem_relevance", "examples", "rules", "context")
 PROMPT = "투 포인터로 두 수의 합 코드 작성해줘. N <= 10^5 이고 시간 초과 안 나게 O(n log n) 이하로 최적화도 해줘."
 
 
@@ -104,3 +107,77 @@ def test_with_an_lm_the_lm_judges(monkeypatch, capsys):
     assert out.startswith("Turn: 85 / 100\nIntents: GENERATION (from lm)\nLM: dummy\n")
     assert "[GENERATION] 코드 생성 요청 (Generation): 85 (lm)" in out
     assert "Reasoning: 좋은 요청" in out and "LM 없음" not in out
+
+
+class _StubChat(BaseHTTPRequestHandler):
+    """An OpenAI-compatible chat endpoint: intents, then one evaluation per eval type; Optimization may fail."""
+
+    fail_optimization = False
+    requests: list[str] = []
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        content = body["messages"][-1]["content"]
+        prompt = content if isinstance(content, str) else "".join(part.get("text", "") for part in content)
+        type(self).requests.append(prompt)
+        if self.fail_optimization and "(Optimization)" in prompt:
+            self.send_response(500)
+            self.send_header("Content-Length", "2")
+            self.end_headers()
+            self.wfile.write(b"{}")
+            return
+        if "[[ ## eval_type ## ]]" not in prompt:
+            text = '[[ ## intents ## ]]\n["GENERATION", "OPTIMIZATION"]\n\n[[ ## completed ## ]]'
+        else:
+            score = 85 if "(Generation)" in prompt else 70
+            rubric = json.dumps(dict.fromkeys(RUBRICS, {"score": score, "reason": "stub"}))
+            text = f"[[ ## rubrics ## ]]\n{rubric}\n\n[[ ## final_reasoning ## ]]\nstub\n\n"
+            text += f"[[ ## score ## ]]\n{score}\n\n[[ ## completed ## ]]"
+        reply = {
+            "id": "stub",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def stub_server():
+    _StubChat.requests = []
+    _StubChat.fail_optimization = False
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _StubChat)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_real_lm_over_http_judges_both_intents(stub_server, capsys):
+    argv = ["eval-turn", "코드 작성해줘. 그리고 최적화", "--lm", "openai/stub", "--api-base", stub_server, "--json"]
+    assert main(argv) == 0
+    log = json.loads(capsys.readouterr().out)
+    assert log["lm"] == "openai/stub" and log["intent_source"] == "lm"
+    assert [(e["intent"], e["score"]) for e in log["evaluations"]] == [("GENERATION", 85.0), ("OPTIMIZATION", 70.0)]
+    assert log["turn_score"] == 77.5
+    assert len(_StubChat.requests) == 3
+
+
+def test_a_server_error_fails_one_evaluation_and_keeps_the_other(stub_server, capsys):
+    _StubChat.fail_optimization = True
+    assert main(["eval-turn", "코드 작성해줘. 그리고 최적화", "--lm", "openai/stub", "--api-base", stub_server]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Turn: 85 / 100\n")
+    assert "[OPTIMIZATION] 최적화 요청 (Optimization): FAILED - LMServerError" in out
+    assert "Note: 1 of 2 evaluations failed (OPTIMIZATION); the mean is over the rest" in out
