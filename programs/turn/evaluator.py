@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 
 import dspy
-from dspy.utils.parallelizer import ParallelExecutor
 
 from programs.turn.evaluate_turn import ENTRY_POINTS, Turn
 from programs.turn.intents import IntentSpec, keyword_intents
@@ -80,28 +81,27 @@ class TurnEvaluator(dspy.Module):
     def _evaluate_all(
         self, specs: list[IntentSpec], turn: Turn, features: TextFeatures, predictor
     ) -> list[IntentEvaluation]:
-        """Run each routed evaluation; several run concurrently, each in its own thread with the caller's settings."""
+        """Run each routed evaluation; several run concurrently, each thread in a copy of the caller's context.
+
+        The context copy carries DSPy's settings (the LM, a trace being recorded while compiling) into the threads.
+        A plain thread pool rather than ``dspy.Parallel``: this runs inside ``dspy.Evaluate``'s own threads, and
+        nested parallel executors race on their shared progress-bar registry.
+        """
 
         def run(spec: IntentSpec) -> IntentEvaluation:
-            return ENTRY_POINTS[spec.node](turn, features, predictor)
+            try:
+                return ENTRY_POINTS[spec.node](turn, features, predictor)
+            except Exception as error:  # the routine reports its own failures; this is a last guard
+                scored_by = "lm" if predictor is not None else "metric bands"
+                return IntentEvaluation(
+                    spec.name, spec.node, spec.eval_type, spec.criterion, "failed", scored_by, error=repr(error)
+                )
 
         if len(specs) == 1:
             return [run(specs[0])]
-        executor = ParallelExecutor(
-            num_threads=min(self.num_threads, len(specs)),
-            max_errors=len(specs) + 1,
-            disable_progress_bar=True,
-            timeout=0,  # no straggler resubmission: an LM call is never sent twice
-        )
-        results = executor.execute(run, specs)
-        return [
-            result
-            if result is not None
-            else IntentEvaluation(
-                spec.name, spec.node, spec.eval_type, spec.criterion, "failed", "lm", error="no result"
-            )
-            for spec, result in zip(specs, results, strict=True)
-        ]
+        with ThreadPoolExecutor(max_workers=min(self.num_threads, len(specs))) as pool:
+            futures = [pool.submit(contextvars.copy_context().run, run, spec) for spec in specs]
+            return [future.result() for future in futures]
 
 
 def _names(algorithms: Iterable[str] | str) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ from collections import Counter
 
 import dspy
 import pytest
+from dspy.utils import DummyLM
 
 from metrics.turn import intent_f1, score_agreement, turn_metric
 from programs.turn import TurnEvaluator
@@ -59,3 +60,42 @@ def test_the_no_lm_baseline_is_scored_by_the_metric():
         scores = [turn_metric(t, program(**t.inputs())) for t in turns]
     assert all(0.0 <= s <= 1.0 for s in scores)
     assert 0.6 < sum(scores) / len(scores) < 1.0
+
+
+def _two_intent_lm() -> DummyLM:
+    rubric = {"score": 80, "reason": "scripted"}
+    rubrics = dict.fromkeys(("clarity", "problem_relevance", "examples", "rules", "context"), rubric)
+    return DummyLM(
+        {
+            "(Generation)": {"rubrics": rubrics, "final_reasoning": "g", "score": 85},
+            "(Optimization)": {"rubrics": rubrics, "final_reasoning": "o", "score": 70},
+            "[[ ## user_prompt ## ]]": {"intents": ["GENERATION", "OPTIMIZATION"]},
+        }
+    )
+
+
+def _two_intent_turns(n: int) -> list[dspy.Example]:
+    return [
+        dspy.Example(prompt=f"코드 작성 {i}", intents=["GENERATION", "OPTIMIZATION"], score=77.5).with_inputs("prompt")
+        for i in range(n)
+    ]
+
+
+def test_dspy_evaluate_runs_the_program_in_threads_that_run_evaluations_in_threads():
+    lm = _two_intent_lm()
+    with dspy.context(lm=lm):
+        result = dspy.Evaluate(devset=_two_intent_turns(12), metric=turn_metric, num_threads=4, display_progress=False)(
+            TurnEvaluator()
+        )
+    assert result.score == 100.0
+    assert len(lm.history) == 12 * 3
+
+
+def test_bootstrap_few_shot_collects_demos_from_the_parallel_evaluations():
+    with dspy.context(lm=_two_intent_lm()):
+        optimizer = dspy.BootstrapFewShot(metric=turn_metric, max_bootstrapped_demos=2, max_labeled_demos=0)
+        compiled = optimizer.compile(TurnEvaluator(), trainset=_two_intent_turns(3))
+    assert len(compiled.analyze_intent.demos) == 2
+    assert len(compiled.evaluate.demos) == 2
+    eval_types = {demo.eval_type for demo in compiled.evaluate.demos}
+    assert eval_types <= {"코드 생성 요청 (Generation)", "최적화 요청 (Optimization)"}
