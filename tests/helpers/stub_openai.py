@@ -1,0 +1,123 @@
+"""A tiny OpenAI-compatible chat-completions server on 127.0.0.1 for tests of the real `dspy.LM` / litellm path.
+
+Each request to ``POST /v1/chat/completions`` takes the next scripted reply (the last one repeats). A reply is:
+
+* a string: the assistant message content (streamed as SSE chunks when the request asks for ``stream``);
+* ``{"status": 500, "body": "..."}``: that status and raw body;
+* ``{"delay": 2.0, "content": "..."}``: wait, then answer (a timeout for a short client timeout);
+* ``{"raw": "{not json"}``: a 200 whose body is not valid JSON;
+* a callable ``request_json -> reply`` for replies that depend on the prompt.
+
+Every request body is kept in ``server.requests``.
+
+Example:
+    with StubOpenAI(["[[ ## answer ## ]]\\n네\\n\\n[[ ## completed ## ]]"]) as server:
+        lm = dspy.LM("openai/stub", api_base=server.url, api_key="x", num_retries=0, cache=False)
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+class StubOpenAI:
+    def __init__(self, replies=None):
+        self.replies = list(replies or ["ok"])
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def script(self, *replies) -> None:
+        with self._lock:
+            self.replies = list(replies)
+
+    def _next(self, request: dict):
+        with self._lock:
+            self.requests.append(request)
+            reply = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
+        return reply(request) if callable(reply) else reply
+
+    def _handler(self):
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def _send(self, status: int, body: bytes, ctype: str = "application/json"):
+                self.send_response(status)
+                self.send_header("Content-Type", ctype)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(body)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+            def do_GET(self):
+                self._send(200, json.dumps({"data": [{"id": "stub", "object": "model"}]}).encode())
+
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                try:
+                    request = json.loads(self.rfile.read(length) or b"{}")
+                except json.JSONDecodeError:
+                    request = {}
+                reply = stub._next(request)
+                if isinstance(reply, dict) and "delay" in reply:
+                    time.sleep(reply["delay"])
+                    reply = reply.get("content", "")
+                if isinstance(reply, dict) and "status" in reply:
+                    return self._send(reply["status"], str(reply.get("body", "error")).encode())
+                if isinstance(reply, dict) and "raw" in reply:
+                    return self._send(200, str(reply["raw"]).encode())
+                content = str(reply)
+                if request.get("stream"):
+                    return self._stream(content, request)
+                self._send(200, json.dumps(completion(content, request)).encode())
+
+            def _stream(self, content: str, request: dict):
+                chunks = [content[i : i + 8] for i in range(0, len(content), 8)] or [""]
+                events = [chunk_event(c, request, None) for c in chunks] + [chunk_event("", request, "stop")]
+                body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
+                self._send(200, body.encode(), "text/event-stream")
+
+        return Handler
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def completion(content: str, request: dict) -> dict:
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model", "stub"),
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+    }
+
+
+def chunk_event(text: str, request: dict, finish):
+    return {
+        "id": "chatcmpl-stub",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": request.get("model", "stub"),
+        "choices": [{"index": 0, "delta": {"content": text} if text else {}, "finish_reason": finish}],
+    }
