@@ -71,3 +71,15 @@ def test_unreachable_lm_is_a_one_line_error(capsys):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
     assert "could not be reached at http://127.0.0.1:9/v1" in err and err.count("\n") == 1
+
+
+def test_streams_generation_tokens_through_a_real_lm(capsys):
+    from tests.helpers.stub_openai import StubOpenAI
+    from tests.programs.test_stub_lm import by_prompt
+
+    with StubOpenAI([by_prompt]) as server:
+        argv = ["ask", "게보린 먹고 속이 쓰려요", "--lm", "openai/stub", "--api-base", server.url, "--no-web"]
+        assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    assert [r.get("stream") for r in server.requests] == [None, True, None, None]
+    assert out.count("게보린을 먹고 속이 쓰리면") == 1 and "LM 호출 4회" in out
