@@ -30,6 +30,23 @@ class EmbedderUnavailable(RuntimeError):
     """The requested embedder cannot be loaded here (package or weights missing)."""
 
 
+def model_folder(path: str) -> str:
+    """Expand ``~`` in `path`; raise FileNotFoundError when it names a local folder that is not there.
+
+    A hub id such as ``BAAI/bge-m3`` (one ``/``, no leading ``/ . ~``) is passed through for the loader
+    to find in the HF cache; anything that looks like a filesystem path must exist.
+
+    Example:
+        >>> model_folder("BAAI/bge-m3")
+        'BAAI/bge-m3'
+    """
+    expanded = os.path.expanduser(path)
+    looks_local = os.path.isabs(expanded) or path.startswith((".", "~")) or path.count("/") > 1
+    if looks_local and not os.path.isdir(expanded):
+        raise FileNotFoundError(f"no model folder at {path!r}")
+    return expanded
+
+
 def _normalise(m: np.ndarray) -> np.ndarray:
     m = np.asarray(m, dtype=np.float32)
     if m.ndim == 1:
@@ -78,13 +95,19 @@ class BGEM3Embedder:
         self.use_fp16 = device.startswith("cuda")
         self.batch_size = batch_size
         self.max_length = max_length
-        self._model = BGEM3FlagModel(model_path, use_fp16=self.use_fp16, devices=device)
+        try:
+            self._model = BGEM3FlagModel(model_folder(model_path), use_fp16=self.use_fp16, devices=device)
+        except (OSError, ValueError) as e:  # a missing folder, or a hub id not in the HF cache while offline
+            raise EmbedderUnavailable(
+                f"cannot load BGE-M3 from {model_path!r} (a local folder or the HF cache; nothing is downloaded): {e}"
+            ) from e
         self.dim = int(self._model.model.model.config.hidden_size)
 
     def _encode(self, texts: list[str]) -> np.ndarray:
-        out = self._model.encode(
-            list(texts), batch_size=self.batch_size, max_length=self.max_length, return_dense=True
-        )
+        texts = list(texts)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = self._model.encode(texts, batch_size=self.batch_size, max_length=self.max_length, return_dense=True)
         return _normalise(out["dense_vecs"])
 
     def query(self, texts: list[str]) -> np.ndarray:

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+import numpy as np
+
+from retrievers.embedders import model_folder
+
 
 class RerankerUnavailable(RuntimeError):
     """The reranker cannot be loaded here."""
@@ -24,6 +28,12 @@ class Reranker(Protocol):
     name: str
 
     def score(self, query: str, passages: list[str]) -> list[float]: ...
+
+
+def _unavailable(model_path: str, error: Exception) -> RerankerUnavailable:
+    return RerankerUnavailable(
+        f"cannot load reranker {model_path!r} (a local folder or the HF cache; nothing is downloaded): {error}"
+    )
 
 
 def _device(device: str | None) -> str:
@@ -50,7 +60,10 @@ class FlagReranker:
         self.name = f"flag:{model_path}"
         self.max_length = max_length
         self.batch_size = batch_size
-        self._model = _Flag(model_path, use_fp16=self.use_fp16, devices=self.device)
+        try:
+            self._model = _Flag(model_folder(model_path), use_fp16=self.use_fp16, devices=self.device)
+        except (OSError, ValueError) as e:
+            raise _unavailable(model_path, e) from e
 
     def score(self, query: str, passages: list[str]) -> list[float]:
         if not passages:
@@ -58,7 +71,8 @@ class FlagReranker:
         out = self._model.compute_score(
             [[query, p] for p in passages], normalize=True, max_length=self.max_length, batch_size=self.batch_size
         )
-        return [float(x) for x in (out if isinstance(out, list) else [out])]
+        # a list from one device, an ndarray from FlagEmbedding's multi-device pool, a bare float for one pair
+        return [float(x) for x in np.atleast_1d(np.asarray(out, dtype=np.float64))]
 
 
 class CrossEncoderReranker:
@@ -72,7 +86,10 @@ class CrossEncoderReranker:
         self.device = _device(device)
         self.name = f"cross-encoder:{model_path}"
         self.batch_size = batch_size
-        self._model = CrossEncoder(model_path, device=self.device, max_length=max_length)
+        try:
+            self._model = CrossEncoder(model_folder(model_path), device=self.device, max_length=max_length)
+        except (OSError, ValueError) as e:
+            raise _unavailable(model_path, e) from e
         if self.device.startswith("cuda"):
             self._model.model.half()
 
@@ -97,13 +114,8 @@ def load_reranker(spec: str, device: str | None = None) -> Reranker | None:
     kind, _, path = spec.partition(":")
     if not path:
         raise RerankerUnavailable(f"reranker spec {spec!r} must be flag:<path> or cross-encoder:<path>")
-    try:
-        if kind == "flag":
-            return FlagReranker(path, device=device)
-        if kind in {"cross-encoder", "ce"}:
-            return CrossEncoderReranker(path, device=device)
-    except RerankerUnavailable:
-        raise
-    except (OSError, ValueError) as e:
-        raise RerankerUnavailable(f"cannot load reranker {path!r}: {e}") from e
+    if kind == "flag":
+        return FlagReranker(path, device=device)
+    if kind in {"cross-encoder", "ce"}:
+        return CrossEncoderReranker(path, device=device)
     raise RerankerUnavailable(f"unknown reranker kind {kind!r}: use flag:<path> or cross-encoder:<path>")
