@@ -72,6 +72,7 @@ class Searcher:
         self.embedder = embedder
         self.store = store
         self.reranker = reranker
+        self.notes: list[str] = []
         self._doc_vectors = self._vector_matrix(vectors) if vectors is not None else None
         self._product_docs: dict[str, list[int]] = defaultdict(list)
         self._product_ingredients: dict[str, set[str]] = defaultdict(set)
@@ -187,7 +188,7 @@ class Searcher:
         return RetrievalResult(
             query=qa.query, hits=[] if blocked else hits, candidates=candidates, scorer=self.scorer,
             top_score=top, relevance=float(relevance), out_of_scope=blocked, oos_reason=reason,
-            products=list(qa.names.keys), sections=qa.sections, warnings=qa.warnings, timings=timings,
+            products=list(qa.names.keys), sections=qa.sections, warnings=[*qa.warnings, *self.notes], timings=timings,
         )
 
     # -- stages ------------------------------------------------------------------------------------
@@ -301,7 +302,11 @@ def open_searcher(
     except (OSError, ValueError, KeyError) as e:
         raise IndexCorrupt(f"index at {paths.root} is damaged ({e}): run `yaksa index --rebuild`") from None
     tokenizer = KiwiTokenizer(user_words=words)
-    embedder = store = vectors = None
+    store = vectors = None
+    notes = []
+    if dense and not has_vectors:
+        embedder = None
+        notes.append("dense vectors are not built yet (BM25, names and sections only): run `yaksa index` to finish")
     if dense and has_vectors:
         embedder = embedder or get_embedder(manifest.get("embedder") or settings.embedder)
         vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name)
@@ -311,6 +316,7 @@ def open_searcher(
             raise IndexCorrupt(f"Chroma holds {store.count()} vectors for {len(docs)} documents: run `yaksa index`")
     searcher = Searcher(docs, bm25, tokenizer, names, Lexicon.load(), settings, embedder, store, vectors,
                         load_reranker(settings.reranker))
+    searcher.notes = notes
     searcher.warm_up()
     if shared:
         _SHARED[key] = searcher

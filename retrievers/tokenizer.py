@@ -27,6 +27,7 @@ class KiwiTokenizer:
         from kiwipiepy import Kiwi
 
         self.user_words = sorted(set(user_words))
+        self.num_workers = num_workers
         self._kiwi = Kiwi(num_workers=num_workers)
         for word in self.user_words:
             self._kiwi.add_user_word(word, "NNP", 0.0)
@@ -48,7 +49,10 @@ class KiwiTokenizer:
         return self._keep(self._kiwi.tokenize(text))
 
     def batch(self, texts: list[str]) -> Iterable[list[str]]:
-        """Tokenise many texts (Kiwi's own batching; uses `num_workers` threads)."""
+        """Tokenise many texts (Kiwi's own batching with `num_workers` threads; one by one in single-thread mode)."""
+        if self.num_workers == 0:
+            yield from (self(t) for t in texts)
+            return
         for tokens in self._kiwi.tokenize(texts):
             yield self._keep(tokens)
 

@@ -108,6 +108,14 @@ class VectorCache:
             self.save()
         return len(todo)
 
+    def prune(self, keep_texts: Iterable[str]) -> int:
+        """Drop vectors of texts not in `keep_texts` (e.g. after the corpus changed); returns how many went."""
+        keep = {text_key(t) for t in keep_texts}
+        gone = [k for k in self._rows if k not in keep]
+        for k in gone:
+            del self._rows[k]
+        return len(gone)
+
     def save(self, path: str | Path | None = None) -> None:
         """Write atomically: a crash mid-write leaves the previous file intact."""
         path = Path(path or self.path)

@@ -28,7 +28,9 @@ def main() -> int:
     t0 = time.time()
     with tqdm(total=len(todo), unit="text") as bar:
         cache.fill(todo, emb.passage, batch_size=16, flush_every=256, progress=bar.update)
-    print(f"done in {time.time() - t0:.0f}s; {len(cache)} vectors in {OUT}")
+    dropped = cache.prune(texts)
+    cache.save()
+    print(f"done in {time.time() - t0:.0f}s; {len(cache)} vectors in {OUT} ({dropped} stale ones dropped)")
     return 0
 
 

@@ -1,0 +1,50 @@
+import re
+
+import pytest
+
+from retrievers.corpus import SECTIONS, CorpusError, dur_sentence, load_corpus
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_corpus()
+
+
+def test_shipped_corpus_ids_follow_the_design(corpus):
+    ids = [d.id for d in corpus]
+    assert len(ids) == len(set(ids))
+    leaflet = [i for i in ids if i.startswith("easydrug:")]
+    dur = [i for i in ids if i.startswith("dur:")]
+    assert len(leaflet) == 27350  # non-empty sections listed in trainsets/corpus/easydrug/SOURCE.txt
+    assert len(dur) == 1742 + 227 + 1407 + 651 + 95 + 107 + 375 + 19
+    assert all(re.fullmatch(r"easydrug:\d+:(" + "|".join(SECTIONS) + ")", i) for i in leaflet)
+    assert all(re.fullmatch(r"dur:(ac|bc|cc|dc|ec|fc|gc|ic):\d+(-\d+)?", i) for i in dur)
+
+
+def test_leaflet_document_has_name_ingredients_and_section(corpus):
+    doc = next(d for d in corpus if d.id == "easydrug:197900277:se")
+    assert doc.text.startswith("게보린정 (아세트아미노펜,카페인무수물,이소프로필안티피린)")
+    assert "[이상반응(부작용)]" in doc.text
+    assert set(doc.metadata) >= {"item_seq", "item_name", "entp_name", "main_ingr", "section", "updated"}
+    assert doc.metadata["entp_name"] == "삼진제약(주)"
+
+
+def test_dur_rows_become_readable_sentences(corpus):
+    ac = next(d for d in corpus if d.id.startswith("dur:ac:"))
+    assert "함께 복용" in ac.text and ac.metadata["partner"]
+    cc = next(d for d in corpus if d.id.startswith("dur:cc:"))
+    assert "임부" in cc.text and cc.metadata["dur_type"] == "임부금기"
+
+
+def test_dur_sentence_rejects_unknown_code():
+    with pytest.raises(CorpusError):
+        dur_sentence("zz", {})
+
+
+def test_missing_and_broken_corpus_give_clear_errors(tmp_path):
+    with pytest.raises(CorpusError, match="not found"):
+        load_corpus(tmp_path / "nope")
+    (tmp_path / "easydrug").mkdir()
+    (tmp_path / "easydrug" / "easydrug.jsonl").write_text('{"itemSeq": "1"\n', encoding="utf-8")
+    with pytest.raises(CorpusError, match="line 1|:1:"):
+        load_corpus(tmp_path)

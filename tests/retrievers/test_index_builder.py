@@ -1,0 +1,115 @@
+import json
+import shutil
+
+import pytest
+
+from retrievers.index_builder import build_index
+from retrievers.index_store import IndexCorrupt, IndexMissing
+from retrievers.searcher import open_searcher
+from tests.helpers.hash_embedder import HashEmbedder
+from tests.retrievers.conftest import MINI_CORPUS
+
+
+@pytest.fixture
+def corpus_copy(tmp_path):
+    dst = tmp_path / "corpus"
+    shutil.copytree(MINI_CORPUS, dst)
+    return dst
+
+
+def _build(corpus, index_dir, emb=None, **kw):
+    return build_index(corpus, index_dir, embedder=emb or HashEmbedder(), shipped_vectors=None, progress=False, **kw)
+
+
+def test_full_build_reports_counts(mini_index):
+    index_dir, report = mini_index
+    assert report.counts["documents"] == report.counts["tokenised"] + 0 or report.counts["tokenised"] > 0
+    assert report.counts["chroma_upserted"] == report.counts["documents"]
+    manifest = json.loads((index_dir / "manifest.json").read_text())
+    assert manifest["stages_done"] == ["docs", "bm25", "vectors", "chroma"]
+
+
+def test_rerun_embeds_and_tokenises_only_changed_documents(corpus_copy, tmp_path):
+    index_dir = tmp_path / "idx"
+    first = _build(corpus_copy, index_dir)
+    assert first.counts["embedded"] > 0
+    again = _build(corpus_copy, index_dir)
+    assert again.counts["tokenised"] == 0 and again.counts["embedded"] == 0 and again.counts["chroma_upserted"] == 0
+
+    path = corpus_copy / "easydrug" / "easydrug.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    rows[0]["seQesitm"] = "새로 추가된 이상반응: 어지러움이 나타날 수 있습니다."
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    emb = HashEmbedder()
+    third = _build(corpus_copy, index_dir, emb)
+    assert third.counts["tokenised"] == 1
+    assert third.counts["embedded"] == 1 and emb.texts_embedded == 1
+    assert third.counts["chroma_upserted"] == 1
+    s = open_searcher(index_dir, embedder=HashEmbedder(), shared=False)
+    assert "어지러움" in s.get(f"easydrug:{rows[0]['itemSeq']}:se").text
+
+
+def test_interrupted_build_is_detected_and_resumes(corpus_copy, tmp_path):
+    index_dir = tmp_path / "idx"
+
+    class Interrupting(HashEmbedder):
+        def passage(self, texts):
+            if self.calls >= 1:
+                raise KeyboardInterrupt
+            return super().passage(texts)
+
+    with pytest.raises(KeyboardInterrupt):
+        build_index(corpus_copy, index_dir, embedder=Interrupting(), shipped_vectors=None, progress=False)
+    # BM25 works meanwhile, and every result says the vectors are missing and how to finish them
+    half = open_searcher(index_dir, embedder=HashEmbedder(), shared=False).retrieve("게보린 부작용")
+    assert half.hits and any("yaksa index" in w for w in half.warnings)
+    emb = HashEmbedder()
+    resumed = _build(corpus_copy, index_dir, emb)
+    assert resumed.counts["tokenised"] == 0
+    assert 0 < resumed.counts["embedded"] < resumed.counts["documents"]
+    assert open_searcher(index_dir, embedder=HashEmbedder(), shared=False).retrieve("게보린 부작용").hits
+
+
+def test_missing_and_corrupt_indexes_say_how_to_fix(corpus_copy, tmp_path):
+    with pytest.raises(IndexMissing, match="yaksa index"):
+        open_searcher(tmp_path / "none", shared=False)
+    index_dir = tmp_path / "idx"
+    _build(corpus_copy, index_dir, bm25_only=True)
+    shutil.rmtree(index_dir / "bm25")
+    with pytest.raises(IndexCorrupt, match="rebuild"):
+        open_searcher(index_dir, dense=False, shared=False)
+    (index_dir / "manifest.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(IndexCorrupt, match="rebuild"):
+        open_searcher(index_dir, dense=False, shared=False)
+    (index_dir / "manifest.json").write_text('{"format": 1, "stages_done": ["docs", "bm25"], "documents": 3}')
+    with pytest.raises(IndexCorrupt):
+        open_searcher(index_dir, dense=False, shared=False)
+
+
+def test_shipped_vectors_are_reused_after_a_check(corpus_copy, tmp_path):
+    from retrievers.corpus import embedding_text, load_corpus
+    from retrievers.vector_cache import VectorCache
+
+    emb = HashEmbedder()
+    shipped = tmp_path / "shipped"
+    cache = VectorCache.open(shipped / f"{emb.name}.npz", dim=emb.dim, model=emb.name)
+    cache.fill([embedding_text(d) for d in load_corpus(corpus_copy)], emb.passage)
+    fresh = HashEmbedder()
+    report = build_index(corpus_copy, tmp_path / "idx", embedder=fresh, shipped_vectors=shipped, progress=False)
+    assert report.counts["embedded"] == 0
+    assert any("shipped vectors reused" in n for n in report.notes)
+    assert fresh.texts_embedded <= 6  # only the verification sample
+
+
+def test_hybrid_search_on_the_mini_index(mini_searcher):
+    r = mini_searcher.retrieve("게보린 부작용")
+    assert r.hits[0].id.endswith(":se") and "게보린" in r.hits[0].doc.text
+    assert not r.out_of_scope and r.scorer == "fused"
+    assert set(r.hits[0].scores) >= {"bm25", "dense", "product", "section", "fused"}
+    assert len(mini_searcher.retrieve("게보린 부작용", k=2).hits) == 2
+
+
+def test_dur_rules_by_ingredient_and_type(mini_searcher):
+    rules = mini_searcher.dur_rules(["이부프로펜"], ["cc"])
+    assert rules and all(d.metadata["dur_code"] == "cc" for d in rules)
+    assert all("이부프로펜" in d.text for d in rules)

@@ -1,0 +1,19 @@
+from retrievers.oos_guard import guard
+
+
+def test_reranker_thresholds_of_the_seed():
+    assert guard("flag:x", top_score=0.003, relevance=0.9, has_names=False, has_rules=False)[0]
+    assert guard("flag:x", top_score=0.02, relevance=0.5, has_names=False, has_rules=False)[0]
+    assert not guard("flag:x", top_score=0.6, relevance=0.6, has_names=False, has_rules=False)[0]
+
+
+def test_fused_scorer_uses_dense_similarity_unless_a_name_or_rule_matched():
+    blocked, reason = guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=False, min_dense=0.8)
+    assert blocked and "0.750" in reason
+    assert not guard("fused", 0.9, relevance=0.75, has_names=True, has_rules=False, min_dense=0.8)[0]
+    assert not guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=True, min_dense=0.8)[0]
+    assert not guard("fused", 0.9, relevance=0.85, has_names=False, has_rules=False, min_dense=0.8)[0]
+
+
+def test_no_hits_is_always_out_of_scope():
+    assert guard("fused", 0.0, 0.99, has_names=True, has_rules=True, has_hits=False) == (True, "no document matched")

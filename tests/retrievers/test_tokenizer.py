@@ -1,0 +1,32 @@
+from retrievers.tokenizer import KiwiTokenizer, whitespace_tokens
+
+
+def test_user_dictionary_keeps_names_and_symptoms_whole():
+    plain = KiwiTokenizer()
+    taught = KiwiTokenizer(user_words=["두통", "게보린", "아세트아미노펜"])
+    assert "두통" in taught("두통이 심해요")
+    assert "게보린" in taught("게보린정 먹었어요")
+    assert "게보린" in taught("게보린먹고 속이 쓰려요")
+    assert "아세트아미노펜" in taught("아세트아미노펜 성분")
+    assert "게보린" not in plain("게보린정 먹었어요")
+
+
+def test_pos_filter_drops_particles_and_endings():
+    tokens = KiwiTokenizer(user_words=["게보린"])("게보린을 먹으면 졸려요?")
+    assert "게보린" in tokens and "먹" in tokens and "졸리" in tokens
+    assert "을" not in tokens and "요" not in tokens
+
+
+def test_fingerprint_follows_the_dictionary():
+    assert KiwiTokenizer(["a"]).fingerprint != KiwiTokenizer(["b"]).fingerprint
+    assert KiwiTokenizer(["a"]).fingerprint == KiwiTokenizer(["a"]).fingerprint
+
+
+def test_batch_matches_single_calls():
+    tok = KiwiTokenizer(user_words=["두통"])
+    texts = ["두통약 추천", "속이 쓰려요"]
+    assert list(tok.batch(texts)) == [tok(t) for t in texts]
+
+
+def test_whitespace_baseline():
+    assert whitespace_tokens("게보린 부작용") == ["게보린", "부작용"]
