@@ -39,7 +39,7 @@ from programs.query_optimizer import QueryOptimizer
 from programs.query_rewriter import QueryRewriter
 from programs.refinement import KnowledgeRefiner
 from programs.routing import GENERATE, LOW_RELEVANCE, NO_CONTEXT, REWRITE, jaccard, route_by_relevance
-from programs.run import Run
+from programs.run import Run, Trace
 from programs.settings import CragSettings
 from programs.strategies import RefineState, create_strategy
 from programs.verifier import Verifier
@@ -117,6 +117,9 @@ class CRAG(dspy.Module):
         lms: a `dspy.LM` per role (``query``, ``generate``, ``verify``, ``judge``); roles left out use
             ``dspy.settings.lm``, and with neither the program runs without an LM.
         web: a function ``query -> Future[WebReferences]`` (default `retrievers.web.start_web_references`).
+
+    ``forward(question, user=None, on_step=None)``: `on_step` is called with each trace step as it happens (the
+    HTTP server streams them as status events).
     """
 
     def __init__(self, backend=None, settings: CragSettings | None = None, lms: dict | None = None, web=None):
@@ -142,12 +145,12 @@ class CRAG(dspy.Module):
             self.shared.backend = open_searcher()
         return self.shared.backend
 
-    def forward(self, question: str, user: UserProfile | dict | None = None) -> dspy.Prediction:
+    def forward(self, question: str, user: UserProfile | dict | None = None, on_step=None) -> dspy.Prediction:
         start = time.perf_counter()
         s = self.settings
         profile = user if isinstance(user, UserProfile) else UserProfile.from_dict(user)
         question, warnings = self._clean(question)
-        run = Run(self.shared.lms, s.lm_call_budget)
+        run = Run(self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step))
         q = _Question(question, profile if s.user_context else UserProfile(), run, warnings)
         try:
             self._answer(q)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import dspy
@@ -55,6 +56,8 @@ class Trace:
         stop_reason: why the program stopped.
         fallbacks: where an LM step fell back to its heuristic, and why.
         errors: LM errors, one line each.
+        on_step: called with each step dict as it is recorded (e.g. to stream progress); never part of `to_dict`.
+            An exception it raises is ignored, so a listener cannot break an answer.
     """
 
     steps: list[dict] = field(default_factory=list)
@@ -68,10 +71,16 @@ class Trace:
     fallbacks: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     timings: dict[str, float] = field(default_factory=dict)
+    on_step: Callable[[dict], Any] | None = field(default=None, repr=False, compare=False)
 
     def step(self, name: str, **info: Any) -> dict:
         entry = {"step": name, **info}
         self.steps.append(entry)
+        if self.on_step is not None:
+            try:
+                self.on_step(entry)
+            except Exception:  # a listener (a closed stream) must not break the answer
+                pass
         return entry
 
     def fallback(self, where: str, why: str) -> None:
