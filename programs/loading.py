@@ -1,0 +1,151 @@
+"""Save a compiled program as JSON state and load it back for apps: `programs.load(uri)`.
+
+A state file is the program's ``dump_state()`` (instructions and demos of every predictor) plus a ``yaksa`` header
+naming the program (``crag`` or ``turn``), its profile and settings. Loading reads JSON only: nothing is unpickled
+and no code from the file runs. `load` accepts:
+
+* a path to a ``.json`` state file;
+* an MLflow model URI (``models:/yaksa-crag@champion``, ``models:/yaksa-crag/3``, ``runs:/<id>/model``): the JSON
+  state artifact inside the registered model is downloaded and read; the pickled pyfunc wrapper is never opened.
+
+``.pkl`` files are refused unless ``allow_pickle=True`` (they can run arbitrary code).
+
+Example:
+    >>> program = load("models:/yaksa-crag@champion")              # doctest: +SKIP
+    >>> program(question="게보린 먹고 속이 쓰려요").answer           # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+STATE_FILE = "yaksa_state.json"
+FORMAT = 1
+
+
+class StateError(ValueError):
+    """The file is not a yaksa program state."""
+
+
+def save_state(program, path: str | Path, kind: str = "crag", profile: str | None = None, **info: Any) -> Path:
+    """Write `program`'s JSON state with the yaksa header; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    state = program.dump_state(json_mode=True)
+    settings = getattr(program, "settings", None)
+    state["yaksa"] = {
+        "format": FORMAT,
+        "program": kind,
+        "profile": profile,
+        "settings": settings.to_dict() if hasattr(settings, "to_dict") else None,
+        **info,
+    }
+    path.write_text(json.dumps(state, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
+    return path
+
+
+def read_state(path: str | Path) -> dict:
+    """Parse a state file (JSON only) and check its header."""
+    path = Path(path)
+    if path.suffix == ".pkl":
+        raise StateError(f"{path}: pickled programs can run code when loaded; pass allow_pickle=True if you trust it")
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StateError(f"{path}: no such state file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise StateError(f"{path}: not a JSON state file ({e})") from None
+    if not isinstance(state, dict) or not isinstance(state.get("yaksa"), dict):
+        raise StateError(f"{path}: not a yaksa program state (no 'yaksa' header)")
+    return state
+
+
+def build_program(header: dict, backend=None, lms: dict | None = None):
+    """An uncompiled program of the kind and profile the header names."""
+    kind = header.get("program", "crag")
+    if kind == "turn":
+        from programs.turn import TurnEvaluator
+
+        return TurnEvaluator()
+    if kind != "crag":
+        raise StateError(f"unknown program {kind!r} in the state header")
+    from programs.crag import CRAG
+    from programs.profiles import get_profile
+    from programs.settings import CragSettings
+
+    settings = get_profile(header.get("profile") or None)
+    saved = header.get("settings")
+    if isinstance(saved, dict):
+        known = {f for f in CragSettings.__dataclass_fields__}
+        settings = settings.replace(**{k: _tuple(v) for k, v in saved.items() if k in known})
+    return CRAG(backend=backend, settings=settings, lms=lms)
+
+
+def load(uri: str | Path, backend=None, lms: dict | str | None = "config", allow_pickle: bool = False):
+    """A ready program from a JSON state path or an MLflow model URI.
+
+    Args:
+        uri: a ``.json`` path, or ``models:/...`` / ``runs:/...``.
+        backend: the search backend (None: the default searcher, opened on first use).
+        lms: LMs per role; ``"config"`` (default) builds them from yaksa.toml / the environment; None or {} for none.
+        allow_pickle: allow ``.pkl`` programs (trusted files only; they run code when loaded).
+    """
+    if lms == "config":
+        from programs.lm_config import load_lm_config
+
+        lms = load_lm_config().build()
+    text = str(uri)
+    if text.endswith(".pkl"):
+        if not allow_pickle:
+            raise StateError(f"{text}: pickled programs can run code when loaded; pass allow_pickle=True if trusted")
+        import dspy
+
+        return dspy.load(text, allow_pickle=True)
+    path = _download(text) if text.startswith(("models:/", "runs:/", "mlflow-artifacts:")) else Path(text)
+    state = read_state(path)
+    program = build_program(state["yaksa"], backend=backend, lms=lms)
+    program.load_state(state)
+    program.yaksa_header = state["yaksa"]
+    return program
+
+
+def _download(uri: str) -> Path:
+    """Fetch only the JSON state artifact of an MLflow model (never the pickled wrapper)."""
+    import os
+
+    import mlflow
+    from mlflow.tracking._tracking_service.utils import is_tracking_uri_set
+
+    if not is_tracking_uri_set():
+        mlflow.set_tracking_uri(os.environ.get("MLFLOW_TRACKING_URI") or "sqlite:///mlruns/mlflow.db")
+    base = uri.rstrip("/")
+    if base.startswith("models:/"):
+        base = _model_source(base[len("models:/") :])
+    for sub in (f"artifacts/{STATE_FILE}", STATE_FILE):
+        try:
+            return Path(mlflow.artifacts.download_artifacts(artifact_uri=f"{base}/{sub}"))
+        except Exception as e:  # MlflowException (not found) or an OSError from the artifact store
+            last = e
+    raise StateError(f"{uri}: no {STATE_FILE} in this model ({type(last).__name__}: {str(last)[:200]})")
+
+
+def _model_source(ref: str) -> str:
+    """The artifact location of ``name@alias``, ``name/version`` or ``name`` (latest version)."""
+    from mlflow import MlflowClient
+
+    client = MlflowClient()
+    if "@" in ref:
+        name, alias = ref.split("@", 1)
+        version = client.get_model_version_by_alias(name, alias).version
+    elif "/" in ref:
+        name, version = ref.split("/", 1)
+    else:
+        name = ref
+        version = max(int(v.version) for v in client.search_model_versions(f"name='{name}'"))
+    return client.get_model_version_download_uri(name, str(version))
+
+
+def _tuple(value):
+    return tuple(value) if isinstance(value, list) else value

@@ -1,0 +1,54 @@
+"""The MLflow pyfunc flavour of a compiled yaksa program: ``mlflow.pyfunc.load_model(uri).predict({"question": ...})``.
+
+The registered model holds the JSON state as the artifact ``program`` (``artifacts/yaksa_state.json``) and this small
+wrapper. MLflow stores the wrapper with cloudpickle, so `mlflow.pyfunc.load_model` unpickles it: use it for models
+from your own registry. `programs.load` reads only the JSON artifact and is the safe default for apps.
+
+Example:
+    >>> model = mlflow.pyfunc.load_model("models:/yaksa-crag@champion")      # doctest: +SKIP
+    >>> model.predict({"question": "게보린 먹고 속이 쓰려요"})[0]["answer"]  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import mlflow.pyfunc
+
+
+class YaksaModel(mlflow.pyfunc.PythonModel):
+    """Loads the JSON state with `programs.loading.load` and answers one row per question."""
+
+    def load_context(self, context):
+        from programs.loading import load
+
+        self.program = load(context.artifacts["program"])
+
+    def predict(self, context, model_input, params=None):
+        rows = _rows(model_input)
+        out = []
+        for row in rows:
+            if "question" in row:
+                pred = self.program(question=row["question"], user=row.get("user"))
+                out.append(
+                    {
+                        "answer": pred.answer,
+                        "citations": pred.citations,
+                        "contexts": pred.contexts,
+                        "out_of_scope": pred.out_of_scope,
+                        "stop_reason": pred.trace.get("stop_reason", ""),
+                        "lm_calls": pred.trace.get("lm_calls", {}).get("total", 0),
+                    }
+                )
+            else:
+                pred = self.program(**row)
+                out.append(dict(pred.items()))
+        return out
+
+
+def _rows(model_input) -> list[dict]:
+    if hasattr(model_input, "to_dict"):  # a pandas DataFrame
+        return model_input.to_dict(orient="records")
+    if isinstance(model_input, dict):
+        return [model_input]
+    if isinstance(model_input, str):
+        return [{"question": model_input}]
+    return [dict(r) if isinstance(r, dict) else {"question": str(r)} for r in model_input]
