@@ -1,0 +1,266 @@
+"""What compile / evaluate / ablation / bench share: LM flags, data sets, the search backend, LM-usage accounting,
+evaluation with a per-example table, and the code version."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import random
+import subprocess
+import time
+from pathlib import Path
+
+from yaksa.cli import UserError
+
+ROLES = ("query", "generate", "verify", "judge")
+QA_DIR = Path("trainsets/qa")
+TURN_FILE = Path("trainsets/turns/turns.jsonl")
+NEED_LM = (
+    "{what} needs an LM: pass --lm MODEL (a litellm model string, e.g. openai/gpt-4o-mini, with --api-base for a "
+    "local OpenAI-compatible server), or set YAKSA_LM, or an [lm] section in yaksa.toml"
+)
+
+
+def add_lm_args(p, cache_flag: bool = True) -> None:
+    p.add_argument("--lm", help="litellm model string for every role, e.g. openai/gpt-4o-mini")
+    for role in ROLES:
+        p.add_argument(f"--lm-{role}", help=f"model for the {role} role only")
+    p.add_argument("--api-base", help="base URL of an OpenAI-compatible server (vLLM, llama.cpp, Ollama)")
+    p.add_argument("--config", help="config file with an [lm] section (default: ./yaksa.toml or $YAKSA_CONFIG)")
+    if cache_flag:
+        p.add_argument("--no-cache", action="store_true", help="bypass DSPy's LM cache (default: cached)")
+
+
+def add_data_args(p, train: bool = True) -> None:
+    p.add_argument("--program", choices=("crag", "turn"), default="crag", help="which program (default crag)")
+    p.add_argument("--data", type=Path, help="folder with train.jsonl and dev.jsonl (default trainsets/qa)")
+    if train:
+        p.add_argument("--train", type=int, default=20, help="training examples drawn (seeded) from train.jsonl")
+    p.add_argument("--dev", type=int, default=20, help="dev examples drawn (seeded) from dev.jsonl (0: all)")
+    p.add_argument("--seed", type=int, default=0, help="seed for the draws and the optimizer (default 0)")
+    p.add_argument("--threads", type=int, default=2, help="evaluation threads (default 2)")
+    p.add_argument("--index-dir", help="search index folder (default: the built index)")
+    p.add_argument("--experiment", default="yaksa", help="MLflow experiment name (default yaksa)")
+
+
+def lm_config(args, cache: bool | None = None):
+    from programs.lm_config import LMConfigError, load_lm_config
+
+    try:
+        config = load_lm_config(
+            getattr(args, "config", None),
+            model=getattr(args, "lm", None),
+            api_base=getattr(args, "api_base", None),
+            role_models={r: getattr(args, f"lm_{r}", None) for r in ROLES},
+        )
+    except LMConfigError as e:
+        raise UserError(str(e)) from None
+    config.cache = (not getattr(args, "no_cache", False)) if cache is None else cache
+    return config
+
+
+def require_lm(config, what: str) -> None:
+    if not config.configured:
+        raise UserError(NEED_LM.format(what=what))
+
+
+def open_backend(args):
+    """The search backend: ``--index-dir`` when given, else `yaksa.commands.ask.open_backend` (patched in tests)."""
+    if getattr(args, "index_dir", None):
+        from yaksa.commands._common import open_searcher_or_explain
+
+        return open_searcher_or_explain(args.index_dir)
+    from yaksa.commands import ask
+
+    return ask.open_backend()
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as e:
+        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    try:
+        return [json.loads(line) for line in lines if line.strip()]
+    except json.JSONDecodeError as e:
+        raise UserError(f"{path}: not JSON lines ({e.msg})") from None
+
+
+def draw(rows: list[dict], n: int | None, seed: int) -> list[dict]:
+    """`n` rows drawn with ``random.Random(seed)`` in file order (all rows for n None/0 or n >= len)."""
+    if not n or n >= len(rows):
+        return list(rows)
+    keep = sorted(random.Random(seed).sample(range(len(rows)), n))
+    return [rows[i] for i in keep]
+
+
+def datasets(args, train: bool = True) -> tuple[list, list, str]:
+    """(train examples, dev examples, dataset hash) for the chosen program."""
+    import dspy
+
+    if args.program == "turn":
+        rows = read_jsonl(args.data / "turns.jsonl" if args.data else TURN_FILE)
+        rng = random.Random(args.seed)
+        order = list(range(len(rows)))
+        rng.shuffle(order)
+        n_dev = max(1, len(rows) // 3)
+        dev_rows = [rows[i] for i in sorted(order[:n_dev])]
+        train_rows = [rows[i] for i in sorted(order[n_dev:])]
+        keys = ("prompt", "ai_reply", "problem_title", "algorithms")
+    else:
+        folder = args.data or QA_DIR
+        train_rows, dev_rows = read_jsonl(folder / "train.jsonl"), read_jsonl(folder / "dev.jsonl")
+        keys = ("question",)
+    train_rows = draw(train_rows, getattr(args, "train", None), args.seed) if train else []
+    dev_rows = draw(dev_rows, args.dev, args.seed)
+    digest = hashlib.sha256(json.dumps([train_rows, dev_rows], ensure_ascii=False, sort_keys=True).encode())
+
+    def example(row):
+        return dspy.Example(**row).with_inputs(*[k for k in keys if k in row])
+
+    return [example(r) for r in train_rows], [example(r) for r in dev_rows], digest.hexdigest()[:12]
+
+
+def code_version() -> str:
+    from yaksa import __version__
+
+    try:
+        rev = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, timeout=5, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "-uno"], capture_output=True, text=True, timeout=5)
+        return f"{__version__}+{rev}{'.dirty' if dirty.stdout.strip() else ''}"
+    except (OSError, subprocess.SubprocessError):
+        return __version__
+
+
+class Usage:
+    """LM calls, tokens and cost since `start()`, read from the LMs' DSPy history (cache hits are not calls)."""
+
+    def __init__(self, lms):
+        self.lms = [lm for i, lm in enumerate(lms) if lm is not None and all(lm is not o for o in list(lms)[:i])]
+        self.marks = {}
+
+    def start(self) -> Usage:
+        self.marks = {id(lm): len(lm.history) for lm in self.lms}
+        return self
+
+    def totals(self) -> dict:
+        calls = cached = prompt = completion = 0
+        cost, priced = 0.0, False
+        for lm in self.lms:
+            for entry in lm.history[self.marks.get(id(lm), 0) :]:
+                usage = entry.get("usage") or {}
+                if getattr(entry.get("response"), "cache_hit", False) or not usage:  # DSPy empties usage on hits
+                    cached += 1
+                    continue
+                calls += 1
+                prompt += int(usage.get("prompt_tokens") or usage.get("input_tokens") or 0)
+                completion += int(usage.get("completion_tokens") or usage.get("output_tokens") or 0)
+                if entry.get("cost") is not None:
+                    cost += float(entry["cost"])
+                    priced = True
+        out = {
+            "lm_calls": calls,
+            "lm_cache_hits": cached,
+            "lm_prompt_tokens": prompt,
+            "lm_completion_tokens": completion,
+            "lm_tokens": prompt + completion,
+        }
+        if priced:
+            out["lm_cost_usd"] = round(cost, 6)
+        return out
+
+
+def describe_lms(config) -> dict:
+    params = {f"lm.{role}": config.models.get(role) or "none" for role in ROLES}
+    params["lm.api_base"] = config.api_base or "default"
+    return params
+
+
+def program_row(example, pred, score, kind: str) -> dict:
+    """One row of the per-example table."""
+    if kind == "turn":
+        return {
+            "id": example.get("id", ""),
+            "prompt": str(example.prompt)[:120],
+            "score": score,
+            "gold_score": example.get("score"),
+            "predicted_score": getattr(pred, "score", None),
+            "intents": ",".join(getattr(pred, "intents", []) or []),
+        }
+    trace = getattr(pred, "trace", {}) or {}
+    quality = trace.get("quality") or {}
+    return {
+        "id": example.get("id", ""),
+        "question": example.question,
+        "score": score,
+        "answer": str(getattr(pred, "answer", ""))[:300],
+        "out_of_scope": bool(getattr(pred, "out_of_scope", False)),
+        "stop_reason": trace.get("stop_reason", ""),
+        "iterations": trace.get("iterations", 0),
+        "lm_calls": (trace.get("lm_calls") or {}).get("total", 0),
+        "grounding": quality.get("grounding"),
+        "overall": quality.get("overall"),
+        "contexts": len(getattr(pred, "contexts", []) or []),
+    }
+
+
+def evaluate(program, devset, metric, threads: int = 2, kind: str = "crag", progress: bool = True) -> dict:
+    """Run `dspy.Evaluate`; returns the mean over determined scores, the rows, and the undetermined count.
+
+    A metric returning None (undetermined, e.g. a NaN RAGAS score) is recorded as missing, never as 0.
+    """
+    import dspy
+
+    raw: dict[int, float | None] = {}
+
+    def scored(example, pred, trace=None):
+        value = metric(example, pred)
+        value = getattr(value, "score", value)
+        value = None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
+        raw[id(example)] = value
+        return value or 0.0
+
+    start = time.perf_counter()
+    result = dspy.Evaluate(
+        devset=devset,
+        metric=scored,
+        num_threads=threads,
+        display_progress=progress,
+        display_table=False,
+        provide_traceback=False,
+        max_errors=len(devset) + 1,
+    )(program)
+    rows, values = [], []
+    for example, pred, _ in result.results:
+        value = raw.get(id(example))
+        rows.append(program_row(example, pred, value, kind))
+        if value is not None:
+            values.append(value)
+    return {
+        "score": sum(values) / len(values) if values else float("nan"),
+        "rows": rows,
+        "undetermined": len(rows) - len(values),
+        "seconds": round(time.perf_counter() - start, 3),
+        "parts": getattr(metric, "undetermined", None) or getattr(getattr(metric, "ragas", None), "undetermined", {}),
+    }
+
+
+def log_table(rows: list[dict], name: str) -> None:
+    """Log the per-example rows as an MLflow table artifact (JSON) and a CSV beside it."""
+    import mlflow
+
+    if not rows:
+        return
+    columns = list(rows[0])
+    mlflow.log_table({c: [r.get(c) for r in rows] for c in columns}, artifact_file=f"{name}.json")
+    import csv
+    import io
+
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fieldnames=columns)
+    writer.writeheader()
+    writer.writerows(rows)
+    mlflow.log_text(buf.getvalue(), f"{name}.csv")
