@@ -1,0 +1,280 @@
+"""The FastAPI app: ``POST /v1/ask``, ``POST /v1/ask/stream`` (server-sent events), ``GET /v1/search``,
+``GET /healthz``, the OpenAPI docs (/docs, /openapi.json) and the Korean page at ``/``.
+
+Every error is JSON ``{"error": code, "message": text}``; a stack trace never leaves the server (it is logged).
+
+Example:
+    >>> from tests.helpers.fake_backend import FakeBackend                      # doctest: +SKIP
+    >>> app = create_app(CRAG(backend=FakeBackend()))                           # doctest: +SKIP
+    >>> httpx.post(url + "/v1/ask", json={"question": "게보린 부작용"}).json()["answer"]  # doctest: +SKIP
+"""
+
+
+import logging
+import uuid
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import Depends, FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from yaksa import __version__
+from yaksa.app.limits import BodySizeLimit, Gate, token_ok
+from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody, Health, SearchResponse
+from yaksa.app.scores import make_scorer
+from yaksa.app.service import ProgramHost, in_thread
+from yaksa.app.settings import ServeSettings
+
+log = logging.getLogger("yaksa.serve")
+STATIC = Path(__file__).parent / "static"
+DEFAULT = object()
+
+
+class ApiError(Exception):
+    """An error answered as ``{"error": code, "message": message}`` with `status`."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers
+
+
+class EventStream(StreamingResponse):
+    """A text/event-stream response that calls `on_close` however it ends (sent, failed, client gone)."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, content, on_close=None, **kwargs):
+        super().__init__(content, media_type=self.media_type, **kwargs)
+        self.on_close = on_close
+
+    async def __call__(self, scope, receive, send):
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.on_close is not None:
+                self.on_close()
+
+
+def _errors(*codes: int) -> dict:
+    text = {
+        401: "missing or wrong bearer token (YAKSA_API_TOKEN)",
+        413: "request body too large",
+        422: "invalid request (question too long or blank, unknown profile, bad user profile)",
+        429: "too many questions in flight; retry later",
+        500: "internal error (details in the server log only)",
+        504: "the question took longer than the request timeout",
+    }
+    return {c: {"model": ErrorBody, "description": text[c]} for c in codes}
+
+
+def create_app(
+    program=None,
+    *,
+    program_factory=None,
+    backend=None,
+    settings: ServeSettings | None = None,
+    scorer=DEFAULT,
+) -> FastAPI:
+    """Build the app over one shared program.
+
+    Args:
+        program: a loaded `programs.crag.CRAG`; None builds one with `program_factory()` or ``CRAG(backend=...)``.
+        program_factory: called once, here, when `program` is None.
+        backend: the search backend for a program built here.
+        settings: limits and timeouts (default `ServeSettings()`, token from ``YAKSA_API_TOKEN``).
+        scorer: ``scorer(question, prediction) -> dict`` for the ``scores`` event, None for none; by default
+            chosen by ``settings.scores`` (see yaksa/app/scores.py).
+    """
+    settings = settings or ServeSettings()
+    if program is None:
+        if program_factory is not None:
+            program = program_factory()
+        else:
+            from programs.crag import CRAG
+
+            program = CRAG(backend=backend)
+    if scorer is DEFAULT:
+        judge = (getattr(getattr(program, "shared", None), "lms", None) or {}).get("judge")
+        scorer, mode = make_scorer(settings.scores, judge)
+    else:
+        mode = "custom" if scorer is not None else "off"
+    host = ProgramHost(program, settings, scorer, mode)
+    gate = Gate(settings.max_concurrent)
+    page = (STATIC / "index.html").read_text(encoding="utf-8")
+
+    app = FastAPI(
+        title="yaksa",
+        version=__version__,
+        description="약사(yaksa): 식약처 e약은요 의약품 설명서와 DUR 규칙으로 답하는 Corrective RAG. "
+        "Answers Korean drug questions with cited MFDS documents; `/v1/ask/stream` streams server-sent events.",
+    )
+    app.state.host, app.state.gate, app.state.settings = host, gate, settings
+    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    bearer = HTTPBearer(auto_error=False, description="only when the server sets YAKSA_API_TOKEN")
+
+    def authorised(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
+        header = f"{creds.scheme} {creds.credentials}" if creds else None
+        if not token_ok(header, settings.api_token):
+            raise ApiError(401, "unauthorized", "a bearer token is required", {"WWW-Authenticate": "Bearer"})
+
+    # ------------------------------------------------------------------ errors
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError):
+        return JSONResponse({"error": exc.code, "message": exc.message}, exc.status, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        first = exc.errors()[0] if exc.errors() else {}
+        where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+        message = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
+        return JSONResponse({"error": "invalid_request", "message": message}, 422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        return JSONResponse({"error": code, "message": str(exc.detail)}, exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception):
+        log.exception("unhandled error on %s", request.url.path)
+        return JSONResponse({"error": "internal", "message": "internal error; see the server log"}, 500)
+
+    # ------------------------------------------------------------------ helpers
+    def check(body: AskRequest):
+        question = " ".join(body.question.split())
+        if not question:
+            raise ApiError(422, "empty_question", "the question is empty")
+        if len(body.question) > settings.max_question_chars:
+            raise ApiError(
+                422, "question_too_long", f"the question is longer than {settings.max_question_chars} characters"
+            )
+        if body.profile is not None and body.profile not in PROFILE_NAMES:
+            names = ", ".join(PROFILE_NAMES)
+            raise ApiError(422, "unknown_profile", f"unknown profile {body.profile!r}; one of {names}")
+        from programs.profile import ProfileError, UserProfile
+
+        try:
+            user = UserProfile.from_dict(body.user.model_dump() if body.user else None)
+        except ProfileError as e:
+            raise ApiError(422, "bad_user_profile", str(e)) from None
+        return question, user
+
+    def enter():
+        if not gate.try_enter():
+            raise ApiError(
+                429, "busy", f"{settings.max_concurrent} questions are in flight; retry shortly", {"Retry-After": "1"}
+            )
+
+    # ------------------------------------------------------------------ routes
+    @app.get("/", include_in_schema=False)
+    async def index():
+        return HTMLResponse(page)
+
+    @app.get("/healthz", response_model=Health, summary="liveness, the loaded program and its LMs")
+    async def healthz():
+        roles = host.lm_roles()
+        return {
+            "status": "ok",
+            "version": __version__,
+            "program": host.describe(),
+            "lm": roles,
+            "uses_lm": any(roles.values()),
+            "in_flight": gate.in_flight,
+            "max_concurrent": settings.max_concurrent,
+            "auth": bool(settings.api_token),
+            "scores": host.scores_mode,
+        }
+
+    @app.post(
+        "/v1/ask",
+        response_model=AskResponse,
+        summary="answer a question: the answer, citations with document text, web references, the trace",
+        responses=_errors(401, 413, 422, 429, 500, 504),
+        dependencies=[Depends(authorised)],
+    )
+    async def ask(body: AskRequest):
+        question, user = check(body)
+        enter()
+        try:
+            return await host.ask(question, user, body.profile)
+        except TimeoutError:
+            raise ApiError(504, "timeout", f"no answer within {settings.request_timeout_s:g} s") from None
+        finally:
+            gate.leave()
+
+    @app.post(
+        "/v1/ask/stream",
+        response_class=EventStream,
+        summary="answer a question as server-sent events",
+        description="Events, in order: accepted, status / progress / token (as the pipeline runs), answer, "
+        "verification, web, progress and scores (after the answer; never delays it), done. heartbeat every "
+        f"{settings.heartbeat_s:g} s; error ends the stream. Each data line is one JSON object.",
+        responses={
+            200: {"description": "the events", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+            **_errors(401, 413, 422, 429, 500),
+        },
+        dependencies=[Depends(authorised)],
+    )
+    async def ask_stream(body: AskRequest):
+        question, user = check(body)
+        enter()
+        request_id = uuid.uuid4().hex[:12]
+        try:
+            stream = host.stream(question, user, body.profile, request_id)
+        except BaseException:
+            gate.leave()
+            raise
+        return EventStream(
+            stream,
+            on_close=gate.leave,
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Request-ID": request_id},
+        )
+
+    @app.get(
+        "/v1/search",
+        response_model=SearchResponse,
+        summary="the ranked documents for a query (no LM)",
+        responses=_errors(401, 422, 429, 500, 504),
+        dependencies=[Depends(authorised)],
+    )
+    async def search(
+        q: Annotated[
+            str, Query(min_length=1, max_length=settings.max_question_chars, pattern=r"\S", description="the query")
+        ],
+        k: Annotated[int, Query(ge=1, le=20, description="how many documents")] = 5,
+    ):
+        enter()
+        try:
+            import asyncio
+
+            result = await asyncio.wait_for(
+                in_thread(lambda: host.backend.retrieve(" ".join(q.split()), k=k), host.limiter()),
+                settings.request_timeout_s,
+            )
+        except TimeoutError:
+            raise ApiError(504, "timeout", f"no result within {settings.request_timeout_s:g} s") from None
+        finally:
+            gate.leave()
+        return {
+            "query": result.query,
+            "out_of_scope": result.out_of_scope,
+            "oos_reason": result.oos_reason,
+            "scorer": result.scorer,
+            "top_score": float(result.top_score),
+            "hits": [
+                {
+                    "id": h.id,
+                    "title": h.doc.title,
+                    "score": float(h.score),
+                    "product": str(h.doc.metadata.get("item_name") or h.doc.metadata.get("ingredient", "")),
+                    "section": str(h.doc.metadata.get("section_label") or h.doc.metadata.get("dur_type", "")),
+                    "text": h.doc.text,
+                }
+                for h in result.hits
+            ],
+        }
+
+    return app

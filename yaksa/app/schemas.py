@@ -1,0 +1,113 @@
+"""Request and response bodies of the HTTP API (they are the OpenAPI schema at /openapi.json)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from programs.profiles import PROFILES
+from yaksa.app.settings import MAX_QUESTION_CHARS
+
+PROFILE_NAMES = tuple(PROFILES)
+
+
+class UserIn(BaseModel):
+    """Who is asking (all optional). Pregnancy pulls in 임부금기 rules, age >= 65 노인주의, under 12 특정연령대금기,
+    current medicines 병용금기."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    age: int | None = Field(None, ge=0, le=130, description="age in whole years")
+    sex: str = Field("", max_length=10, description="남 / 여 (or m / f)")
+    conditions: list[str] = Field(default_factory=list, max_length=10, description="conditions, e.g. 고혈압")
+    medicines: list[str] = Field(default_factory=list, max_length=10, description="medicines taken now")
+    pregnant: bool = False
+
+
+class AskRequest(BaseModel):
+    """A question, in Korean, about a drug."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"question": "게보린 먹고 속이 쓰려요", "user": {"age": 70}}]},
+    )
+
+    question: str = Field(
+        ...,
+        description=f"the question (at most {MAX_QUESTION_CHARS} characters, not blank)",
+        json_schema_extra={"minLength": 1, "maxLength": MAX_QUESTION_CHARS, "pattern": r"\S"},
+    )
+    user: UserIn | None = Field(None, description="optional user profile")
+    profile: str | None = Field(
+        None,
+        description="strategy / ablation profile (default: the loaded program's)",
+        json_schema_extra={"enum": list(PROFILE_NAMES)},
+    )
+
+
+class Citation(BaseModel):
+    n: int = Field(..., description="the N of [문서 N] in the answer")
+    id: str
+    title: str
+    product: str
+    section: str
+    cited: bool = Field(..., description="whether the answer cites it")
+    text: str = Field(..., description="the document text exactly as the generator saw it")
+    document: str | None = Field(None, description="the whole source document, when the index has it")
+
+
+class WebRef(BaseModel):
+    title: str
+    url: str
+
+
+class AskResponse(BaseModel):
+    question: str
+    answer: str
+    out_of_scope: bool
+    mode: str
+    method: str
+    uses_lm: bool
+    notice: str = Field("", description="a message for the reader: out of scope, no LM used")
+    citations: list[Citation]
+    web_refs: list[WebRef]
+    verification: str
+    quality: dict[str, Any] | None
+    warnings: list[str]
+    trace: dict[str, Any]
+
+
+class SearchHit(BaseModel):
+    id: str
+    title: str
+    score: float
+    product: str
+    section: str
+    text: str
+
+
+class SearchResponse(BaseModel):
+    query: str
+    out_of_scope: bool
+    oos_reason: str
+    scorer: str
+    top_score: float
+    hits: list[SearchHit]
+
+
+class Health(BaseModel):
+    status: str
+    version: str
+    program: dict[str, Any]
+    lm: dict[str, str | None]
+    uses_lm: bool
+    in_flight: int
+    max_concurrent: int
+    auth: bool
+    scores: str
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(..., description="a short code, e.g. question_too_long, busy, timeout")
+    message: str = Field(..., description="what went wrong, for people")

@@ -1,0 +1,343 @@
+"""Runs the shared program for the HTTP app: one question at a time per worker thread, with the answer streamed as
+server-sent events (yaksa/app/events.py) while the event loop keeps sending heartbeats.
+
+The program is loaded once and shared by every request: a CRAG forward pass keeps its state in per-call objects
+(the question, its `Run` and trace), the backend is read-only after loading, and DSPy settings are per thread. A
+request for another strategy profile gets a variant built once per profile that shares the backend, the LMs and the
+compiled predictors' state.
+
+Example:
+    >>> host = ProgramHost(CRAG(backend=FakeBackend()), ServeSettings())   # doctest: +SKIP
+    >>> [line async for line in host.stream("게보린 부작용", None, None)]   # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import anyio
+import dspy
+
+from yaksa.app.events import STEP_PROGRESS, answer_pieces, encode, status_data
+from yaksa.app.scores import Scorer
+from yaksa.app.settings import ServeSettings
+
+log = logging.getLogger("yaksa.serve")
+
+OUT_OF_SCOPE_NOTICE = "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 금기)에 대해 물어봐 주세요."
+NO_LM_NOTICE = (
+    "언어 모델(LM)이 설정되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변입니다. "
+    "`yaksa serve --lm ...`으로 LM을 설정하면 문장으로 다듬은 답변을 받을 수 있습니다."
+)
+GENERATOR_PREDICTORS = ("generate", "generate_low_relevance", "generate_no_context")
+
+
+class ProgramError(Exception):
+    """The program failed on a question (the message is safe to show)."""
+
+
+def in_thread(fn: Callable[[], Any], limiter) -> Any:
+    """Await `fn()` in a worker thread that sees this task's DSPy settings (as dspy.asyncify does)."""
+    from dspy.dsp.utils.settings import thread_local_overrides
+
+    parent = thread_local_overrides.get().copy()
+
+    def call():
+        token = thread_local_overrides.set({**thread_local_overrides.get(), **parent})
+        try:
+            return fn()
+        finally:
+            thread_local_overrides.reset(token)
+
+    return anyio.to_thread.run_sync(call, limiter=limiter, abandon_on_cancel=True)
+
+
+class _Threaded:
+    """What `dspy.streamify` needs from a program (``named_predictors``, ``acall``), running it in our own pool
+    (dspy's default pool holds 8 threads, fewer than the streams we serve)."""
+
+    def __init__(self, program, limiter):
+        self.program = program
+        self.limiter = limiter
+
+    def named_predictors(self):
+        return self.program.named_predictors()
+
+    async def acall(self, **kwargs):
+        return await in_thread(lambda: self.program(**kwargs), self.limiter)
+
+
+class ProgramHost:
+    """The loaded program, its per-profile variants, and the way questions run on it.
+
+    Args:
+        program: a `programs.crag.CRAG` (a loaded compiled state or a fresh one).
+        settings: limits and timeouts.
+        scorer: ``scorer(question, prediction) -> dict`` run after the answer (None: no scores event).
+        scores_mode: what `scorer` is (``quality``, ``ragas``, ``off`` or a custom name), for /healthz.
+    """
+
+    def __init__(self, program, settings: ServeSettings, scorer: Scorer | None = None, scores_mode: str = "off"):
+        self.program = program
+        self.settings = settings
+        self.scorer = scorer
+        self.scores_mode = scores_mode if scorer is not None else "off"
+        self._variants: dict[str, Any] = {}
+        self._lock = threading.Lock()
+        self._limiters: dict[str, anyio.CapacityLimiter] = {}
+
+    # ------------------------------------------------------------------ program
+    def limiter(self, name: str = "program") -> anyio.CapacityLimiter:
+        if name not in self._limiters:
+            size = self.settings.workers if name == "program" else max(2, self.settings.workers // 4)
+            self._limiters[name] = anyio.CapacityLimiter(size)
+        return self._limiters[name]
+
+    @property
+    def backend(self):
+        return self.program.backend
+
+    def lm_roles(self) -> dict[str, str | None]:
+        lms = getattr(getattr(self.program, "shared", None), "lms", {}) or {}
+        roles = ("query", "generate", "verify", "judge")
+        return {r: getattr(lms.get(r) or dspy.settings.lm, "model", None) for r in roles}
+
+    def describe(self) -> dict:
+        header = dict(getattr(self.program, "yaksa_header", None) or {})
+        header.pop("settings", None)
+        return {"class": type(self.program).__name__, **header}
+
+    def program_for(self, profile: str | None):
+        """The shared program, or its variant for another strategy profile (built once, then reused)."""
+        if not profile:
+            return self.program
+        with self._lock:
+            if profile not in self._variants:
+                from programs.crag import CRAG
+                from programs.profiles import get_profile
+
+                variant = CRAG(settings=get_profile(profile))
+                variant.shared = self.program.shared
+                variant.load_state(self.program.dump_state())
+                self._variants[profile] = variant
+            return self._variants[profile]
+
+    # ------------------------------------------------------------------ answers
+    def payload(self, pred, program=None) -> dict:
+        """The JSON answer: the prediction, each citation with its document text, notices and the trace."""
+        program = program or self.program
+        trace = dict(pred.trace or {})
+        contexts = list(pred.contexts or [])
+        backend = getattr(getattr(program, "shared", None), "backend", None)
+        citations = []
+        for c in pred.citations or []:
+            n = int(c["n"])
+            doc = _get(backend, c["id"])
+            citations.append(
+                {
+                    **{k: c.get(k, "") for k in ("id", "title", "product", "section")},
+                    "n": n,
+                    "cited": bool(c.get("cited")),
+                    "text": contexts[n - 1] if 0 < n <= len(contexts) else "",
+                    "document": doc.text if doc is not None else None,
+                }
+            )
+        uses_lm = bool(trace.get("uses_lm"))
+        notice = OUT_OF_SCOPE_NOTICE if pred.out_of_scope else ("" if uses_lm else NO_LM_NOTICE)
+        return {
+            "question": pred.question,
+            "answer": pred.answer,
+            "out_of_scope": bool(pred.out_of_scope),
+            "mode": str(trace.get("mode") or pred.mode),
+            "method": str(trace.get("method") or ""),
+            "uses_lm": uses_lm,
+            "notice": notice,
+            "citations": citations,
+            "web_refs": [{"title": str(w.get("title", "")), "url": str(w.get("url", ""))} for w in pred.web_refs or []],
+            "verification": str(trace.get("verification") or "off"),
+            "quality": trace.get("quality"),
+            "warnings": list(trace.get("warnings") or []),
+            "trace": trace,
+        }
+
+    async def ask(self, question: str, user, profile: str | None) -> dict:
+        """Answer one question (raises TimeoutError after ``request_timeout_s``)."""
+        program = self.program_for(profile)
+        pred = await asyncio.wait_for(
+            in_thread(lambda: program(question=question, user=user), self.limiter()), self.settings.request_timeout_s
+        )
+        return self.payload(pred, program)
+
+    async def stream(
+        self, question: str, user, profile: str | None, request_id: str | None = None
+    ) -> AsyncIterator[str]:
+        """The events of one question, as SSE text (see yaksa/app/events.py for the order)."""
+        s = self.settings
+        start = time.perf_counter()
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue = asyncio.Queue()
+        counter = iter(range(1, 1_000_000))
+        beat = _Beat(start, s.heartbeat_s)
+
+        def event(name: str, data: dict) -> str:
+            return encode(name, data, next(counter))
+
+        def on_step(step: dict) -> None:  # called in the worker thread
+            loop.call_soon_threadsafe(queue.put_nowait, ("status", status_data(step)))
+
+        program = self.program_for(profile)
+        request_id = request_id or uuid.uuid4().hex[:12]
+        yield event("accepted", {"request_id": request_id, "question": question, "profile": profile or "default"})
+        pump = asyncio.create_task(self._pump(program, queue, question=question, user=user, on_step=on_step))
+        deadline = start + s.request_timeout_s
+        percent, tokens, pred = 0, [], None
+        try:
+            while pred is None:
+                now = time.perf_counter()
+                if now >= deadline:
+                    yield event("error", {"error": "timeout", "message": f"no answer within {s.request_timeout_s:g} s"})
+                    return
+                try:
+                    kind, value = await asyncio.wait_for(queue.get(), min(beat.next, deadline) - now)
+                except TimeoutError:
+                    if beat.due():
+                        yield event("heartbeat", beat.data("answer"))
+                    continue
+                if kind == "status":
+                    yield event("status", value)
+                    p = STEP_PROGRESS.get(value["step"], 0)
+                    if p > percent:
+                        percent = p
+                        yield event("progress", {"stage": "answer", "percent": p})
+                elif kind == "token":
+                    tokens.append(value)
+                    yield event("token", {"text": value, "source": "lm"})
+                elif kind == "failed":
+                    log.error("question failed", exc_info=value)
+                    yield event("error", {"error": "program_error", "message": _safe_message(value)})
+                    return
+                else:
+                    pred = value
+                if beat.due():
+                    yield event("heartbeat", beat.data("answer"))
+            data = self.payload(pred, program)
+            if not tokens:
+                for piece in answer_pieces(data["answer"]):
+                    yield event("token", {"text": piece, "source": "final"})
+            yield event("answer", data)
+            yield event("progress", {"stage": "answer", "percent": 100})
+            rounds = sum(1 for st in data["trace"].get("steps", []) if st.get("step") == "verify")
+            yield event("verification", {"status": data["verification"], "rounds": rounds})
+            web_note = next(
+                (st.get("note", "") for st in data["trace"].get("steps", []) if st.get("step") == "web_references"), ""
+            )
+            yield event("web", {"links": data["web_refs"], "note": web_note})
+            if self.scorer is not None:
+                async for line in self._scores(question, pred, beat, event):
+                    yield line
+            yield event("done", {"elapsed_ms": round((time.perf_counter() - start) * 1000, 1)})
+        finally:
+            if not pump.done():
+                pump.cancel()
+
+    async def _pump(self, program, queue: asyncio.Queue, **kwargs) -> None:
+        """Run the program under dspy.streamify and put its tokens and its prediction on `queue`."""
+        from dspy.streaming import StreamListener, StreamResponse
+
+        generator = getattr(program, "generator", None)
+        listeners = [
+            StreamListener("answer", predict=getattr(generator, name), allow_reuse=True)
+            for name in GENERATOR_PREDICTORS
+            if generator is not None and hasattr(generator, name)
+        ]
+        streaming = dspy.streamify(
+            _Threaded(program, self.limiter()), stream_listeners=listeners, is_async_program=True, async_streaming=True
+        )
+        try:
+            async for chunk in streaming(**kwargs):
+                if isinstance(chunk, StreamResponse):
+                    await queue.put(("token", chunk.chunk))
+                elif isinstance(chunk, dspy.Prediction):
+                    await queue.put(("prediction", chunk))
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:
+            await queue.put(("failed", e))
+
+    async def _scores(self, question: str, pred, beat: _Beat, event) -> AsyncIterator[str]:
+        """Score in a worker thread; send progress meanwhile, then the scores (or why there are none)."""
+        s = self.settings
+        expected = s.scores_expected_s or (60.0 if self.scores_mode == "ragas" else 1.0)
+        start = time.perf_counter()
+        task = asyncio.ensure_future(in_thread(lambda: self.scorer(question, pred), self.limiter("scores")))
+        yield event("progress", {"stage": "scores", "percent": 0})
+        percent, next_tick = 0, start + s.progress_interval_s
+        try:
+            while not task.done():
+                now = time.perf_counter()
+                if now - start >= s.scores_timeout_s:
+                    task.cancel()
+                    yield event("scores", _no_scores(f"점수 계산이 {s.scores_timeout_s:g}초 안에 끝나지 않았습니다."))
+                    return
+                wait = max(0.0, min(next_tick, beat.next, start + s.scores_timeout_s) - now)
+                await asyncio.wait({task}, timeout=wait)
+                if beat.due():
+                    yield event("heartbeat", beat.data("scores"))
+                if time.perf_counter() >= next_tick and not task.done():
+                    next_tick += s.progress_interval_s
+                    p = min(95, int((time.perf_counter() - start) / expected * 95))
+                    if p > percent:
+                        percent = p
+                        yield event("progress", {"stage": "scores", "percent": p})
+            try:
+                result = task.result()
+            except Exception as e:
+                log.warning("scores failed: %s", e)
+                result = _no_scores(f"점수를 계산하지 못했습니다 ({type(e).__name__}).")
+            yield event("progress", {"stage": "scores", "percent": 100})
+            yield event("scores", result)
+        finally:
+            if not task.done():
+                task.cancel()
+
+
+class _Beat:
+    """The heartbeat schedule of one stream: every `interval` seconds from `start`."""
+
+    def __init__(self, start: float, interval: float):
+        self.start, self.interval = start, interval
+        self.next = start + interval
+
+    def due(self) -> bool:
+        if time.perf_counter() >= self.next:
+            while self.next <= time.perf_counter():
+                self.next += self.interval
+            return True
+        return False
+
+    def data(self, stage: str) -> dict:
+        return {"elapsed_s": round(time.perf_counter() - self.start, 1), "stage": stage}
+
+
+def _no_scores(note: str) -> dict:
+    return {"kind": "none", "scores": {}, "method": "none", "note": note}
+
+
+def _get(backend, doc_id: str):
+    try:
+        return backend.get(doc_id) if backend is not None else None
+    except Exception:
+        return None
+
+
+def _safe_message(error: BaseException) -> str:
+    """A one-line message without internals (no traceback, no long reprs)."""
+    if isinstance(error, ProgramError):
+        return str(error)[:300]
+    return f"the program failed on this question ({type(error).__name__}); see the server log"

@@ -1,0 +1,61 @@
+"""Settings of the HTTP server: limits, timeouts, the optional bearer token, and how answers are scored.
+
+Example:
+    >>> s = ServeSettings(max_concurrent=4)
+    >>> s.max_question_chars, s.heartbeat_s
+    (500, 5.0)
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+
+MAX_QUESTION_CHARS = 500  # the schema's maxLength; settings may only lower it
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    """Limits and behaviour of `yaksa serve`.
+
+    Attributes:
+        max_question_chars: longer questions get 422 (at most `MAX_QUESTION_CHARS`).
+        max_body_bytes: larger request bodies get 413 before they are parsed.
+        max_concurrent: questions in flight at once (both endpoints); one more gets 429.
+        workers: threads running programs at once; admitted questions beyond it wait (the stream keeps beating).
+        request_timeout_s: a question that takes longer ends with 504 (or an ``error`` event on the stream).
+        heartbeat_s: seconds between ``heartbeat`` events on the stream.
+        progress_interval_s: seconds between ``progress`` events while scores are computed.
+        scores: ``quality`` (the program's own quality evaluation, free), ``ragas`` (quality plus RAGAS
+            faithfulness / answer relevancy with the judge LM), ``auto`` (ragas when a judge LM is configured and
+            metrics.ragas_metrics imports, else quality) or ``off``.
+        scores_timeout_s: the scores give up after this long (the answer was already sent).
+        scores_expected_s: how long scoring is expected to take, for the progress bar (None: 1 s for quality,
+            60 s for RAGAS, the seed's figure).
+        api_token: when set, /v1/* need ``Authorization: Bearer <token>`` (default: env ``YAKSA_API_TOKEN``).
+    """
+
+    max_question_chars: int = MAX_QUESTION_CHARS
+    max_body_bytes: int = 64 * 1024
+    max_concurrent: int = 64
+    workers: int = 32
+    request_timeout_s: float = 120.0
+    heartbeat_s: float = 5.0
+    progress_interval_s: float = 1.0
+    scores: str = "auto"
+    scores_timeout_s: float = 180.0
+    scores_expected_s: float | None = None
+    api_token: str | None = field(default_factory=lambda: os.environ.get("YAKSA_API_TOKEN") or None)
+
+    def __post_init__(self):
+        if not 1 <= self.max_question_chars <= MAX_QUESTION_CHARS:
+            raise ValueError(f"max_question_chars must be between 1 and {MAX_QUESTION_CHARS}")
+        if self.max_concurrent < 1 or self.workers < 1:
+            raise ValueError("max_concurrent and workers must be at least 1")
+        if self.request_timeout_s <= 0 or self.heartbeat_s <= 0:
+            raise ValueError("timeouts must be positive")
+        if self.scores not in ("auto", "quality", "ragas", "off"):
+            raise ValueError("scores must be one of auto, quality, ragas, off")
+
+    def replace(self, **changes) -> ServeSettings:
+        return replace(self, **changes)
