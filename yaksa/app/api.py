@@ -46,8 +46,8 @@ class EventStream(StreamingResponse):
 
     media_type = "text/event-stream"
 
-    def __init__(self, content, on_close=None, **kwargs):
-        super().__init__(content, media_type=self.media_type, **kwargs)
+    def __init__(self, content, status_code: int = 200, on_close=None, **kwargs):
+        super().__init__(content, status_code=status_code, media_type=self.media_type, **kwargs)
         self.on_close = on_close
 
     async def __call__(self, scope, receive, send):

@@ -1,0 +1,108 @@
+"""Helpers for the `yaksa serve` tests and bench/serve.py: an app over the fake backend, SSE parsing, a live uvicorn
+server on 127.0.0.1 in a thread, and a scripted LM that takes a fixed time per call.
+
+Example:
+    app = make_app(lms=ScriptedLM().roles())
+    with LiveServer(app) as server:
+        httpx.post(server.url + "/v1/ask", json={"question": "게보린 부작용"})
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from concurrent.futures import Future
+
+from programs.crag import CRAG
+from programs.profiles import get_profile
+from retrievers.web import WebReferences
+from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
+
+WEB_LINK = {"title": "식품의약품안전처", "url": "https://www.mfds.go.kr"}
+
+
+def fixed_web(query: str) -> Future:
+    """A web lookup that answers at once with one link (no network)."""
+    done = Future()
+    done.set_result(WebReferences([dict(WEB_LINK)], "1 web references"))
+    return done
+
+
+def make_program(backend=None, lms=None, profile: str | None = None, **overrides) -> CRAG:
+    return CRAG(backend=backend or FakeBackend(), settings=get_profile(profile, **overrides), lms=lms, web=fixed_web)
+
+
+def make_app(backend=None, lms=None, settings=None, scorer="default", profile=None, **overrides):
+    from yaksa.app import ServeSettings, create_app
+
+    program = make_program(backend, lms, profile, **overrides)
+    settings = settings or ServeSettings(scores="quality", api_token=None)
+    kwargs = {} if scorer == "default" else {"scorer": scorer}
+    return create_app(program, settings=settings, **kwargs)
+
+
+def slow_lm(delay: float, **scripts) -> ScriptedLM:
+    """A ScriptedLM whose every reply takes `delay` seconds (the default replies unless scripted)."""
+
+    def later(entry):
+        def reply(messages):
+            time.sleep(delay)
+            return entry
+
+        return reply
+
+    names = ("verify", "optimize", "evaluate", "generate", "correct", "rewrite", "grade")
+    return ScriptedLM(**{name: later(scripts.get(name, DEFAULTS[name])) for name in names})
+
+
+def parse_sse(text: str) -> list[tuple[str, dict]]:
+    """(event, data) pairs of an SSE body."""
+    events = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        name, data = "message", ""
+        for line in block.split("\n"):
+            if line.startswith("event:"):
+                name = line[6:].strip()
+            elif line.startswith("data:"):
+                data += line[5:].strip()
+        if data:
+            events.append((name, json.loads(data)))
+    return events
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class LiveServer:
+    """uvicorn serving `app` on 127.0.0.1 (a free port) in a daemon thread."""
+
+    def __init__(self, app, port: int | None = None):
+        import uvicorn
+
+        self.port = port or free_port()
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("uvicorn did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(10)

@@ -1,0 +1,101 @@
+"""`yaksa serve` API over the fake backend: /v1/ask with no LM and a scripted LM, out of scope, user profile and
+strategy profile, /v1/search, /healthz, the page, and errors as JSON."""
+
+from fastapi.testclient import TestClient
+
+from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.scripted_lm import ANSWER, ScriptedLM
+from tests.helpers.serve_app import WEB_LINK, make_app
+from yaksa.app.service import NO_LM_NOTICE, OUT_OF_SCOPE_NOTICE
+
+
+def client(app) -> TestClient:
+    return TestClient(app, raise_server_exceptions=False)
+
+
+def test_ask_without_lm_returns_a_cited_extractive_answer_with_document_texts():
+    backend = FakeBackend()
+    r = client(make_app(backend)).post("/v1/ask", json={"question": "게보린 먹고 속이 쓰려요"})
+    assert r.status_code == 200
+    data = r.json()
+    assert "[문서 1]" in data["answer"] and "전문가와 꼭 상담하세요" in data["answer"]
+    assert data["uses_lm"] is False and data["notice"] == NO_LM_NOTICE and data["method"] == "extractive"
+    first = data["citations"][0]
+    assert first["n"] == 1 and first["cited"] and first["product"] == "게보린정"
+    assert first["document"] == backend.get(first["id"]).text
+    assert first["text"] and first["text"].split("\n")[0] in first["document"]  # the refined context the LM saw
+    assert data["web_refs"] == [WEB_LINK]
+    assert data["trace"]["lm_calls"]["total"] == 0 and data["quality"]["method"] == "heuristic"
+    assert [s["step"] for s in data["trace"]["steps"]][:2] == ["retrieve", "grade"]
+
+
+def test_ask_with_a_scripted_lm_verifies_and_counts_lm_calls():
+    lm = ScriptedLM()
+    r = client(make_app(lms=lm.roles())).post("/v1/ask", json={"question": "게보린 먹고 속이 쓰려요"})
+    data = r.json()
+    assert r.status_code == 200 and data["answer"] == ANSWER["answer"]
+    assert data["uses_lm"] is True and data["notice"] == "" and data["verification"] == "pass"
+    assert lm.calls == ["optimize", "generate", "verify", "evaluate"] and data["trace"]["lm_calls"]["total"] == 4
+    assert data["citations"][0]["cited"] is True
+
+
+def test_out_of_scope_question_says_so_without_citations():
+    data = client(make_app()).post("/v1/ask", json={"question": "삼성전자 주가 알려줘"}).json()
+    assert data["out_of_scope"] is True and data["notice"] == OUT_OF_SCOPE_NOTICE
+    assert "범위 밖 질문입니다" in data["answer"] and data["citations"] == []
+
+
+def test_user_profile_pulls_in_the_dur_rule_and_a_strategy_profile_changes_the_strategy():
+    app = make_app()
+    c = client(app)
+    data = c.post("/v1/ask", json={"question": "게보린 부작용", "user": {"age": 70}}).json()
+    assert "dur:fc:2002" in [x["id"] for x in data["citations"]]
+    base = c.post("/v1/ask", json={"question": "게보린 부작용", "profile": "baseline"}).json()
+    assert base["trace"]["stop_reason"] == "basic_rag" and data["trace"]["stop_reason"] != "basic_rag"
+    host = app.state.host
+    assert host.program_for("baseline") is host.program_for("baseline")
+    assert host.program_for("baseline").shared is host.program.shared
+
+
+def test_search_returns_ranked_documents_and_flags_out_of_scope():
+    c = client(make_app())
+    data = c.get("/v1/search", params={"q": "게보린 부작용", "k": 3}).json()
+    assert data["hits"][0]["id"] == "easydrug:197900277:se" and len(data["hits"]) <= 3
+    assert data["hits"][0]["product"] == "게보린정" and "속쓰림" in data["hits"][0]["text"]
+    assert c.get("/v1/search", params={"q": "오늘 날씨"}).json()["out_of_scope"] is True
+
+
+def test_healthz_names_the_lms_and_limits():
+    data = client(make_app(lms=ScriptedLM().roles())).get("/healthz").json()
+    assert data["status"] == "ok" and data["uses_lm"] is True and data["lm"]["generate"] == "dummy"
+    assert data["in_flight"] == 0 and data["max_concurrent"] == 64 and data["auth"] is False
+    assert data["scores"] == "quality"
+    assert client(make_app()).get("/healthz").json()["uses_lm"] is False
+
+
+def test_page_and_openapi_are_served():
+    c = client(make_app())
+    page = c.get("/")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    assert "질문하기" in page.text and "/v1/ask/stream" in page.text
+    spec = c.get("/openapi.json").json()
+    assert {"/v1/ask", "/v1/ask/stream", "/v1/search", "/healthz"} <= set(spec["paths"])
+    assert "text/event-stream" in spec["paths"]["/v1/ask/stream"]["post"]["responses"]["200"]["content"]
+
+
+class Exploding(FakeBackend):
+    def retrieve(self, *args, **kwargs):
+        raise RuntimeError("secret internals at /srv/index")
+
+
+def test_a_program_error_is_json_without_a_stack_trace():
+    r = client(make_app(Exploding())).post("/v1/ask", json={"question": "게보린 부작용"})
+    assert r.status_code == 500 and r.json() == {"error": "internal", "message": "internal error; see the server log"}
+    assert "secret" not in r.text and "Traceback" not in r.text
+
+
+def test_unknown_paths_and_methods_are_json():
+    c = client(make_app())
+    assert c.get("/nope").json()["error"] == "not_found"
+    r = c.get("/v1/ask")
+    assert r.status_code == 405 and r.json()["error"] == "method_not_allowed"

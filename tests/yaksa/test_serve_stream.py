@@ -1,0 +1,122 @@
+"""`POST /v1/ask/stream`: every event type in order, tokens from a real LM stream (stub server), heartbeats, scores
+after the answer without delaying it, program errors and timeouts as error events."""
+
+import time
+
+import httpx
+from fastapi.testclient import TestClient
+
+from programs.lm_config import load_lm_config
+from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.scripted_lm import ScriptedLM
+from tests.helpers.serve_app import WEB_LINK, LiveServer, make_app, parse_sse, slow_lm
+from tests.helpers.stub_openai import StubOpenAI
+from tests.programs.test_stub_lm import by_prompt
+from yaksa.app import ServeSettings
+
+QUESTION = {"question": "게보린 먹고 속이 쓰려요"}
+
+
+def stream(app, body=QUESTION) -> list[tuple[str, dict]]:
+    r = TestClient(app, raise_server_exceptions=False).post("/v1/ask/stream", json=body)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+    return parse_sse(r.text)
+
+
+def names(events):
+    return [name for name, _ in events]
+
+
+def test_every_event_type_in_order_with_a_scripted_lm():
+    events = stream(make_app(lms=ScriptedLM().roles()))
+    order = names(events)
+    assert order[0] == "accepted" and order[-1] == "done"
+    assert {"status", "progress", "token", "answer", "verification", "web", "scores"} <= set(order)
+    first = {name: order.index(name) for name in ("answer", "verification", "web", "scores", "done")}
+    assert first["answer"] < first["verification"] < first["web"] < first["scores"] < first["done"]
+    assert max(i for i, n in enumerate(order) if n == "token") < first["answer"]
+    steps = [d["step"] for n, d in events if n == "status"]
+    assert steps[:3] == ["retrieve", "optimize_query", "retrieve"] and {"generate", "verify", "evaluate"} <= set(steps)
+    assert all(d["label"] for n, d in events if n == "status")
+    answer = next(d for n, d in events if n == "answer")
+    tokens = "".join(d["text"] for n, d in events if n == "token")
+    assert tokens == answer["answer"] and answer["uses_lm"] and answer["citations"][0]["text"]
+    assert next(d for n, d in events if n == "verification") == {"status": "pass", "rounds": 1}
+    assert next(d for n, d in events if n == "web")["links"] == [WEB_LINK]
+    scores = next(d for n, d in events if n == "scores")
+    assert scores["kind"] == "quality" and scores["scores"]["overall"] == 0.9 and scores["method"] == "lm"
+    for stage in ("answer", "scores"):
+        percents = [d["percent"] for n, d in events if n == "progress" and d["stage"] == stage]
+        assert percents == sorted(percents) and percents[-1] == 100
+
+
+def test_no_lm_answer_is_sent_in_pieces_and_says_no_lm_was_used():
+    events = stream(make_app())
+    answer = next(d for n, d in events if n == "answer")
+    pieces = [d for n, d in events if n == "token"]
+    assert len(pieces) > 1 and all(p["source"] == "final" for p in pieces)
+    assert "".join(p["text"] for p in pieces) == answer["answer"] and answer["uses_lm"] is False
+    assert "LM" in answer["notice"] and next(d for n, d in events if n == "verification")["rounds"] == 0
+
+
+def test_out_of_scope_stream_has_no_scores_to_give():
+    events = stream(make_app(), {"question": "삼성전자 주가"})
+    answer = next(d for n, d in events if n == "answer")
+    assert answer["out_of_scope"] and "범위 밖" in answer["notice"]
+    assert next(d for n, d in events if n == "scores")["scores"] == {}
+
+
+def test_tokens_stream_from_a_real_lm_before_the_answer():
+    with StubOpenAI([by_prompt]) as server:
+        config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x")
+        config.num_retries = 0
+        events = stream(make_app(lms=config.build()))
+    tokens = [d for n, d in events if n == "token"]
+    assert tokens and all(t["source"] == "lm" for t in tokens) and len(tokens) > 1
+    assert "".join(t["text"] for t in tokens).startswith("게보린을 먹고 속이 쓰리면")
+    assert [r.get("stream") for r in server.requests] == [None, True, None, None]
+
+
+def test_program_error_is_an_error_event_without_internals():
+    class Exploding(FakeBackend):
+        def retrieve(self, *a, **k):
+            raise RuntimeError("secret internals")
+
+    events = stream(make_app(Exploding()))
+    assert names(events)[-1] == "error" and "done" not in names(events)
+    error = events[-1][1]
+    assert error["error"] == "program_error" and "secret" not in error["message"] and "RuntimeError" in error["message"]
+
+
+def test_live_stream_beats_and_sends_the_answer_before_slow_scores():
+    def slow_scorer(question, pred):
+        time.sleep(1.0)
+        return {"kind": "test", "scores": {"x": 1.0}, "method": "test", "note": ""}
+
+    settings = ServeSettings(heartbeat_s=0.2, progress_interval_s=0.1, scores_expected_s=1.0, api_token=None)
+    app = make_app(lms=slow_lm(0.15).roles(), settings=settings, scorer=slow_scorer)
+    seen = []
+    with LiveServer(app) as server, httpx.Client(timeout=30) as c:
+        start = time.perf_counter()
+        with c.stream("POST", server.url + "/v1/ask/stream", json=QUESTION) as r:
+            buffer = ""
+            for text in r.iter_text():
+                buffer += text
+                while "\n\n" in buffer:
+                    block, buffer = buffer.split("\n\n", 1)
+                    for name, data in parse_sse(block + "\n\n"):
+                        seen.append((time.perf_counter() - start, name, data))
+    at = {name: t for t, name, _ in reversed(seen)}
+    assert at["accepted"] < 0.5
+    assert at["scores"] - at["answer"] >= 0.8  # the answer did not wait for the scores
+    beats = [d for _, n, d in seen if n == "heartbeat"]
+    assert len(beats) >= 3 and {b["stage"] for b in beats} == {"answer", "scores"}
+    score_progress = [d["percent"] for _, n, d in seen if n == "progress" and d["stage"] == "scores"]
+    assert len(score_progress) >= 4 and score_progress == sorted(score_progress) and score_progress[-1] == 100
+    assert next(d for _, n, d in seen if n == "scores")["scores"] == {"x": 1.0}
+
+
+def test_stream_times_out_with_an_error_event():
+    settings = ServeSettings(request_timeout_s=0.3, scores="quality", api_token=None)
+    events = stream(make_app(lms=slow_lm(1.0).roles(), settings=settings))
+    assert names(events)[-1] == "error" and events[-1][1]["error"] == "timeout"
