@@ -9,7 +9,6 @@ Example:
     >>> httpx.post(url + "/v1/ask", json={"question": "게보린 부작용"}).json()["answer"]  # doctest: +SKIP
 """
 
-
 import logging
 import uuid
 from pathlib import Path

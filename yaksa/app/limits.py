@@ -48,40 +48,41 @@ def error_body(code: str, message: str) -> bytes:
 
 
 class BodySizeLimit:
-    """ASGI middleware: a body over `max_bytes` (declared or streamed) gets 413 with a JSON message."""
+    """ASGI middleware: a body over `max_bytes` gets 413 with a JSON message.
+
+    A declared Content-Length is checked first; a chunked body is read (up to the limit) before the app sees it,
+    then replayed, so the limit holds whatever the client declares.
+    """
 
     def __init__(self, app, max_bytes: int):
         self.app = app
         self.max_bytes = max_bytes
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
             return await self.app(scope, receive, send)
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             return await self._reject(send)
-        seen = 0
-        started = False
-
-        async def limited_receive():
-            nonlocal seen
+        body, more = b"", True
+        while more:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max_bytes:
-                    raise _TooLarge
-            return message
+            if message["type"] != "http.request":  # the client went away
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.max_bytes:
+                return await self._reject(send)
+        replayed = False
 
-        async def tracking_send(message):
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
 
-        try:
-            await self.app(scope, limited_receive, tracking_send)
-        except _TooLarge:
-            if not started:
-                await self._reject(send)
+        await self.app(scope, replay, send)
 
     async def _reject(self, send):
         body = error_body("body_too_large", f"the request body is larger than {self.max_bytes} bytes")
@@ -93,7 +94,3 @@ class BodySizeLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
-
-
-class _TooLarge(Exception):
-    pass
