@@ -21,6 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yaksa import __version__
+from yaksa.app.events import EVENTS
 from yaksa.app.limits import BodySizeLimit, Gate, token_ok
 from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody, Health, SearchResponse
 from yaksa.app.scores import make_scorer
@@ -30,6 +31,16 @@ from yaksa.app.settings import ServeSettings
 log = logging.getLogger("yaksa.serve")
 STATIC = Path(__file__).parent / "static"
 DEFAULT = object()
+SSE_EVENT = {
+    "type": "object",
+    "description": "one server-sent event; `data` is one JSON object (see yaksa/app/events.py)",
+    "required": ["event", "data"],
+    "properties": {
+        "event": {"type": "string", "enum": list(EVENTS)},
+        "id": {"type": "string"},
+        "data": {"type": "string", "contentMediaType": "application/json"},
+    },
+}
 
 
 class ApiError(Exception):
@@ -59,6 +70,7 @@ class EventStream(StreamingResponse):
 
 def _errors(*codes: int) -> dict:
     text = {
+        400: "the body could not be read (not UTF-8 JSON)",
         401: "missing or wrong bearer token (YAKSA_API_TOKEN)",
         413: "request body too large",
         422: "invalid request (question too long or blank, unknown profile, bad user profile)",
@@ -67,6 +79,15 @@ def _errors(*codes: int) -> dict:
         504: "the question took longer than the request timeout",
     }
     return {c: {"model": ErrorBody, "description": text[c]} for c in codes}
+
+
+def _json_errors(*codes: int) -> dict:
+    """Error responses of a route whose own media type is not JSON (the stream): point at ErrorBody by hand."""
+    schema = {"schema": {"$ref": "#/components/schemas/ErrorBody"}}
+    return {
+        c: {"description": r["description"], "content": {"application/json": schema}}
+        for c, r in _errors(*codes).items()
+    }
 
 
 def create_app(
@@ -119,6 +140,9 @@ def create_app(
         if not token_ok(header, settings.api_token):
             raise ApiError(401, "unauthorized", "a bearer token is required", {"WWW-Authenticate": "Bearer"})
 
+    # the bearer scheme is in the spec (and checked) only when a token is set
+    guard = [Depends(authorised)] if settings.api_token else []
+
     # ------------------------------------------------------------------ errors
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError):
@@ -133,7 +157,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
+        code = {400: "bad_request", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         return JSONResponse({"error": code, "message": str(exc.detail)}, exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)
@@ -191,8 +215,8 @@ def create_app(
         "/v1/ask",
         response_model=AskResponse,
         summary="answer a question: the answer, citations with document text, web references, the trace",
-        responses=_errors(401, 413, 422, 429, 500, 504),
-        dependencies=[Depends(authorised)],
+        responses=_errors(400, 401, 413, 422, 429, 500, 504),
+        dependencies=guard,
     )
     async def ask(body: AskRequest):
         question, user = check(body)
@@ -212,10 +236,10 @@ def create_app(
         "verification, web, progress and scores (after the answer; never delays it), done. heartbeat every "
         f"{settings.heartbeat_s:g} s; error ends the stream. Each data line is one JSON object.",
         responses={
-            200: {"description": "the events", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
-            **_errors(401, 413, 422, 429, 500),
+            200: {"description": "the events", "content": {"text/event-stream": {"schema": SSE_EVENT}}},
+            **_json_errors(400, 401, 413, 422, 429, 500),
         },
-        dependencies=[Depends(authorised)],
+        dependencies=guard,
     )
     async def ask_stream(body: AskRequest):
         question, user = check(body)
@@ -237,7 +261,7 @@ def create_app(
         response_model=SearchResponse,
         summary="the ranked documents for a query (no LM)",
         responses=_errors(401, 422, 429, 500, 504),
-        dependencies=[Depends(authorised)],
+        dependencies=guard,
     )
     async def search(
         q: Annotated[

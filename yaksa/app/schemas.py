@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from programs.profiles import PROFILES
 from yaksa.app.settings import MAX_QUESTION_CHARS
@@ -12,13 +12,20 @@ from yaksa.app.settings import MAX_QUESTION_CHARS
 PROFILE_NAMES = tuple(PROFILES)
 
 
+def _whole_number(value):
+    """JSON Schema's integer includes 60.0; the strict model takes it as 60 (and still refuses "60" and true)."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 class UserIn(BaseModel):
     """Who is asking (all optional). Pregnancy pulls in 임부금기 rules, age >= 65 노인주의, under 12 특정연령대금기,
     current medicines 병용금기."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
-    age: int | None = Field(None, ge=0, le=130, description="age in whole years")
+    age: Annotated[int | None, BeforeValidator(_whole_number)] = Field(
+        None, ge=0, le=130, description="age in whole years"
+    )
     sex: str = Field("", max_length=10, description="남 / 여 (or m / f)")
     conditions: list[str] = Field(default_factory=list, max_length=10, description="conditions, e.g. 고혈압")
     medicines: list[str] = Field(default_factory=list, max_length=10, description="medicines taken now")
@@ -30,6 +37,7 @@ class AskRequest(BaseModel):
 
     model_config = ConfigDict(
         extra="forbid",
+        strict=True,
         json_schema_extra={"examples": [{"question": "게보린 먹고 속이 쓰려요", "user": {"age": 70}}]},
     )
 
