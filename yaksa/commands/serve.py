@@ -88,7 +88,12 @@ def _load_model(uri: str, backend, lms):
         return program
     try:
         program = load(uri, backend=backend, lms=lms)
-    except (StateError, OSError) as e:
+    except StateError as e:
+        if "no 'yaksa' header" not in str(e):
+            raise UserError(f"cannot load {uri}: {e}") from None
+        program = CRAG(backend=backend, lms=lms)  # a plain `program.save(path)` state: the default profile
+        program.load(uri)
+    except OSError as e:
         raise UserError(f"cannot load {uri}: {e}") from None
     except Exception as e:  # MLflow: unknown model or alias, unreachable store
         raise UserError(f"cannot load {uri}: {type(e).__name__}: {str(e)[:200]}") from None

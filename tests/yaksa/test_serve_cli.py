@@ -1,0 +1,94 @@
+"""`yaksa serve` command: loads the program once (fresh, or a JSON state), passes host/port/limits to uvicorn,
+warns about other hosts without a token, and turns user mistakes into one-line errors."""
+
+import sys
+
+import pytest
+
+from programs.crag import CRAG
+from tests.helpers.fake_backend import FakeBackend
+from yaksa import cli
+from yaksa.commands import ask
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """Replace the index with the fake backend and uvicorn.run with a recorder."""
+    import uvicorn
+
+    calls = []
+    monkeypatch.setattr(ask, "open_backend", lambda: FakeBackend())
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_API_TOKEN", "TAVILY_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    return calls
+
+
+def test_defaults_serve_a_fresh_program_on_loopback(served, capsys):
+    assert cli.main(["serve"]) == 0
+    app, kw = served[0]
+    assert kw["host"] == "127.0.0.1" and kw["port"] == 8000
+    host = app.state.host
+    assert isinstance(host.program, CRAG) and host.scores_mode == "quality" and app.state.settings.api_token is None
+    assert "serving on http://127.0.0.1:8000/" in capsys.readouterr().err
+
+
+def test_limits_and_profile_flags_reach_the_app(served):
+    argv = ["serve", "--port", "9001", "--max-concurrent", "3", "--workers", "2", "--timeout", "7"]
+    assert cli.main([*argv, "--profile", "baseline", "--no-web", "--scores", "off"]) == 0
+    app, kw = served[0]
+    s = app.state.settings
+    assert kw["port"] == 9001 and (s.max_concurrent, s.workers, s.request_timeout_s) == (3, 2, 7.0)
+    program = app.state.host.program
+    assert program.settings.refine_strategy == "basic_rag" and program.settings.web_references is False
+    assert app.state.host.scorer is None
+
+
+def test_loads_a_saved_json_state(served, tmp_path):
+    program = CRAG(backend=FakeBackend())
+    program.generator.generate.demos = [{"question": "q", "context": "c", "answer": "게보린 데모 [문서 1]"}]
+    path = tmp_path / "crag.json"
+    try:
+        from programs.loading import save_state
+
+        save_state(program, path, profile="full_context_engineering")
+    except ImportError:
+        program.save(str(path))
+    assert cli.main(["serve", "--model", str(path)]) == 0
+    loaded = served[0][0].state.host.program
+    assert loaded.generator.generate.demos[0]["answer"] == "게보린 데모 [문서 1]"
+    plain = tmp_path / "plain.json"
+    program.save(str(plain))  # a state saved by dspy itself, with no yaksa header
+    assert cli.main(["serve", "--model", str(plain)]) == 0
+    assert served[1][0].state.host.program.generator.generate.demos[0]["answer"] == "게보린 데모 [문서 1]"
+
+
+def test_other_hosts_without_a_token_get_a_warning(served, capsys, monkeypatch):
+    assert cli.main(["serve", "--host", "0.0.0.0"]) == 0
+    assert "without YAKSA_API_TOKEN" in capsys.readouterr().err
+    monkeypatch.setenv("YAKSA_API_TOKEN", "t0ken")
+    assert cli.main(["serve", "--host", "0.0.0.0"]) == 0
+    assert "without YAKSA_API_TOKEN" not in capsys.readouterr().err
+    assert served[1][0].state.settings.api_token == "t0ken"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["serve", "--model", "/nonexistent/crag.json"], "cannot load /nonexistent/crag.json"),
+        (["serve", "--profile", "magic"], "unknown profile 'magic'"),
+        (["serve", "--port", "0"], "--port must be between 1 and 65535"),
+        (["serve", "--max-concurrent", "0"], "max_concurrent and workers must be at least 1"),
+        (["serve", "--scores", "ragas"], "RAGAS scores need a judge LM"),
+    ],
+)
+def test_user_mistakes_are_one_line_errors(served, capsys, argv, message):
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err and not served
+
+
+def test_mlflow_uris_need_the_loader(served, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "programs.loading", None)  # as if programs/loading.py were absent
+    assert cli.main(["serve", "--model", "models:/yaksa-crag@champion"]) == 2
+    assert "needs programs/loading.py" in capsys.readouterr().err
