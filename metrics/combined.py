@@ -88,32 +88,35 @@ def make_metric(name: str, judge=None, embedder=None, weights: dict[str, float] 
     return combined
 
 
-def for_optimizer(metric, feedback: bool = False):
-    """`metric` with undetermined (None) scores as 0.0, a pass mark while bootstrapping, and optional feedback."""
+def for_optimizer(metric, feedback: bool = False, threshold: float = 0.5):
+    """`metric` for optimizers: undetermined (None) scores as 0.0, a pass mark at `threshold` while bootstrapping
+    demos, and with ``feedback=True`` (GEPA) ``dspy.Prediction(score, feedback)`` carrying the evaluator's
+    missing_info and suggestions (and each RAGAS part)."""
+    from metrics.quality import feedback_text
 
     def score(example, pred, trace=None, pred_name=None, pred_trace=None):
-        value = metric(example, pred, trace, pred_name, pred_trace)
-        if isinstance(value, dspy.Prediction) or isinstance(value, bool):
-            return value
+        text = ""
+        if hasattr(metric, "judge_feedback"):  # the quality metric: its full verdict, computed once
+            fb = metric.judge_feedback(example, pred)
+            value, text = fb.overall, feedback_text(fb, example)
+        elif isinstance(metric, CombinedMetric):
+            parts = {}
+            if "quality" in metric.weights:
+                fb = metric.quality.judge_feedback(example, pred)
+                parts["quality"], text = fb.overall, feedback_text(fb, example)
+            if metric.ragas is not None:
+                parts.update({k: v for k, v in metric.ragas.score_both(example, pred).items() if k in metric.weights})
+            determined = {k: v for k, v in parts.items() if v is not None}
+            total = sum(metric.weights[k] for k in determined)
+            value = sum(metric.weights[k] * v for k, v in determined.items()) / total if total else None
+            text += "\n" + ", ".join(f"{k} {'undetermined' if v is None else f'{v:.2f}'}" for k, v in parts.items())
+        else:
+            value = metric(example, pred)
+            value = getattr(value, "score", value)
         value = 0.0 if value is None else float(value)
         if feedback:
-            return dspy.Prediction(score=value, feedback=_feedback(metric))
-        return value >= 0.5 if trace is not None and pred_name is None else value
+            return dspy.Prediction(score=value, feedback=text.strip() or f"score {value:.2f}")
+        return value >= threshold if trace is not None and pred_name is None else value
 
     score.__name__ = f"{getattr(metric, 'name', 'metric')}_metric"
     return score
-
-
-def _feedback(metric) -> str:
-    quality = getattr(metric, "quality", None)
-    last = getattr(quality, "last", None) or getattr(metric, "last", None)
-    if last is not None and hasattr(last, "missing_info"):
-        from metrics.quality import feedback_text
-
-        text = feedback_text(last)
-    else:
-        text = ""
-    parts = getattr(metric, "last", None)
-    if isinstance(parts, dict) and parts:
-        text += "\n" + ", ".join(f"{k} {'undetermined' if v is None else f'{v:.2f}'}" for k, v in parts.items())
-    return text.strip()

@@ -41,7 +41,7 @@ def value_for(name: str, type_text: str):
         return "none"
     if name == "relevant":
         return "yes"
-    if name in ("answer", "corrected_answer"):
+    if name in ("answer", "corrected_answer") and "literal" not in t:
         return ANSWER
     if name == "score":
         return 70.0
@@ -99,6 +99,8 @@ def any_signature(request: dict) -> str:
             needs_retrieval="false",
             reason="좋음",
         )
+    if fields and (request.get("response_format") or "JSON object" in system.split("Your output fields are:")[-1]):
+        return json.dumps({name: value_for(name, t) for name, t in fields}, ensure_ascii=False)  # JSONAdapter
     if fields:
         return chat(**{name: value_for(name, t) for name, t in fields})
     return "```\n개선된 지시문: 문서만 근거로 답하고 [문서 N]을 인용하세요.\n```"

@@ -14,8 +14,9 @@ from pathlib import Path
 from yaksa.cli import UserError
 
 ROLES = ("query", "generate", "verify", "judge")
-QA_DIR = Path("trainsets/qa")
-TURN_FILE = Path("trainsets/turns/turns.jsonl")
+ROOT = Path(__file__).resolve().parents[2]
+QA_DIR = ROOT / "trainsets/qa"
+TURN_FILE = ROOT / "trainsets/turns/turns.jsonl"
 NEED_LM = (
     "{what} needs an LM: pass --lm MODEL (a litellm model string, e.g. openai/gpt-4o-mini, with --api-base for a "
     "local OpenAI-compatible server), or set YAKSA_LM, or an [lm] section in yaksa.toml"
@@ -215,9 +216,15 @@ def evaluate(program, devset, metric, threads: int = 2, kind: str = "crag", prog
     import dspy
 
     raw: dict[int, float | None] = {}
+    grounding: dict[int, float] = {}
 
     def scored(example, pred, trace=None):
-        value = metric(example, pred)
+        if hasattr(metric, "judge_feedback"):  # the quality metric: keep its grounding for the table
+            fb = metric.judge_feedback(example, pred)
+            grounding[id(example)] = fb.grounding
+            value = fb.overall
+        else:
+            value = metric(example, pred)
         value = getattr(value, "score", value)
         value = None if value is None or (isinstance(value, float) and math.isnan(value)) else float(value)
         raw[id(example)] = value
@@ -233,15 +240,19 @@ def evaluate(program, devset, metric, threads: int = 2, kind: str = "crag", prog
         provide_traceback=False,
         max_errors=len(devset) + 1,
     )(program)
-    rows, values = [], []
+    rows, values, preds = [], [], []
     for example, pred, _ in result.results:
+        preds.append(pred)
         value = raw.get(id(example))
         rows.append(program_row(example, pred, value, kind))
+        if kind == "crag":
+            rows[-1]["judge_grounding"] = grounding.get(id(example))
         if value is not None:
             values.append(value)
     return {
         "score": sum(values) / len(values) if values else float("nan"),
         "rows": rows,
+        "preds": preds,
         "undetermined": len(rows) - len(values),
         "seconds": round(time.perf_counter() - start, 3),
         "parts": getattr(metric, "undetermined", None) or getattr(getattr(metric, "ragas", None), "undetermined", {}),

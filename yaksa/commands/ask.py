@@ -27,6 +27,11 @@ def register(subparsers) -> None:
     p.add_argument("--config", help="config file with an [lm] section (default: ./yaksa.toml or $YAKSA_CONFIG)")
     p.add_argument("--profile", default="full_context_engineering", help="strategy / ablation profile")
     p.add_argument(
+        "--model",
+        help="a compiled program: a JSON state path or an MLflow URI such as models:/yaksa-crag@champion "
+        "(read as JSON, nothing unpickled; its profile replaces --profile)",
+    )
+    p.add_argument(
         "--user",
         help='user profile JSON or @file.json: {"age": 70, "sex": "여", "conditions": [...], '
         '"medicines": [...], "pregnant": false}',
@@ -95,6 +100,18 @@ def build_program(args):
         )
     except LMConfigError as e:
         raise UserError(str(e)) from None
+    if getattr(args, "model", None):
+        from programs.loading import StateError, load
+
+        try:
+            program = load(args.model, backend=open_backend(), lms=config.build())
+        except StateError as e:
+            raise UserError(str(e)) from None
+        except Exception as e:  # an MLflow registry or artifact error: one line
+            raise UserError(f"cannot load {args.model}: {type(e).__name__}: {str(e)[:200]}") from None
+        if overrides:
+            program.settings = program.settings.replace(**overrides)
+        return program, config
     return CRAG(backend=open_backend(), settings=settings, lms=config.build()), config
 
 

@@ -29,7 +29,9 @@ def register(subparsers) -> None:
     )
     p.add_argument("--optimizer", choices=OPTIMIZERS, default="bootstrap")
     p.add_argument("--metric", choices=("quality", "ragas", "combined"), default="quality")
-    p.add_argument("--weights", help="combined metric weights, e.g. quality=0.5,faithfulness=0.25,answer_relevancy=0.25")
+    p.add_argument(
+        "--weights", help="combined metric weights, e.g. quality=0.5,faithfulness=0.25,answer_relevancy=0.25"
+    )
     p.add_argument("--profile", default="full_context_engineering", help="CRAG ablation profile")
     p.add_argument("--demos", type=int, default=2, help="bootstrapped demos per predictor (default 2)")
     p.add_argument("--candidates", type=int, default=3, help="candidate programs / instructions (default 3)")
@@ -105,6 +107,10 @@ def make_optimizer(args, metric, lms, n_train: int):
         )
         return dspy.BootstrapFewShotWithRandomSearch(metric=metric, **s), s, {}
     if name == "mipro":
+        try:
+            import optuna  # noqa: F401
+        except ModuleNotFoundError:
+            raise UserError("the mipro optimizer needs optuna: pip install optuna (or dspy[optuna])") from None
         s = dict(
             auto=None,
             num_candidates=args.candidates,
