@@ -120,3 +120,29 @@ def test_stream_times_out_with_an_error_event():
     settings = ServeSettings(request_timeout_s=0.3, scores="quality", api_token=None)
     events = stream(make_app(lms=slow_lm(1.0).roles(), settings=settings))
     assert names(events)[-1] == "error" and events[-1][1]["error"] == "timeout"
+
+
+def test_concurrent_streams_share_one_program_and_keep_their_own_answers():
+    import asyncio
+
+    app = make_app(lms=slow_lm(0.05).roles())
+    questions = ["게보린 부작용", "타이레놀 효능"] * 5
+
+    async def ask_all(url):
+        async with httpx.AsyncClient(timeout=30) as c:
+
+            async def one(q):
+                r = await c.post(url + "/v1/ask/stream", json={"question": q})
+                return q, parse_sse(r.text)
+
+            return await asyncio.gather(*(one(q) for q in questions))
+
+    with LiveServer(app) as server:
+        results = asyncio.run(ask_all(server.url))
+    for question, events in results:
+        assert names(events)[-1] == "done"
+        answer = next(d for n, d in events if n == "answer")
+        assert answer["question"] == question and answer["trace"]["steps"][0]["query"] == question
+        assert next(d for n, d in events if n == "accepted")["question"] == question
+        assert answer["trace"]["lm_calls"]["total"] == 4  # each question has its own budget and trace
+    assert app.state.gate.in_flight == 0
