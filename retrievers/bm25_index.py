@@ -23,8 +23,9 @@ class BM25Index:
         self.ids = ids
 
     @classmethod
-    def build(cls, corpus_tokens: list[list[str]], ids: list[str], method: str = "lucene",
-              k1: float = 1.5, b: float = 0.75) -> BM25Index:
+    def build(
+        cls, corpus_tokens: list[list[str]], ids: list[str], method: str = "lucene", k1: float = 1.5, b: float = 0.75
+    ) -> BM25Index:
         if len(corpus_tokens) != len(ids):
             raise ValueError("one token list per id")
         # bm25s needs at least one token per document; an empty document gets a placeholder no query contains

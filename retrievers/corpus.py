@@ -145,7 +145,9 @@ def dur_sentence(code: str, r: dict) -> str:
         return f"[노인주의] {name}은(는) 노인(고령자)에게 사용할 때 주의가 필요합니다.{why}{form}"
     if code == "gc":
         group = _v(r["효능군"]) or _v(r["계열명"])
-        return f"[효능군중복] {name}은(는) {group} 효능군입니다. 같은 효능군의 약을 중복해서 함께 먹지 않도록 주의합니다."
+        return (
+            f"[효능군중복] {name}은(는) {group} 효능군입니다. 같은 효능군의 약을 중복해서 함께 먹지 않도록 주의합니다."
+        )
     if code == "ic":
         return f"[첨가제주의] 첨가제 {name}을(를) 함유한 약은 주의가 필요합니다.{why} {_v(r['비고'])}".strip()
     raise CorpusError(f"unknown DUR type code: {code}")

@@ -41,7 +41,9 @@ def weighted_sum(features: Mapping[str, Sequence[float]], weights: Mapping[str, 
     return out
 
 
-def rrf(rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float] | None = None, k: int = 60) -> dict[str, float]:
+def rrf(
+    rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float] | None = None, k: int = 60
+) -> dict[str, float]:
     """Reciprocal-rank fusion: sum over rankings of weight / (k + rank), rank starting at 1."""
     fused: dict[str, float] = {}
     for name, ranked_ids in rankings.items():
@@ -49,3 +51,26 @@ def rrf(rankings: Mapping[str, Sequence[str]], weights: Mapping[str, float] | No
         for rank, doc_id in enumerate(ranked_ids, 1):
             fused[doc_id] = fused.get(doc_id, 0.0) + w / (k + rank)
     return fused
+
+
+def fuse_features(
+    raw: Mapping[str, Sequence[float]], weights: Mapping[str, float], fusion: str = "weighted", rrf_k: int = 60
+) -> list[float]:
+    """Fused score per candidate from raw features.
+
+    ``weighted``: BM25 and dense are min-max normalised over the candidates; name and section features are
+    already in [0, 1]; then the weighted sum. ``rrf``: each feature ranks the candidates (zeros unranked) and
+    the weighted reciprocal ranks are summed.
+    """
+    n = len(next(iter(raw.values()))) if raw else 0
+    if fusion == "rrf":
+        rankings = {
+            name: [str(j) for j in sorted(range(n), key=lambda j, v=vals: -v[j]) if vals[j] > 0]
+            for name, vals in raw.items()
+        }
+        fused = rrf(rankings, weights, k=rrf_k)
+        return [fused.get(str(j), 0.0) for j in range(n)]
+    if fusion != "weighted":
+        raise ValueError(f"unknown fusion {fusion!r}: use weighted or rrf")
+    norm = {name: (minmax(vals) if name in {"bm25", "dense"} else list(vals)) for name, vals in raw.items()}
+    return weighted_sum(norm, weights)

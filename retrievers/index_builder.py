@@ -171,9 +171,10 @@ def _build_bm25(paths: IndexPaths, docs: list[Document], tokenizer: KiwiTokenize
     todo = list({d.content_hash: d for d in todo}.values())
     if not cache:
         paths.tokens.write_text(json.dumps({"tokenizer": tokenizer.fingerprint}) + "\n", encoding="utf-8")
-    with open(paths.tokens, "a", encoding="utf-8") as out, tqdm(
-        total=len(todo), desc="tokenising", unit="doc", disable=not progress or not todo
-    ) as bar:
+    with (
+        open(paths.tokens, "a", encoding="utf-8") as out,
+        tqdm(total=len(todo), desc="tokenising", unit="doc", disable=not progress or not todo) as bar,
+    ):
         for start in range(0, len(todo), 500):
             chunk = todo[start : start + 500]
             for doc, toks in zip(chunk, tokenizer.batch([d.text for d in chunk]), strict=True):
@@ -202,7 +203,9 @@ def _fill_vectors(paths, docs, embedder, shipped_dir, progress, report) -> tuple
         try:
             worst = candidate.verify(sample, embedder.passage)
             added = cache.merge_file(shipped)
-            report.notes.append(f"{added} shipped vectors reused (checked on {len(sample)} texts, min cosine {worst:.3f})")
+            report.notes.append(
+                f"{added} shipped vectors reused (checked on {len(sample)} texts, min cosine {worst:.3f})"
+            )
         except ValueError as e:
             report.notes.append(f"shipped vectors not used: {e}")
     distinct = len(set(texts))

@@ -87,7 +87,9 @@ def read_manifest(paths: IndexPaths) -> dict:
     try:
         manifest = json.loads(paths.manifest.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as e:
-        raise IndexCorrupt(f"index manifest {paths.manifest} is unreadable ({e}): run `yaksa index --rebuild`") from None
+        raise IndexCorrupt(
+            f"index manifest {paths.manifest} is unreadable ({e}): run `yaksa index --rebuild`"
+        ) from None
     if manifest.get("format") != FORMAT_VERSION:
         raise IndexCorrupt(f"index at {paths.root} has format {manifest.get('format')}: run `yaksa index --rebuild`")
     return manifest

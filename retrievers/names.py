@@ -36,11 +36,84 @@ SALT_SUFFIXES = sorted(
     key=len,
     reverse=True,
 )
-VARIANT_SUFFIXES = ("에이", "에스", "플러스", "골드", "포르테", "키즈", "콜드", "이알", "8시간이알", "맥스", "큐", "씨", "듀오")
+VARIANT_SUFFIXES = (
+    "에이",
+    "에스",
+    "플러스",
+    "골드",
+    "포르테",
+    "키즈",
+    "콜드",
+    "이알",
+    "8시간이알",
+    "맥스",
+    "큐",
+    "씨",
+    "듀오",
+)
+HOUSE_PREFIXES = (
+    "솔표",
+    "그린",
+    "대웅",
+    "동화",
+    "광동",
+    "유한",
+    "일양",
+    "한미",
+    "종근당",
+    "동아",
+    "녹십자",
+    "삼진",
+    "영진",
+)
 # Keys that are ordinary words in questions, never taken as names on their own.
 STOP_KEYS = {
-    "감기", "소화", "두통", "비타민", "종합", "어린이", "키즈", "위장", "변비", "파스", "연고", "크림", "시럽", "가스", "그린",
-    "메모", "명랑", "로얄", "기가", "메가", "리치", "라라", "나나", "모나", "디오", "마스", "노원", "리노", "마그", "액티브",
+    "감기",
+    "소화",
+    "두통",
+    "비타민",
+    "종합",
+    "어린이",
+    "키즈",
+    "위장",
+    "변비",
+    "파스",
+    "연고",
+    "크림",
+    "시럽",
+    "가스",
+    "그린",
+    "메모",
+    "명랑",
+    "로얄",
+    "기가",
+    "메가",
+    "리치",
+    "라라",
+    "나나",
+    "모나",
+    "디오",
+    "마스",
+    "노원",
+    "리노",
+    "마그",
+    "액티브",
+    # everyday words that are also short product names
+    "코드",
+    "하루",
+    "아침",
+    "저녁",
+    "오늘",
+    "내일",
+    "운동",
+    "여행",
+    "사랑",
+    "행복",
+    "건강",
+    "청춘",
+    "미인",
+    "엄마",
+    "아빠",
 }
 _STRENGTH = re.compile(r"\d[\d.,]*\s*(밀리그램|밀리그람|마이크로그램|그램|mg|g|ml|%|iu|단위)", re.IGNORECASE)
 _JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
@@ -59,8 +132,9 @@ def _strip_suffix(word: str, suffixes: Iterable[str], min_left: int = 2) -> str:
     return word
 
 
-def product_keys(item_name: str) -> set[str]:
-    """Match keys for one product name: the cleaned name, without strengths, without dosage form, without variant."""
+def product_keys(item_name: str, company: str = "") -> set[str]:
+    """Match keys for one product name: the cleaned name, without strengths, without dosage form, without variant,
+    and without a leading house brand taken from the company name (대웅우루사 -> 우루사, 솔표위청수 -> 위청수)."""
     base = clean_product_name(item_name.split("\n")[0])
     keys = {squash(base)}
     no_strength = squash(_STRENGTH.sub("", base))
@@ -68,6 +142,11 @@ def product_keys(item_name: str) -> set[str]:
     stem = _strip_suffix(no_strength, DOSAGE_FORMS)
     keys.add(stem)
     keys.add(_strip_suffix(stem, VARIANT_SUFFIXES))
+    house = squash(re.sub(r"\(.*?\)|㈜|주식회사|제약|약품|헬스케어|바이오", "", company))[:2]
+    for prefix in {house, *HOUSE_PREFIXES}:
+        for key in list(keys):
+            if prefix and key.startswith(prefix) and len(key) - len(prefix) >= 3:
+                keys.add(key[len(prefix) :])
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
 
 
@@ -111,7 +190,7 @@ class NameIndex:
         for doc in docs:
             meta = doc.metadata
             if doc.source == "easydrug":
-                for key in product_keys(meta.get("item_name", "")):
+                for key in product_keys(meta.get("item_name", ""), meta.get("entp_name", "")):
                     index.products[key].add(meta["item_seq"])
                     index.display.setdefault(key, clean_product_name(meta["item_name"]))
                 for ingr in (meta.get("main_ingr") or "").split(","):
@@ -136,7 +215,8 @@ class NameIndex:
 
     def match(self, query: str, max_chars: int = 200) -> NameMatch:
         """Names in the query: longest keys (3+ chars) anywhere in the space-stripped text, 2-char keys only as
-        whole words, and words of 3+ chars that begin a product name (이지엔6 -> 이지엔6애니연질캡슐)."""
+        whole words, and words of 3+ chars that begin a product name (이지엔6 -> 이지엔6애니연질캡슐), also after
+        dropping a dosage form (볼타렌겔 -> 볼타렌에멀겔)."""
         query = query[:max_chars]
         q = squash(query)
         found = NameMatch()
@@ -150,10 +230,14 @@ class NameIndex:
         for word in {_JOSA.sub("", squash(w)) for w in query.split()}:
             if len(word) < 2 or word in covered:
                 continue
-            if len(word) == 2:
-                self._take(word, found)
-            elif not self._take_prefix(word, found):
+            if self._take(word, found):
                 continue
+            if len(word) == 2:
+                continue  # two syllables are too often ordinary words (하루, 아파) to start a product name
+            if not self._take_prefix(word, found):
+                stem = _strip_suffix(word, DOSAGE_FORMS)
+                if stem != word and len(stem) >= 3:
+                    self._take_prefix(stem, found)
         return found
 
     def _take(self, key: str, found: NameMatch) -> bool:

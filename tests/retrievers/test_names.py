@@ -24,8 +24,13 @@ def test_ingredient_keys_drop_salts_and_prefixes():
 
 @pytest.mark.parametrize(
     "query,key",
-    [("게보린 먹고 속이 쓰려요", "게보린"), ("게보린먹고속쓰려요", "게보린"), ("게보린정 부작용", "게보린정"),
-     ("판콜 부작용", "판콜"), ("이지엔6 몇알", "이지엔6")],
+    [
+        ("게보린 먹고 속이 쓰려요", "게보린"),
+        ("게보린먹고속쓰려요", "게보린"),
+        ("게보린정 부작용", "게보린정"),
+        ("판콜 부작용", "판콜"),
+        ("이지엔6 몇알", "이지엔6"),
+    ],
 )
 def test_products_are_found_despite_spacing_and_forms(names, query, key):
     found = names.match(query)

@@ -7,12 +7,16 @@ def test_reranker_thresholds_of_the_seed():
     assert not guard("flag:x", top_score=0.6, relevance=0.6, has_names=False, has_rules=False)[0]
 
 
-def test_fused_scorer_uses_dense_similarity_unless_a_name_or_rule_matched():
-    blocked, reason = guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=False, min_dense=0.8)
+def test_fused_scorer_layers_names_rules_sections_and_dense_similarity():
+    kw = {"min_dense": 0.8, "rescue_dense": 0.9}
+    blocked, reason = guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=False, has_sections=True, **kw)
     assert blocked and "0.750" in reason
-    assert not guard("fused", 0.9, relevance=0.75, has_names=True, has_rules=False, min_dense=0.8)[0]
-    assert not guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=True, min_dense=0.8)[0]
-    assert not guard("fused", 0.9, relevance=0.85, has_names=False, has_rules=False, min_dense=0.8)[0]
+    assert not guard("fused", 0.9, relevance=0.75, has_names=True, has_rules=False, **kw)[0]
+    assert not guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=True, **kw)[0]
+    assert not guard("fused", 0.9, relevance=0.85, has_names=False, has_rules=False, has_sections=True, **kw)[0]
+    # no drug signal at all: only a very similar question passes
+    assert guard("fused", 0.9, relevance=0.85, has_names=False, has_rules=False, has_sections=False, **kw)[0]
+    assert not guard("fused", 0.9, relevance=0.95, has_names=False, has_rules=False, has_sections=False, **kw)[0]
 
 
 def test_no_hits_is_always_out_of_scope():

@@ -20,7 +20,9 @@ def register(sub) -> None:
     p.add_argument("--index-dir", help="where to write the index (default: $YAKSA_INDEX_DIR or ~/.cache/yaksa/index)")
     p.add_argument("--rebuild", action="store_true", help="delete the index and build it from scratch")
     p.add_argument("--bm25-only", action="store_true", help="build only BM25 (seconds); add vectors with a later run")
-    p.add_argument("--no-shipped-vectors", action="store_true", help="embed everything instead of reusing shipped vectors")
+    p.add_argument(
+        "--no-shipped-vectors", action="store_true", help="embed everything instead of reusing shipped vectors"
+    )
     p.add_argument("--chroma-url", help="a Chroma server (http://host:port) instead of the local persistent store")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
     p.set_defaults(func=run)
@@ -28,10 +30,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from retrievers.corpus import CorpusError
-    from retrievers.index_builder import build_index
+    from retrievers.index_builder import SHIPPED_VECTORS_DIR, build_index
     from retrievers.vector_store import VectorStoreError
-
-    from retrievers.index_builder import SHIPPED_VECTORS_DIR
 
     try:
         report = build_index(

@@ -75,8 +75,11 @@ def _print_human(result, explain: bool) -> None:
         print(OOS_MESSAGE)
         print(f"  ({result.oos_reason})")
         return
-    print(f"scorer: {result.scorer}" + (f"   names: {', '.join(result.products)}" if result.products else "")
-          + (f"   sections: {', '.join(result.sections)}" if result.sections else ""))
+    print(
+        f"scorer: {result.scorer}"
+        + (f"   names: {', '.join(result.products)}" if result.products else "")
+        + (f"   sections: {', '.join(result.sections)}" if result.sections else "")
+    )
     for rank, hit in enumerate(result.hits, 1):
         meta = hit.doc.metadata
         where = meta.get("item_name") or f"DUR {meta.get('dur_type', '')} {meta.get('ingredient', '')}"

@@ -1,0 +1,149 @@
+"""Search fusion weights, candidate depth and the OOS threshold on a question set, with no LM.
+
+Candidates and their raw features are gathered once per question (`Searcher.gather`); every trial only
+re-weights them, so hundreds of settings are scored in seconds. The objective is in-scope recall@5
+(ties broken by MRR@10); the OOS threshold is the highest dense-similarity cut that blocks at most
+`max_in_scope_blocked` of the in-scope questions.
+
+Example:
+    >>> result = tune(searcher, load_questions("dev"), trials=100, seed=0)
+    >>> result.best["weights"]
+    {'bm25': 0.8, 'dense': 0.2, 'product': 1.5, 'section': 1.0}
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from metrics.retrieval import mrr_at_k, recall_at_k
+
+GRID = {
+    "bm25": [0.2, 0.5, 0.8, 1.0],
+    "dense": [0.0, 0.2, 0.5, 1.0],
+    "product": [0.5, 1.0, 1.5, 2.0, 3.0],
+    "section": [0.25, 0.5, 1.0, 1.5],
+    "depth": [50, 100],
+    "fusion": ["weighted", "rrf"],
+}
+
+
+@dataclass
+class TuneResult:
+    best: dict
+    best_score: dict
+    default_score: dict
+    trials: list[dict] = field(default_factory=list)
+    oos_threshold: float = 0.0
+    oos: dict = field(default_factory=dict)
+
+
+def _fused(raw: dict, depth: list[int], weights: dict, fusion: str, max_depth: int, rrf_k: int = 60) -> np.ndarray:
+    keep = np.array([d < max_depth or p > 0 for d, p in zip(depth, raw["product"], strict=True)])
+    out = np.full(len(depth), -np.inf)
+    if not keep.any():
+        return out
+    feats = {k: np.asarray(v, dtype=np.float64)[keep] for k, v in raw.items()}
+    if fusion == "rrf":
+        total = np.zeros(keep.sum())
+        for name, vals in feats.items():
+            order = np.argsort(-vals, kind="stable")
+            ranks = np.empty(len(vals))
+            ranks[order] = np.arange(1, len(vals) + 1)
+            total += np.where(vals > 0, weights.get(name, 0.0) / (rrf_k + ranks), 0.0)
+    else:
+        total = np.zeros(keep.sum())
+        for name, vals in feats.items():
+            if name in {"bm25", "dense"}:
+                lo, hi = vals.min(), vals.max()
+                vals = (vals - lo) / (hi - lo) if hi > lo else np.full_like(vals, 1.0 if hi > 0 else 0.0)
+            total += weights.get(name, 0.0) * vals
+    out[keep] = total
+    return out
+
+
+def score(gathered: list, searcher, weights: dict, fusion: str, depth: int) -> dict:
+    """Recall@5 and MRR@10 over in-scope questions for one setting."""
+    recalls, mrrs = [], []
+    by_kind: dict[str, list[float]] = {}
+    for q, g in gathered:
+        if q["kind"] == "oos":
+            continue
+        fused = _fused(g.raw, g.depth, weights, fusion, depth)
+        order = np.argsort(-fused, kind="stable")[:20]
+        ranked = [searcher.docs[g.cand_idx[j]].id for j in order if np.isfinite(fused[j])]
+        r = recall_at_k(ranked, set(q["gold"]), 5)
+        recalls.append(r)
+        mrrs.append(mrr_at_k(ranked, set(q["gold"]), 10))
+        by_kind.setdefault(q["kind"], []).append(r)
+    out = {"recall@5": float(np.mean(recalls)), "mrr@10": float(np.mean(mrrs))}
+    out.update({f"recall@5.{k}": float(np.mean(v)) for k, v in by_kind.items()})
+    return out
+
+
+def choose_oos_threshold(gathered: list, max_in_scope_blocked: float = 0.03) -> tuple[float, dict]:
+    """Highest dense cut blocking at most `max_in_scope_blocked` of in-scope questions (names/rules never blocked)."""
+
+    def can_block(g) -> bool:
+        return not g.analysis.names and not g.analysis.expansions
+
+    in_rel = sorted(g.relevance for q, g in gathered if q["kind"] != "oos" and can_block(g))
+    n_in = sum(1 for q, _ in gathered if q["kind"] != "oos")
+    oos = [(g.relevance, can_block(g)) for q, g in gathered if q["kind"] == "oos"]
+    allowed = int(max_in_scope_blocked * n_in)
+    threshold = in_rel[allowed] if len(in_rel) > allowed else 1.0
+    blocked_oos = sum(1 for rel, ok in oos if ok and rel < threshold)
+    blocked_in = sum(1 for rel in in_rel if rel < threshold)
+    stats = {
+        "oos_recall": blocked_oos / len(oos) if oos else 1.0,
+        "in_scope_blocked": blocked_in / n_in if n_in else 0.0,
+        "oos_with_names_or_rules": sum(1 for _, ok in oos if not ok),
+    }
+    return float(threshold), stats
+
+
+def tune(
+    searcher,
+    questions: list[dict],
+    trials: int = 150,
+    seed: int = 0,
+    progress=None,
+    log_trial=None,
+    max_in_scope_blocked: float = 0.03,
+) -> TuneResult:
+    """Random search over GRID (seeded), always including the current settings as trial 0."""
+    gathered = []
+    for q in questions:
+        gathered.append((q, searcher.gather(q["question"])))
+        if progress:
+            progress(1)
+    current = {
+        "weights": dict(searcher.settings.weights),
+        "fusion": searcher.settings.fusion,
+        "depth": searcher.settings.bm25_depth,
+    }
+    combos = list(itertools.product(*(GRID[k] for k in ("bm25", "dense", "product", "section", "depth", "fusion"))))
+    random.Random(seed).shuffle(combos)
+    candidates = [current] + [
+        {"weights": {"bm25": b, "dense": d, "product": p, "section": s}, "depth": depth, "fusion": fusion}
+        for b, d, p, s, depth, fusion in combos[: max(0, trials - 1)]
+    ]
+    results = []
+    for n, cand in enumerate(candidates):
+        sc = score(gathered, searcher, cand["weights"], cand["fusion"], cand["depth"])
+        results.append({**cand, **sc})
+        if log_trial:
+            log_trial(n, cand, sc)
+    best = max(results, key=lambda r: (round(r["recall@5"], 6), r["mrr@10"]))
+    threshold, oos = choose_oos_threshold(gathered, max_in_scope_blocked)
+    return TuneResult(
+        best={"weights": best["weights"], "fusion": best["fusion"], "depth": best["depth"]},
+        best_score={k: v for k, v in best.items() if k not in {"weights", "fusion", "depth"}},
+        default_score={k: v for k, v in results[0].items() if k not in {"weights", "fusion", "depth"}},
+        trials=results,
+        oos_threshold=threshold,
+        oos=oos,
+    )
