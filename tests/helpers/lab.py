@@ -28,14 +28,19 @@ DEV = [
 ]
 
 
+_TEMPLATE: list = []  # one template store per test process, whichever module asks first
+
+
 @pytest.fixture(scope="session")
 def _template_db(tmp_path_factory):
-    import mlflow
+    if not _TEMPLATE:
+        import mlflow
 
-    path = tmp_path_factory.mktemp("mlflow-template") / "mlflow.db"
-    mlflow.set_tracking_uri(f"sqlite:///{path}")
-    mlflow.search_experiments()  # creates the tables
-    return path
+        path = tmp_path_factory.mktemp("mlflow-template") / "mlflow.db"
+        mlflow.set_tracking_uri(f"sqlite:///{path}")
+        mlflow.search_experiments()  # creates the tables
+        _TEMPLATE.append(path)
+    return _TEMPLATE[0]
 
 
 @pytest.fixture

@@ -176,3 +176,15 @@ def test_a_json_state_is_only_data(tmp_path):
     program = load(path, backend=object(), lms={})
     lm = program.generator.generate.lm
     assert lm is None or "evil.example" not in json.dumps(getattr(lm, "kwargs", {}))
+
+
+def test_turn_evaluator_compiles_and_registers_yaksa_turn(lab, capsys):
+    argv = ["compile", "--program", "turn", "--train", "3", "--dev", "2", "--experiment", "test", "--promote", *lab.lm]
+    assert cli.main(argv) == 0
+    assert "registered yaksa-turn version 1; it is now @champion" in capsys.readouterr().out
+    run = only_run()
+    assert run.data.params["program"] == "turn" and run.data.params["metric"] == "turn"
+    program = programs.load("models:/yaksa-turn@champion", lms={})
+    assert type(program).__name__ == "TurnEvaluator"
+    out = program(prompt="투 포인터로 풀어줘. N <= 10^5", problem_title="두 수의 합")
+    assert out.intents and out.score is not None
