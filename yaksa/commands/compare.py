@@ -67,8 +67,8 @@ def collect(args) -> list[dict]:
                 "command": r.data.tags.get("yaksa.command", ""),
                 "score": score,
                 "before": m.get("dev_score_before"),
-                "lm_calls": m.get("lm_calls"),
-                "cost_usd": m.get("lm_cost_usd"),
+                "lm_calls": m.get("lm_calls", sum(v for k, v in m.items() if k.endswith(".lm_calls")) or None),
+                "cost_usd": m.get("lm_cost_usd", sum(v for k, v in m.items() if k.endswith(".lm_cost_usd")) or None),
                 "duration_s": m.get("duration_s", (end - r.info.start_time) / 1000 if end else None),
             }
         )
