@@ -2,7 +2,8 @@
 
 A state file is the program's ``dump_state()`` (instructions and demos of every predictor) plus a ``yaksa`` header
 naming the program (``crag`` or ``turn``), its profile and settings. Loading reads JSON only: nothing is unpickled
-and no code from the file runs. `load` accepts:
+and no code from the file runs; an LM stored on a predictor is dropped (the program's LMs come from the caller or
+the LM configuration). `load` accepts:
 
 * a path to a ``.json`` state file;
 * an MLflow model URI (``models:/yaksa-crag@champion``, ``models:/yaksa-crag/3``, ``runs:/<id>/model``): the JSON
@@ -106,6 +107,9 @@ def load(uri: str | Path, backend=None, lms: dict | str | None = "config", allow
     path = _download(text) if text.startswith(("models:/", "runs:/", "mlflow-artifacts:")) else Path(text)
     state = read_state(path)
     program = build_program(state["yaksa"], backend=backend, lms=lms)
+    for entry in state.values():  # a predictor's own LM would bypass the per-role LMs: never taken from a file
+        if isinstance(entry, dict) and entry.get("lm") is not None:
+            entry["lm"] = None
     program.load_state(state)
     program.yaksa_header = state["yaksa"]
     return program

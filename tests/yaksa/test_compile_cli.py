@@ -165,7 +165,7 @@ def test_a_json_state_is_only_data(tmp_path):
     garbage.write_text("{not json")
     with pytest.raises(StateError, match="not a JSON state file"):
         load(garbage, lms={})
-    # an LM endpoint smuggled into the state is dropped by DSPy's safe load, not used
+    # an LM smuggled into the state is dropped: the program's LMs come from the caller
     from programs.crag import CRAG
     from programs.loading import save_state
 
@@ -174,8 +174,7 @@ def test_a_json_state_is_only_data(tmp_path):
     state["generator.generate"]["lm"] = {"model": "openai/evil", "api_base": "http://evil.example/v1"}
     path.write_text(json.dumps(state))
     program = load(path, backend=object(), lms={})
-    lm = program.generator.generate.lm
-    assert lm is None or "evil.example" not in json.dumps(getattr(lm, "kwargs", {}))
+    assert program.generator.generate.lm is None
 
 
 def test_turn_evaluator_compiles_and_registers_yaksa_turn(lab, capsys):
