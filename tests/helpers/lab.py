@@ -57,6 +57,8 @@ def mlflow_db(tmp_path, monkeypatch, _template_db):
     yield uri
     if mlflow.active_run():
         mlflow.end_run()
+    mlflow.dspy.autolog(disable=True)  # later tests must not trace into this store
+    mlflow.flush_trace_async_logging()
 
 
 @pytest.fixture

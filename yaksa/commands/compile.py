@@ -228,6 +228,7 @@ def run_compile(args, backend=None) -> dict:
         promoted = None
         if version:
             promoted = _register(model_name, version, run.info.run_id, args, after["score"], data_hash, backend, lms)
+    _stop_autolog()
     result = {
         "run_id": run.info.run_id,
         "model": model_name,
@@ -299,3 +300,10 @@ def _print(result: dict, args) -> None:
         f"LM calls: {result['lm_calls']} (+{result['lm_cache_hits']} from cache), tokens: {result['lm_tokens']}{cost}"
     )
     print(line)
+
+
+def _stop_autolog() -> None:
+    """Stop DSPy autologging once the run is over, so later calls in this process are not traced into it."""
+    import mlflow
+
+    mlflow.dspy.autolog(disable=True)

@@ -90,6 +90,7 @@ def run_evaluate(args, backend=None) -> dict:
         }
         mlflow.log_metrics({k: v for k, v in metrics.items() if v == v})
         _lab.log_table(result["rows"], "dev_examples")
+    _stop_autolog()
     what = args.model or f"the uncompiled {args.program}"
     print(f"evaluated {what} on {len(dev)} dev examples -> run {run.info.run_id}")
     score = "undetermined" if result["score"] != result["score"] else f"{result['score']:.3f}"
@@ -103,3 +104,10 @@ def run_evaluate(args, backend=None) -> dict:
 def _profile(program, args) -> str:
     header = getattr(program, "yaksa_header", None) or {}
     return header.get("profile") or args.profile
+
+
+def _stop_autolog() -> None:
+    """Stop DSPy autologging once the run is over, so later calls in this process are not traced into it."""
+    import mlflow
+
+    mlflow.dspy.autolog(disable=True)
