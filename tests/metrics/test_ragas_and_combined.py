@@ -31,7 +31,10 @@ def ragas_judge(statements, verdicts, question="게보린 부작용이 뭐예요
         if '"noncommittal"' in schema:
             return json.dumps({"question": question, "noncommittal": noncommittal}, ensure_ascii=False)
         if '"verdict"' in schema:
-            items = [{"statement": s, "reason": "문서에 있음", "verdict": v} for s, v in zip(statements, verdicts)]
+            items = [
+                {"statement": s, "reason": "문서에 있음", "verdict": v}
+                for s, v in zip(statements, verdicts, strict=True)
+            ]
             return json.dumps({"statements": items}, ensure_ascii=False)
         return json.dumps({"statements": statements}, ensure_ascii=False)
 
@@ -49,12 +52,17 @@ def test_faithfulness_counts_supported_statements_in_the_generators_contexts():
 
 def test_answer_relevancy_uses_our_embedder():
     embedder = HashEmbedder()
-    metric = RagasMetric(judge=ragas_judge([], [], question=EXAMPLE.question), embedder=embedder,
-                         which=("answer_relevancy",), strictness=2)
+    metric = RagasMetric(
+        judge=ragas_judge([], [], question=EXAMPLE.question),
+        embedder=embedder,
+        which=("answer_relevancy",),
+        strictness=2,
+    )
     score = metric.score_both(EXAMPLE, PRED)["answer_relevancy"]
     assert score == pytest.approx(1.0, abs=1e-5) and embedder.calls == 2  # same question back: cosine 1
-    noncommittal = RagasMetric(judge=ragas_judge([], [], noncommittal=1), embedder=HashEmbedder(),
-                               which=("answer_relevancy",), strictness=1)
+    noncommittal = RagasMetric(
+        judge=ragas_judge([], [], noncommittal=1), embedder=HashEmbedder(), which=("answer_relevancy",), strictness=1
+    )
     assert noncommittal.score_both(EXAMPLE, PRED)["answer_relevancy"] == 0.0
 
 
@@ -83,8 +91,9 @@ def test_combined_renormalises_over_determined_parts():
         def score_both(self, example, pred):
             return {"faithfulness": None, "answer_relevancy": 0.4}
 
-    metric = CombinedMetric({"quality": 0.5, "faithfulness": 0.25, "answer_relevancy": 0.25},
-                            quality=lambda e, p: 1.0, ragas=FakeRagas())
+    metric = CombinedMetric(
+        {"quality": 0.5, "faithfulness": 0.25, "answer_relevancy": 0.25}, quality=lambda e, p: 1.0, ragas=FakeRagas()
+    )
     assert metric(EXAMPLE, PRED) == pytest.approx((0.5 * 1.0 + 0.25 * 0.4) / 0.75)
     assert metric.last == {"quality": 1.0, "faithfulness": None, "answer_relevancy": 0.4}
     only_ragas = CombinedMetric({"faithfulness": 1.0}, ragas=FakeRagas())
@@ -93,8 +102,19 @@ def test_combined_renormalises_over_determined_parts():
 
 
 def test_optimizer_wrapper_feedback_and_pass_mark():
-    judge = ScriptedLM(evaluate=[{"grounding": 1.0, "completeness": 0.5, "accuracy": 1.0, "missing_info": ["보관법"],
-                                  "improvement_suggestions": [], "needs_retrieval": False, "reason": ""}])
+    judge = ScriptedLM(
+        evaluate=[
+            {
+                "grounding": 1.0,
+                "completeness": 0.5,
+                "accuracy": 1.0,
+                "missing_info": ["보관법"],
+                "improvement_suggestions": [],
+                "needs_retrieval": False,
+                "reason": "",
+            }
+        ]
+    )
     quality = make_metric("quality", judge=judge)
     out = for_optimizer(quality, feedback=True)(EXAMPLE, PRED, None, "generate.predict", None)
     assert out.score == pytest.approx(0.8) and "missing information: 보관법" in out.feedback

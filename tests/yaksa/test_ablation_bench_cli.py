@@ -29,8 +29,14 @@ def test_ablation_prints_the_table_and_logs_one_child_run_per_profile(lab, capsy
     parent = [r for r in runs if r.info.run_name.startswith("ablation-seed")][0]
     children = [r for r in runs if r.data.tags.get("mlflow.parentRunId") == parent.info.run_id]
     assert sorted(r.data.params["profile"] for r in children) == sorted(
-        ["baseline", "self_refine_heuristic", "self_refine_llm_quality", "self_refine_dynamic_query",
-         "self_refine_full_safety", "full_context_engineering"]
+        [
+            "baseline",
+            "self_refine_heuristic",
+            "self_refine_llm_quality",
+            "self_refine_dynamic_query",
+            "self_refine_full_safety",
+            "full_context_engineering",
+        ]
     )
     assert all("quality" in r.data.metrics and "loop_stops" in r.data.metrics for r in children)
 

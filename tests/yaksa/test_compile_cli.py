@@ -91,9 +91,10 @@ def _state_path(run_id):
 
 
 def test_a_second_identical_compile_makes_no_lm_request(lab, capsys):
-    assert cli.main(compile_args(lab, "--optimizer", "bootstrap")) == 0
+    argv = compile_args(lab, "--optimizer", "bootstrap", "--train", "2", "--dev", "1", "--no-register")
+    assert cli.main(argv) == 0
     first = len(lab.stub.requests)
-    assert cli.main(compile_args(lab, "--optimizer", "bootstrap")) == 0
+    assert cli.main(argv) == 0
     assert len(lab.stub.requests) == first
     runs = MlflowClient().search_runs(
         [mlflow.get_experiment_by_name("test").experiment_id], order_by=["attributes.start_time DESC"]
@@ -104,10 +105,10 @@ def test_a_second_identical_compile_makes_no_lm_request(lab, capsys):
 
 
 def test_gepa_compile_reflects_on_the_metric_feedback(lab, capsys):
-    argv = compile_args(lab, "--optimizer", "gepa", "--metric-calls", "12")
+    argv = compile_args(lab, "--optimizer", "gepa", "--metric-calls", "8", "--train", "3", "--dev", "1")
     assert cli.main(argv) == 0
     run = only_run()
-    assert run.data.params["optimizer"] == "gepa" and run.data.params["optimizer.max_metric_calls"] == "12"
+    assert run.data.params["optimizer"] == "gepa" and run.data.params["optimizer.max_metric_calls"] == "8"
     assert "dev_score_after" in run.data.metrics
     reflections = [
         r for r in lab.stub.requests if "missing information: 복용 간격" in json.dumps(r, ensure_ascii=False)

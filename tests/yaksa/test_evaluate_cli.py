@@ -22,7 +22,9 @@ def test_evaluate_logs_the_score_and_the_per_example_table(lab, capsys):
     run = last_run()
     assert run.data.params["model"] == "uncompiled" and run.data.params["dev_n"] == "2"
     m = run.data.metrics
-    assert abs(m["dev_score"] - 0.93) < 1e-9 and m["dev_undetermined"] == 0 and m["lm_calls"] == len(lab.stub.requests) > 0
+    assert (
+        abs(m["dev_score"] - 0.93) < 1e-9 and m["dev_undetermined"] == 0 and m["lm_calls"] == len(lab.stub.requests) > 0
+    )
     path = mlflow.artifacts.download_artifacts(run_id=run.info.run_id, artifact_path="dev_examples.json")
     table = json.loads(open(path, encoding="utf-8").read())
     rows = dict(zip(table["columns"], zip(*table["data"], strict=True), strict=True))
