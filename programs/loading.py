@@ -6,8 +6,9 @@ and no code from the file runs; an LM stored on a predictor is dropped (the prog
 the LM configuration). `load` accepts:
 
 * a path to a ``.json`` state file;
-* an MLflow model URI (``models:/yaksa-crag@champion``, ``models:/yaksa-crag/3``, ``runs:/<id>/model``): the JSON
-  state artifact inside the registered model is downloaded and read; the pickled pyfunc wrapper is never opened.
+* an MLflow URI (``models:/yaksa-crag@champion``, ``models:/yaksa-crag/3``, or ``runs:/<id>/program``, the compile
+  run's state artifact): only the JSON state artifact is downloaded and read; the pickled pyfunc wrapper is never
+  opened.
 
 ``.pkl`` files are refused unless ``allow_pickle=True`` (they can run arbitrary code).
 
