@@ -84,25 +84,39 @@ def score(gathered: list, searcher, weights: dict, fusion: str, depth: int) -> d
     return out
 
 
-def choose_oos_threshold(gathered: list, max_in_scope_blocked: float = 0.03) -> tuple[float, dict]:
-    """Highest dense cut blocking at most `max_in_scope_blocked` of in-scope questions (names/rules never blocked)."""
+def choose_oos_threshold(
+    gathered: list, max_in_scope_blocked: float = 0.03, grid=(0.83, 0.84, 0.85, 0.86, 0.87, 0.88)
+) -> tuple[float, dict]:
+    """The `oos_min_dense` cut of the layered guard (see retrievers.oos_guard) that blocks the most out-of-scope
+    questions while blocking at most `max_in_scope_blocked` of the in-scope ones; ties go to the lower cut."""
+    from retrievers.oos_guard import guard
 
-    def can_block(g) -> bool:
-        return not g.analysis.names and not g.analysis.expansions
+    def blocked(g, cut: float) -> bool:
+        a = g.analysis
+        return guard(
+            "fused",
+            1.0,
+            g.relevance,
+            has_names=bool(a.names),
+            has_rules=bool(a.expansions),
+            has_sections=bool(a.sections),
+            min_dense=cut,
+            rescue_dense=max(cut, 0.885),
+        )[0]
 
-    in_rel = sorted(g.relevance for q, g in gathered if q["kind"] != "oos" and can_block(g))
-    n_in = sum(1 for q, _ in gathered if q["kind"] != "oos")
-    oos = [(g.relevance, can_block(g)) for q, g in gathered if q["kind"] == "oos"]
-    allowed = int(max_in_scope_blocked * n_in)
-    threshold = in_rel[allowed] if len(in_rel) > allowed else 1.0
-    blocked_oos = sum(1 for rel, ok in oos if ok and rel < threshold)
-    blocked_in = sum(1 for rel in in_rel if rel < threshold)
-    stats = {
-        "oos_recall": blocked_oos / len(oos) if oos else 1.0,
-        "in_scope_blocked": blocked_in / n_in if n_in else 0.0,
-        "oos_with_names_or_rules": sum(1 for _, ok in oos if not ok),
-    }
-    return float(threshold), stats
+    n_in = sum(1 for q, _ in gathered if q["kind"] != "oos") or 1
+    n_oos = sum(1 for q, _ in gathered if q["kind"] == "oos") or 1
+    best, best_stats = grid[0], None
+    for cut in grid:
+        stats = {
+            "oos_recall": sum(blocked(g, cut) for q, g in gathered if q["kind"] == "oos") / n_oos,
+            "in_scope_blocked": sum(blocked(g, cut) for q, g in gathered if q["kind"] != "oos") / n_in,
+        }
+        if stats["in_scope_blocked"] <= max_in_scope_blocked and (
+            best_stats is None or stats["oos_recall"] > best_stats["oos_recall"]
+        ):
+            best, best_stats = cut, stats
+    return float(best), best_stats or {"oos_recall": 0.0, "in_scope_blocked": 1.0}
 
 
 def tune(

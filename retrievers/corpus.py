@@ -138,7 +138,8 @@ def dur_sentence(code: str, r: dict) -> str:
         grade = _v(r["등급"])
         return f"[임부금기] {name}은(는) 임부(임신부)에게 사용하면 안 되는 성분입니다({grade}).{why}{form}"
     if code == "dc":
-        return f"[용량주의] {name}의 1일 최대 투여량은 {_v(r['1일최대용량'])}입니다. 이를 넘지 않도록 주의합니다.{why}{form}"
+        dose = _v(r["1일최대용량"])
+        return f"[용량주의] {name}의 1일 최대 투여량은 {dose}입니다. 이를 넘지 않도록 주의합니다.{why}{form}"
     if code == "ec":
         return f"[투여기간주의] {name}의 최대 투여기간은 {_v(r['최대투여기간'])}입니다.{why}{form}"
     if code == "fc":

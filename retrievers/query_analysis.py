@@ -58,7 +58,10 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     found = names.match(q)
     expansions = lexicon.expand(q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
-    if not sections and (expansions or found):
+    if not sections and found and expansions:
+        # "게보린 먹고 속이 쓰려요": a named medicine plus a symptom is most often a side effect
+        implied.extend(["se", "atpn"])
+    elif not sections and (expansions or found):
         # "콧물이 줄줄 나요" or a bare "게보린?" asks what the medicine is for
         implied.append("efcy")
     return QueryAnalysis(q, found, sections, list(dict.fromkeys(implied)), expansions, warnings)

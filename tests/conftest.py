@@ -11,3 +11,23 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ["YAKSA_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-yaksa.toml")
 os.environ.pop("YAKSA_LM", None)
 os.environ.pop("TAVILY_API_KEY", None)
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def mini_index(tmp_path_factory):
+    """(index_dir, build report) of a complete index over tests/fixtures/mini_corpus."""
+    from tests.helpers.mini_index import build_mini_index
+
+    index_dir = tmp_path_factory.mktemp("mini_index")
+    return index_dir, build_mini_index(index_dir)
+
+
+@pytest.fixture(scope="session")
+def mini_searcher(mini_index):
+    from retrievers.searcher import open_searcher
+    from tests.helpers.hash_embedder import HashEmbedder
+
+    return open_searcher(mini_index[0], embedder=HashEmbedder(), shared=False)

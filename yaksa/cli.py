@@ -71,6 +71,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("yaksa: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) went away: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":
