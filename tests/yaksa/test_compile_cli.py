@@ -64,10 +64,11 @@ def test_bootstrap_compile_logs_registers_and_loads_back(lab, capsys, tmp_path):
     assert from_registry(question=question).answer == expected.answer
     import retrievers.searcher
 
-    pytest.MonkeyPatch().setattr(retrievers.searcher, "open_searcher", lambda *a, **k: lab.backend)
-    model = mlflow.pyfunc.load_model("models:/yaksa-crag@champion")
-    model.unwrap_python_model().program.shared.lms = {}
-    assert model.predict({"question": question})[0]["answer"] == expected.answer
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(retrievers.searcher, "open_searcher", lambda *a, **k: lab.backend)
+        model = mlflow.pyfunc.load_model("models:/yaksa-crag@champion")
+        model.unwrap_python_model().program.shared.lms = {}
+        assert model.predict({"question": question})[0]["answer"] == expected.answer
 
 
 def test_in_memory_program_equals_the_registered_one_with_an_lm(lab, capsys):
