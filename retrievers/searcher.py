@@ -42,6 +42,31 @@ from retrievers.tokenizer import KiwiTokenizer
 from retrievers.vector_cache import VectorCache, text_key
 from retrievers.vector_store import ChromaStore
 
+# dosage forms people name in questions ("판콜 시럽", "클리어틴 크림"); longer, unambiguous words only
+FORM_WORDS = (
+    "크림",
+    "연고",
+    "시럽",
+    "캡슐",
+    "스프레이",
+    "좌제",
+    "좌약",
+    "패치",
+    "패취",
+    "겔",
+    "젤",
+    "로션",
+    "점안액",
+    "안약",
+    "가글",
+    "과립",
+    "현탁액",
+    "츄어블",
+    "트로키",
+    "필름",
+    "파스",
+    "플라스타",
+)
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
 
 
@@ -267,9 +292,10 @@ class Searcher:
         """Documents the recognised names point at, with how directly (1 named, 0.6 via the product's ingredient)."""
         out: dict[int, float] = {}
         products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
+        preferred = self._by_dosage_form(products, qa.query)
         for seq in products:
             for i in self._product_docs.get(seq, []):
-                out[i] = 1.0
+                out[i] = 1.0 if seq in preferred else 0.7
         for canon in qa.names.ingredients:
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
@@ -309,6 +335,20 @@ class Searcher:
         top = np.argpartition(-scores, depth - 1)[:depth]
         top = top[np.argsort(-scores[top], kind="stable")]
         return [(self.docs[i].id, float(scores[i])) for i in top]
+
+    def _by_dosage_form(self, products: set[str], query: str) -> set[str]:
+        """Among products a name matched, those whose name has a dosage form the question mentions
+        (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액); all of them when it mentions none or none has it."""
+        forms = [f for f in FORM_WORDS if f in query]
+        if not forms or len(products) < 2:
+            return products
+        names = {
+            seq: self.docs[self._product_docs[seq][0]].metadata.get("item_name", "")
+            for seq in products
+            if self._product_docs.get(seq)
+        }
+        chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
+        return chosen or products
 
     def _dense_scores(self, cand_idx: list[int], qvec, dense_top: dict[str, float]) -> list[float]:
         if qvec is None:

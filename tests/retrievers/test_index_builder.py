@@ -113,3 +113,12 @@ def test_dur_rules_by_ingredient_and_type(mini_searcher):
     rules = mini_searcher.dur_rules(["이부프로펜"], ["cc"])
     assert rules and all(d.metadata["dur_code"] == "cc" for d in rules)
     assert all("이부프로펜" in d.text for d in rules)
+
+
+def test_a_dosage_form_in_the_question_prefers_that_product(mini_searcher):
+    seqs = {d.metadata["item_seq"]: d.metadata["item_name"] for d in mini_searcher.docs if d.source == "easydrug"}
+    gelfos = next(s for s, n in seqs.items() if "겔포스" in n)
+    gebolin = next(s for s, n in seqs.items() if "게보린" in n)
+    assert mini_searcher._by_dosage_form({gelfos, gebolin}, "겔포스 현탁액 먹는 법") == {gelfos}
+    assert mini_searcher._by_dosage_form({gelfos, gebolin}, "먹는 법") == {gelfos, gebolin}
+    assert mini_searcher._by_dosage_form({gelfos, gebolin}, "크림 바르는 법") == {gelfos, gebolin}
