@@ -23,7 +23,7 @@ from retrievers.documents import Document
 
 # Longest first, so 연질캡슐 is removed before 캡슐 and 내복액 before 액.
 DOSAGE_FORMS = sorted(
-    """연질캡슐 경질캡슐 캡슐 츄어블정 필름코팅정 서방정 장용정 발포정 나정 구강붕해정 정 시럽 건조시럽 내복액 현탁액
+    """연질캡슐 경질캡슐 캡슐 츄어블정 츄정 필름코팅정 서방정 장용정 발포정 나정 구강붕해정 정 시럽 건조시럽 내복액 현탁액
     액제 외용액 액 과립 세립 산 환 크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 스프레이 점안액 점비액 좌제
     질정 질좌제 트로키 네일라카 가글 구강용해필름 필름 츄잉껌 껌 캔디 파스 에어로솔 폼 샴푸 엑스 엑스과립 주""".split(),
     key=len,
