@@ -189,3 +189,12 @@ def test_turn_evaluator_compiles_and_registers_yaksa_turn(lab, capsys):
     assert type(program).__name__ == "TurnEvaluator"
     out = program(prompt="투 포인터로 풀어줘. N <= 10^5", problem_title="두 수의 합")
     assert out.intents and out.score is not None
+
+
+def test_mipro_compile_proposes_instructions_and_logs_the_run(lab, capsys):
+    pytest.importorskip("optuna")
+    argv = compile_args(lab, "--optimizer", "mipro", "--candidates", "2", "--trials", "2", "--train", "3", "--dev", "1")
+    assert cli.main(argv) == 0
+    run = only_run()
+    assert run.data.params["optimizer"] == "mipro" and run.data.params["optimizer.num_trials"] == "2"
+    assert "dev_score_after" in run.data.metrics and run.data.metrics["lm_calls"] > 0
