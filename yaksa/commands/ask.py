@@ -78,8 +78,8 @@ def parse_user(text: str | None):
 
 def build_program(args):
     from programs.crag import CRAG
-    from programs.lm_config import LMConfigError, load_lm_config
     from programs.profiles import PROFILES, get_profile
+    from yaksa.commands._lab import lm_config
 
     if args.profile not in PROFILES:
         raise UserError(f"unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
@@ -91,15 +91,7 @@ def build_program(args):
     if args.no_web:
         overrides["web_references"] = False
     settings = get_profile(args.profile, **overrides)
-    try:
-        config = load_lm_config(
-            args.config,
-            model=args.lm,
-            api_base=args.api_base,
-            role_models={r: getattr(args, f"lm_{r}") for r in ("query", "generate", "verify", "judge")},
-        )
-    except LMConfigError as e:
-        raise UserError(str(e)) from None
+    config = lm_config(args, cache=False)
     if getattr(args, "model", None):
         from programs.loading import StateError, load
 

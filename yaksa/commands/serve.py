@@ -44,21 +44,13 @@ def register(subparsers) -> None:
 
 def load_program(args):
     """The program to serve: `--model` (JSON state or models:/ URI) or a fresh CRAG, over the default index."""
-    from programs.lm_config import LMConfigError, load_lm_config
     from programs.profiles import PROFILES, get_profile
+    from yaksa.commands._lab import lm_config
     from yaksa.commands.ask import open_backend
 
     if args.profile and args.profile not in PROFILES:
         raise UserError(f"unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
-    try:
-        config = load_lm_config(
-            args.config,
-            model=args.lm,
-            api_base=args.api_base,
-            role_models={r: getattr(args, f"lm_{r}") for r in ("query", "generate", "verify", "judge")},
-        )
-    except LMConfigError as e:
-        raise UserError(str(e)) from None
+    config = lm_config(args, cache=False)
     lms = config.build()
     backend = open_backend()
     if args.model:
