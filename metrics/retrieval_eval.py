@@ -13,9 +13,7 @@ Example:
 from __future__ import annotations
 
 import json
-import time
 from collections import defaultdict
-from dataclasses import replace
 from pathlib import Path
 
 from metrics.retrieval import mrr_at_k, ndcg_at_k, oos_precision_recall, recall_at_k
@@ -34,36 +32,33 @@ def load_questions(split: str = "dev", path: str | Path | None = None) -> list[d
         return [json.loads(line) for line in f if line.strip()]
 
 
-def run_mode(
-    searcher, questions: list[dict], weights: dict | None = None, use_reranker: bool = False, progress=None
-) -> list[dict]:
-    """Retrieve top 20 for every question with the given weights; per-question rows."""
-    saved_settings, saved_reranker = searcher.settings, searcher.reranker
-    if weights is not None:
-        searcher.settings = replace(saved_settings, weights=weights)
-    if not use_reranker:
-        searcher.reranker = None
+def gather_all(searcher, questions: list[dict], progress=None) -> list:
+    """Candidates and raw features per question: the expensive part (embedding, BM25), done once for all modes."""
+    out = []
+    for q in questions:
+        out.append((q, searcher.gather(q["question"])))
+        if progress:
+            progress(1)
+    return out
+
+
+def run_mode(searcher, gathered: list, weights: dict | None = None, use_reranker: bool = False) -> list[dict]:
+    """Top 20 for every gathered question with the given weights (default: the searcher's); per-question rows."""
     rows = []
-    try:
-        for q in questions:
-            t = time.perf_counter()
-            r = searcher.retrieve(q["question"], k=20)
-            ranked = [h.id for h in (r.hits if searcher.reranker else r.candidates)]
-            rows.append(
-                {
-                    "id": q["id"],
-                    "kind": q["kind"],
-                    "gold": q["gold"],
-                    "ranked": ranked,
-                    "blocked": r.out_of_scope,
-                    "relevance": r.relevance,
-                    "ms": (time.perf_counter() - t) * 1000,
-                }
-            )
-            if progress:
-                progress(1)
-    finally:
-        searcher.settings, searcher.reranker = saved_settings, saved_reranker
+    for q, g in gathered:
+        candidates = searcher.rank(g, weights)
+        hits = searcher.rerank(g.analysis.query, candidates, 20) if use_reranker else candidates
+        blocked, _ = searcher.guard(g, hits, reranked=use_reranker)
+        rows.append(
+            {
+                "id": q["id"],
+                "kind": q["kind"],
+                "gold": q["gold"],
+                "ranked": [h.id for h in hits],
+                "blocked": blocked,
+                "relevance": g.relevance,
+            }
+        )
     return rows
 
 
@@ -105,13 +100,12 @@ def _ranking(rows: list[dict]) -> dict[str, float]:
 def evaluate_retrieval(searcher, questions: list[dict], modes: list[str] | None = None, progress=None) -> dict:
     """{mode: summary} for the requested modes (default: all that apply)."""
     modes = modes or ["bm25", "dense", "seed", "hybrid"] + (["hybrid+rerank"] if searcher.reranker else [])
+    gathered = gather_all(searcher, questions, progress)
     table = {}
     for mode in modes:
         if mode == "hybrid+rerank" and not searcher.reranker:
             continue
-        rows = run_mode(
-            searcher, questions, MODE_WEIGHTS.get(mode), use_reranker=mode == "hybrid+rerank", progress=progress
-        )
+        rows = run_mode(searcher, gathered, MODE_WEIGHTS.get(mode), use_reranker=mode == "hybrid+rerank")
         table[mode] = summarise(rows)
         table[mode]["_rows"] = rows
     return table

@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from metrics.retrieval import mrr_at_k, recall_at_k
+from metrics.retrieval_eval import gather_all
+from retrievers.fusion import fuse_features
 
 GRID = {
     "bm25": [0.2, 0.5, 0.8, 1.0],
@@ -41,28 +43,14 @@ class TuneResult:
     oos: dict = field(default_factory=dict)
 
 
-def _fused(raw: dict, depth: list[int], weights: dict, fusion: str, max_depth: int, rrf_k: int = 60) -> np.ndarray:
-    keep = np.array([d < max_depth or p > 0 for d, p in zip(depth, raw["product"], strict=True)])
-    out = np.full(len(depth), -np.inf)
-    if not keep.any():
-        return out
-    feats = {k: np.asarray(v, dtype=np.float64)[keep] for k, v in raw.items()}
-    if fusion == "rrf":
-        total = np.zeros(keep.sum())
-        for name, vals in feats.items():
-            order = np.argsort(-vals, kind="stable")
-            ranks = np.empty(len(vals))
-            ranks[order] = np.arange(1, len(vals) + 1)
-            total += np.where(vals > 0, weights.get(name, 0.0) / (rrf_k + ranks), 0.0)
-    else:
-        total = np.zeros(keep.sum())
-        for name, vals in feats.items():
-            if name in {"bm25", "dense"}:
-                lo, hi = vals.min(), vals.max()
-                vals = (vals - lo) / (hi - lo) if hi > lo else np.full_like(vals, 1.0 if hi > 0 else 0.0)
-            total += weights.get(name, 0.0) * vals
-    out[keep] = total
-    return out
+def _fused(raw: dict, depth: list[int], weights: dict, fusion: str, max_depth: int) -> list[tuple[int, float]]:
+    """(candidate position, fused score) for candidates within `max_depth` of BM25 or dense, or named by the query;
+    the same `fuse_features` the searcher ranks with."""
+    keep = [j for j, (d, p) in enumerate(zip(depth, raw["product"], strict=True)) if d < max_depth or p > 0]
+    if not keep:
+        return []
+    fused = fuse_features({name: [vals[j] for j in keep] for name, vals in raw.items()}, weights, fusion)
+    return list(zip(keep, fused, strict=True))
 
 
 def score(gathered: list, searcher, weights: dict, fusion: str, depth: int) -> dict:
@@ -72,9 +60,8 @@ def score(gathered: list, searcher, weights: dict, fusion: str, depth: int) -> d
     for q, g in gathered:
         if q["kind"] == "oos":
             continue
-        fused = _fused(g.raw, g.depth, weights, fusion, depth)
-        order = np.argsort(-fused, kind="stable")[:20]
-        ranked = [searcher.docs[g.cand_idx[j]].id for j in order if np.isfinite(fused[j])]
+        fused = sorted(_fused(g.raw, g.depth, weights, fusion, depth), key=lambda jf: -jf[1])[:20]
+        ranked = [searcher.docs[g.cand_idx[j]].id for j, _ in fused]
         r = recall_at_k(ranked, set(q["gold"]), 5)
         recalls.append(r)
         mrrs.append(mrr_at_k(ranked, set(q["gold"]), 10))
@@ -129,11 +116,7 @@ def tune(
     max_in_scope_blocked: float = 0.03,
 ) -> TuneResult:
     """Random search over GRID (seeded), always including the current settings as trial 0."""
-    gathered = []
-    for q in questions:
-        gathered.append((q, searcher.gather(q["question"])))
-        if progress:
-            progress(1)
+    gathered = gather_all(searcher, questions, progress)
     current = {
         "weights": dict(searcher.settings.weights),
         "fusion": searcher.settings.fusion,

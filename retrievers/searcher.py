@@ -39,7 +39,7 @@ from retrievers.rerankers import Reranker, load_reranker
 from retrievers.result import RetrievalResult
 from retrievers.settings import RetrievalSettings
 from retrievers.tokenizer import KiwiTokenizer
-from retrievers.vector_cache import VectorCache, text_key
+from retrievers.vector_cache import VectorCache
 from retrievers.vector_store import ChromaStore
 
 # dosage forms people name in questions ("판콜 시럽", "클리어틴 크림"); longer, unambiguous words only
@@ -136,15 +136,14 @@ class Searcher:
     def scorer(self) -> str:
         return self.reranker.name if self.reranker else "fused"
 
-    def _vector_matrix(self, cache: VectorCache) -> tuple[np.ndarray, np.ndarray]:
-        keys = [text_key(embedding_text(d)) for d in self.docs]
-        uniq = {k: n for n, k in enumerate(dict.fromkeys(keys))}
-        present = [k for k in uniq if k in cache._rows]
-        if len(present) < len(uniq):
+    def _vector_matrix(self, cache: VectorCache) -> tuple[np.ndarray, np.ndarray] | None:
+        """Distinct passage vectors and, per document, its row; None when the cache lacks any of them."""
+        texts = [embedding_text(d) for d in self.docs]
+        distinct = list(dict.fromkeys(texts))
+        if cache.missing(distinct):
             return None
-        matrix = np.stack([cache._rows[k] for k in uniq]).astype(np.float32)
-        rows = np.array([uniq[k] for k in keys], dtype=np.int32)
-        return matrix, rows
+        row_of = {t: n for n, t in enumerate(distinct)}
+        return cache.get(distinct), np.array([row_of[t] for t in texts], dtype=np.int32)
 
     def warm_up(self) -> None:
         """Pay Kiwi's and bm25s's first-call costs (seconds) at load time rather than on the first question."""
@@ -247,7 +246,7 @@ class Searcher:
         candidates = self.rank(g)
         timings["fusion_ms"] = _ms(t)
         t = time.perf_counter()
-        hits = self._rerank(qa.query, candidates, k)
+        hits = self.rerank(qa.query, candidates, k)
         timings["rerank_ms"] = _ms(t)
         blocked, reason = self.guard(g, hits)
         return RetrievalResult(
@@ -265,22 +264,24 @@ class Searcher:
             timings=timings,
         )
 
-    def guard(self, g: Gathered, hits: list[Hit], min_dense: float | None = None) -> tuple[bool, str]:
-        """Stage 5: the OOS guard for gathered evidence and final hits."""
+    def guard(self, g: Gathered, hits: list[Hit], reranked: bool | None = None) -> tuple[bool, str]:
+        """Stage 5: the OOS guard for gathered evidence and final hits (`reranked`: whether `hits` carry
+        reranker scores; default: whether a reranker is configured)."""
         s = self.settings
+        reranked = self.reranker is not None if reranked is None else reranked
         qa = g.analysis
         if self.embedder is None and not qa.names and not qa.expansions:
             return True, "no drug name or symptom recognised (dense vectors not built: run `yaksa index`)"
         top = hits[0].score if hits else 0.0
         return guard(
-            self.scorer,
+            self.scorer if reranked else "fused",
             top,
-            g.relevance if self.reranker is None else top,
+            top if reranked else g.relevance,
             has_names=bool(qa.names),
             has_rules=bool(qa.expansions),
             min_top_score=s.oos_min_top_score,
             min_relevance=s.oos_min_relevance,
-            min_dense=s.oos_min_dense if min_dense is None else min_dense,
+            min_dense=s.oos_min_dense,
             has_hits=bool(hits),
             has_sections=bool(qa.sections),
             rescue_dense=s.oos_rescue_dense,
@@ -363,7 +364,7 @@ class Searcher:
         d = self.docs[i]
         return d.metadata.get("section", "") if d.source == "easydrug" else f"dur:{d.metadata.get('dur_code', '')}"
 
-    def _rerank(self, query: str, candidates: list[Hit], k: int) -> list[Hit]:
+    def rerank(self, query: str, candidates: list[Hit], k: int) -> list[Hit]:
         if self.reranker is None:
             return candidates[:k]
         scores = self.reranker.score(query, [h.doc.text for h in candidates])

@@ -58,8 +58,7 @@ def run(args) -> int:
         raise UserError(f"cannot read the question set: {e}") from None
     searcher = open_searcher_or_explain(args.index_dir, reranker=args.reranker)
     modes = args.modes.split(",") if args.modes else None
-    n_modes = len(modes) if modes else 4 + (1 if searcher.reranker else 0)
-    with tqdm(total=len(questions) * n_modes, desc="retrieving", unit="q") as bar:
+    with tqdm(total=len(questions), desc="retrieving", unit="q") as bar:
         table = evaluate_retrieval(searcher, questions, modes, progress=bar.update)
     rows = {mode: summary.pop("_rows") for mode, summary in table.items()}
     print(json.dumps(table, indent=1) if args.json else format_table(table))
