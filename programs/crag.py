@@ -1,18 +1,20 @@
-"""CRAG: the Corrective-RAG program that composes the query optimiser, the retriever, grading and routing,
-knowledge refinement, generation, verification with self-correction, and the refine strategy.
+"""CRAG: the Corrective-RAG program, run as an explicit graph over one state object per question.
 
-Flow for one question (DESIGN.md "The CRAG flow"):
+The nodes (retrieve, optimize_query, grade, rewrite, generate, verify, correct, research, evaluate, requery, stop)
+are small functions in programs/graph.py; which one runs next is a pure function of the state in
+programs/routing.py. `forward` runs that table until `stop` and records each node's step in the trace, once.
 
-1. search the question as asked (the retriever expands it by rule); out of scope -> the OOS answer, no LM call;
-2. with a query LM, optimise the query (core/recall/avoid terms) and search again;
-3. grade the documents (retrieval scores, or the LM per document) and route: generate, rewrite and search again
-   (at most 2 times), generate from the top 3 with a low-relevance notice, or generate without context;
-4. add the DUR rules that apply to the user, cut the documents to their relevant strips, generate;
-5. verify and self-correct (at most 3 rounds; missing information searches again once);
+1. the question as asked is searched; out of scope -> the OOS answer, no LM call;
+2. with a query LM, the query is optimised (core/recall/avoid terms) and searched again;
+3. the calibrated evaluator grades the result (with ``llm_grading``, one judge call grades all documents) and the
+   0.7 route picks: generate, rewrite and search again (<= 2), generate from the top 3 with a low-relevance notice,
+   or generate without context when nothing found reaches the floor;
+4. the DUR rules that apply to the user are added, the documents cut to their relevant strips, the answer written;
+5. verified and self-corrected (<= 3 rounds; missing information searches again once);
 6. the strategy evaluates quality and, while it stays low and the safety stops allow, rewrites and searches again.
 
 Every LM call goes through one per-question `Run`, which charges a shared budget (default 12). When it runs out,
-the best answer so far is returned and the trace says why.
+the last answer that passed verification (or the best one, or the extractive answer) is returned and says so.
 
 Example:
     >>> program = CRAG(backend=my_backend)                    # doctest: +SKIP
@@ -23,34 +25,36 @@ Example:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any
 
 import dspy
 
+from programs import graph
 from programs.budget import BudgetExhausted
-from programs.extractive import extractive_answer
-from programs.generator import Generator, format_context
-from programs.grading import LMGrader, ScoreGrader
+from programs.generator import Generator
+from programs.grading import LMGrader, RelevanceGrader
+from programs.graph import OUT_OF_SCOPE_ANSWER
 from programs.profile import UserProfile
 from programs.profiles import get_profile
-from programs.quality_evaluator import QualityEvaluator, QualityFeedback
+from programs.quality_evaluator import QualityEvaluator
 from programs.query_optimizer import QueryOptimizer
 from programs.query_rewriter import QueryRewriter
 from programs.refinement import KnowledgeRefiner
-from programs.routing import GENERATE, LOW_RELEVANCE, NO_CONTEXT, REWRITE, jaccard, route_by_relevance
 from programs.run import Run, Trace
 from programs.settings import CragSettings
-from programs.strategies import RefineState, create_strategy
+from programs.state import QuestionState
+from programs.strategies import create_strategy
 from programs.verifier import Verifier
 from retrievers.documents import Document
-from retrievers.result import RetrievalResult
 
-OUT_OF_SCOPE_ANSWER = (
-    "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 병용·임부·노인 금기)에 대해 물어봐 주세요."
-)
-BUDGET_NOTICE = "※ 이 질문에 쓸 수 있는 LM 호출 횟수를 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다."
-MAX_DUR_DOCS = 3
+BUDGET_NOTICES = {
+    "passed": "※ LM 호출 한도를 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
+    "best": "※ 이 질문에 쓸 수 있는 LM 호출 횟수를 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
+    "extractive": "※ LM 호출 한도를 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
+}
+BUDGET_NOTICE = BUDGET_NOTICES["best"]
+MAX_STEPS = 200  # a guard: every loop has its own cap, so a real question takes a few dozen steps at most
+
+__all__ = ["CRAG", "OUT_OF_SCOPE_ANSWER", "BUDGET_NOTICE", "BUDGET_NOTICES"]
 
 
 class Shared:
@@ -66,46 +70,6 @@ class Shared:
 
     def __deepcopy__(self, memo):
         return self
-
-
-@dataclass
-class _Question:
-    """Mutable state of one forward pass."""
-
-    question: str
-    profile: UserProfile
-    run: Run
-    warnings: list[str] = field(default_factory=list)
-    result: RetrievalResult | None = None
-    terms: list[str] = field(default_factory=list)
-    avoid: list[str] = field(default_factory=list)
-    docs: list[Document] = field(default_factory=list)
-    mode: str = GENERATE
-    answer: str = ""
-    method: str = ""
-    contexts: list[str] = field(default_factory=list)
-    context_docs: list[Document] = field(default_factory=list)
-    verification: str = "off"
-    feedback: QualityFeedback | None = None
-    best: dict | None = None
-    out_of_scope: bool = False
-    web: Any = None
-
-    @property
-    def trace(self):
-        return self.run.trace
-
-    def snapshot(self, score: float | None) -> dict:
-        return {
-            "answer": self.answer,
-            "contexts": list(self.contexts),
-            "context_docs": list(self.context_docs),
-            "mode": self.mode,
-            "method": self.method,
-            "verification": self.verification,
-            "score": score,
-            "feedback": self.feedback,
-        }
 
 
 class CRAG(dspy.Module):
@@ -132,18 +96,47 @@ class CRAG(dspy.Module):
         self.verifier = Verifier(s.max_verify_rounds, s.max_research)
         self.evaluator = QualityEvaluator(s.quality_weights, s.quality_threshold, s.quality_docs, s.quality_doc_chars)
         self.rewriter = QueryRewriter(s.previous_answer_chars)
-        self.score_grader = ScoreGrader(s.grade_threshold, s.grade_threshold_rerank)
+        self.relevance_grader = RelevanceGrader(s.grade_threshold, s.grade_threshold_rerank)
         self.refiner = KnowledgeRefiner(s.strip_threshold, s.max_strips_per_doc)
         self.shared = Shared(backend, lms, web)
 
     # ----------------------------------------------------------------- public
     @property
     def backend(self):
+        """The search backend (the default searcher is opened on first use)."""
         if self.shared.backend is None:
             from retrievers.searcher import open_searcher  # lazy: the index is heavy and optional in tests
 
             self.shared.backend = open_searcher()
         return self.shared.backend
+
+    @property
+    def lms(self) -> dict:
+        """The LM of each configured role (roles left out use ``dspy.settings.lm``)."""
+        return dict(self.shared.lms)
+
+    @property
+    def strategy(self):
+        return create_strategy(self.settings)
+
+    def stream_targets(self) -> list[tuple[dspy.Predict, str]]:
+        """(predictor, output field) pairs whose tokens are the answer the user reads: the three generators and the
+        correction. Apps build their `dspy.streaming.StreamListener`s from this."""
+        g = self.generator
+        return [
+            (g.generate, "answer"),
+            (g.generate_low_relevance, "answer"),
+            (g.generate_no_context, "answer"),
+            (self.verifier.correct, "corrected_answer"),
+        ]
+
+    def with_settings(self, settings: CragSettings | None = None, **changes) -> CRAG:
+        """A copy with other settings (a profile, or single changes) that keeps the compiled predictors' state and
+        shares the backend, LMs and web lookup."""
+        variant = type(self)(settings=(settings or self.settings).replace(**changes))
+        variant.shared = self.shared
+        variant.load_state(self.dump_state())
+        return variant
 
     def forward(self, question: str, user: UserProfile | dict | None = None, on_step=None) -> dspy.Prediction:
         start = time.perf_counter()
@@ -151,14 +144,60 @@ class CRAG(dspy.Module):
         profile = user if isinstance(user, UserProfile) else UserProfile.from_dict(user)
         question, warnings = self._clean(question)
         run = Run(self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step))
-        q = _Question(question, profile if s.user_context else UserProfile(), run, warnings)
+        st = QuestionState(question, profile if s.user_context else UserProfile(), run, warnings)
         try:
-            self._answer(q)
+            self._run_graph(st)
         except BudgetExhausted as e:
-            self._out_of_budget(q, e)
-        return self._finish(q, start)
+            st.trace.stop_reason = "lm_budget_exhausted"
+            st.trace.step("stop", reason="lm_budget_exhausted", detail=str(e))
+            graph.out_of_budget(self, st, BUDGET_NOTICES)
+        return self._finish(st, start)
 
-    # ------------------------------------------------------------------ steps
+    # ------------------------------------------------------------- the graph
+    def _run_graph(self, st: QuestionState) -> None:
+        node = "retrieve"
+        for _ in range(MAX_STEPS):
+            info = graph.NODES[node](self, st)
+            st.trace.step(node, **info)
+            edge = graph.EDGES[node]
+            if edge is None:
+                return
+            node = edge(st, self.settings)
+        raise RuntimeError(f"the CRAG graph did not stop within {MAX_STEPS} steps (last node {node})")
+
+    def start_web(self, query: str):
+        """Start the web-reference lookup (never part of the LM context)."""
+        if self.shared.web is not None:
+            return self.shared.web(query)
+        from retrievers.web import start_web_references
+
+        return start_web_references(query)
+
+    def context_documents(self, st: QuestionState, docs: list[Document]) -> list[Document]:
+        """The documents the generator sees: the chosen ones plus the user's DUR rules, cut to relevant strips."""
+        s = self.settings
+        out = list(docs)
+        types = st.profile.dur_types() if s.user_context else []
+        if types and out:
+            ingredients = sorted(
+                {i.strip() for d in out for i in str(d.metadata.get("main_ingr", "")).split(",") if i.strip()}
+                | {d.metadata.get("ingredient", "") for d in out} - {""}
+            )
+            try:
+                rules = self.backend.dur_rules(ingredients, types)[: graph.MAX_DUR_DOCS] if ingredients else []
+            except Exception as e:  # a backend without DUR rules must not stop the answer
+                rules = []
+                st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}")
+            seen = {d.id for d in out}
+            added = [r for r in rules if r.id not in seen]
+            out += added
+            st.trace.step("dur_rules", types=types, ingredients=ingredients[:10], added=[d.id for d in added])
+        if s.knowledge_refinement and out:
+            out, stats = self.refiner.refine(st.question, out, st.terms, st.result.sections if st.result else ())
+            st.trace.step("refine_knowledge", **stats)
+        return out
+
+    # ---------------------------------------------------------------- helpers
     def _clean(self, question: str) -> tuple[str, list[str]]:
         question = " ".join(str(question or "").split())
         if not question:
@@ -168,297 +207,8 @@ class CRAG(dspy.Module):
             return question[:limit], [f"question cut to {limit} characters"]
         return question, []
 
-    def _answer(self, q: _Question) -> None:
-        s, run, trace = self.settings, q.run, q.trace
-        result = self._retrieve(q, q.question)
-        if result.out_of_scope:
-            q.out_of_scope, q.mode, q.method = True, "out_of_scope", "guard"
-            q.answer = OUT_OF_SCOPE_ANSWER
-            trace.stop_reason = "out_of_scope"
-            return
-        q.result = result
-        if s.web_references:
-            q.web = (self.shared.web or _start_web)(q.question)
-        if s.query_optimization and run.has_lm("query"):
-            opt = self.query_optimizer(question=q.question, profile_summary=q.profile.summary(), run=run)
-            trace.step(
-                "optimize_query",
-                method=opt.method,
-                query=opt.query,
-                extra_terms=opt.extra_terms,
-                avoid_terms=opt.avoid_terms,
-            )
-            if opt.method == "lm":
-                q.terms, q.avoid = list(opt.extra_terms), list(opt.avoid_terms)
-                better = self._retrieve(q, opt.query)
-                if better.hits and not better.out_of_scope:
-                    result = better
-        q.result = result
-        q.mode, q.docs = self._grade_and_route(q, result)
-        hashes = [[d.content_hash for d in q.docs]]
-        strategy = create_strategy(s, self.evaluator)
-        state = RefineState(q.question, "", [], run, q.profile, doc_hash_history=hashes)
-        while True:
-            self._generate(q, q.docs, q.mode)
-            self._verify(q)
-            state.answer, state.docs = q.answer, q.context_docs
-            q.feedback = strategy.refine(state)
-            trace.score_history.append(q.feedback.overall)
-            trace.step(
-                "evaluate",
-                strategy=strategy.name,
-                method=q.feedback.method,
-                overall=q.feedback.overall,
-                grounding=q.feedback.grounding,
-                completeness=q.feedback.completeness,
-                accuracy=q.feedback.accuracy,
-                missing_info=q.feedback.missing_info,
-            )
-            self._keep_best(q, q.feedback.overall)
-            if not strategy.should_retrieve(state):
-                trace.stop_reason = state.stop_reason
-                return
-            state.iteration += 1
-            trace.iterations = state.iteration
-            new_query = self.rewriter(
-                original_query=q.question,
-                feedback=q.feedback,
-                previous_answer=q.answer,
-                profile=q.profile,
-                iteration=state.iteration,
-                run=run,
-                use_lm=s.dynamic_query,
-            ).query
-            trace.step("rewrite", reason="quality", query=new_query)
-            result = self._retrieve(q, new_query)
-            if result.out_of_scope or not result.hits:
-                trace.stop_reason = "no_documents_on_research"
-                return
-            q.result = result
-            grades = self.score_grader.grade(result.hits, result.scorer, result.products)
-            kept = [h.doc for h, ok in zip(result.hits, grades.relevant, strict=True) if ok]
-            q.docs, q.mode = (kept, GENERATE) if kept else (result.documents[: s.low_relevance_top], LOW_RELEVANCE)
-            state.doc_hash_history.append([d.content_hash for d in q.docs])
-            if (
-                s.safety_checks
-                and jaccard(state.doc_hash_history[-1], state.doc_hash_history[-2]) >= s.duplicate_threshold
-            ):
-                trace.stop_reason = state.stop_reason = "duplicate_documents"
-                trace.step("stop", reason="duplicate_documents", detail="the new search found the same documents")
-                return
-
-    def _retrieve(self, q: _Question, query: str) -> RetrievalResult:
-        t = time.perf_counter()
-        result = self.backend.retrieve(
-            query, k=self.settings.k, extra_terms=q.terms or None, avoid_terms=q.avoid or None
-        )
-        ms = round((time.perf_counter() - t) * 1000, 2)
-        q.trace.timings["retrieval_ms"] = q.trace.timings.get("retrieval_ms", 0.0) + ms
-        q.trace.doc_history.append([h.id for h in result.hits])
-        q.trace.step(
-            "retrieve",
-            query=query,
-            scorer=result.scorer,
-            top_score=round(result.top_score, 4),
-            out_of_scope=result.out_of_scope,
-            oos_reason=result.oos_reason,
-            hits=[{"id": h.id, "score": round(float(h.score), 4)} for h in result.hits],
-            ms=ms,
-        )
-        q.warnings.extend(w for w in result.warnings if w not in q.warnings)
-        return result
-
-    def _grade(self, q: _Question, result: RetrievalResult):
-        if self.settings.llm_grading and q.run.has_lm("judge"):
-            return self.grader(
-                question=q.question,
-                hits=result.hits,
-                run=q.run,
-                fallback=self.score_grader,
-                scorer=result.scorer,
-                names=result.products,
-            )
-        return self.score_grader.grade(result.hits, result.scorer, result.products)
-
-    def _grade_and_route(self, q: _Question, result: RetrievalResult) -> tuple[str, list[Document]]:
-        s, trace = self.settings, q.trace
-        if not s.relevance_routing:
-            return (GENERATE, result.documents) if result.hits else (NO_CONTEXT, [])
-        best = None
-        while True:
-            grades = self._grade(q, result)
-            trace.relevance_history.append(grades.relevance)
-            route = route_by_relevance(
-                grades.relevance, trace.rewrites, len(result.hits), s.relevance_threshold, s.max_rewrites
-            )
-            trace.step("grade", method=grades.method, relevance=grades.relevance, relevant=grades.relevant, route=route)
-            if best is None or grades.relevance > best[0]:
-                best = (grades.relevance, result, grades)
-            if route == GENERATE:
-                q.result = result
-                return GENERATE, [h.doc for h, ok in zip(result.hits, grades.relevant, strict=True) if ok]
-            if route != REWRITE:
-                _, result, grades = best
-                q.result = result
-                docs = result.documents[: s.low_relevance_top] if route == LOW_RELEVANCE else []
-                return (route if docs or route == NO_CONTEXT else NO_CONTEXT), docs
-            trace.rewrites += 1
-            feedback = QualityFeedback(
-                grades.relevance,
-                grades.relevance,
-                0.0,
-                0.0,
-                missing_info=q.terms[:3],
-                improvement_suggestions=[
-                    f"검색 결과의 관련성이 낮음({grades.relevance:.2f}): 제품명·성분명과 궁금한 내용을 분명히 하세요"
-                ],
-            )
-            new_query = self.rewriter(
-                original_query=q.question,
-                feedback=feedback,
-                profile=q.profile,
-                iteration=trace.rewrites,
-                run=q.run,
-                use_lm=True,
-            ).query
-            trace.step("rewrite", reason="relevance", query=new_query)
-            if _same_query(new_query, q.question) or any(
-                _same_query(new_query, st.get("query", "")) for st in trace.steps[:-1] if st["step"] == "rewrite"
-            ):
-                trace.step("skip_search", reason="the rewrite is the same query")
-                continue
-            new = self._retrieve(q, new_query)
-            if new.hits and not new.out_of_scope:
-                result = new
-
-    def _context_docs(self, q: _Question, docs: list[Document]) -> list[Document]:
-        s = self.settings
-        out = list(docs)
-        types = q.profile.dur_types() if s.user_context else []
-        if types and out:
-            ingredients = sorted(
-                {i.strip() for d in out for i in str(d.metadata.get("main_ingr", "")).split(",") if i.strip()}
-                | {d.metadata.get("ingredient", "") for d in out} - {""}
-            )
-            try:
-                rules = self.backend.dur_rules(ingredients, types)[:MAX_DUR_DOCS] if ingredients else []
-            except Exception as e:  # a backend without DUR rules must not stop the answer
-                rules = []
-                q.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}")
-            seen = {d.id for d in out}
-            added = [r for r in rules if r.id not in seen]
-            out += added
-            q.trace.step("dur_rules", types=types, ingredients=ingredients[:10], added=[d.id for d in added])
-        if s.knowledge_refinement and out:
-            out, stats = self.refiner.refine(q.question, out, q.terms, q.result.sections if q.result else ())
-            q.trace.step("refine_knowledge", **stats)
-        return out
-
-    def _generate(self, q: _Question, docs: list[Document], mode: str) -> None:
-        if mode == LOW_RELEVANCE:
-            docs = docs[: self.settings.low_relevance_top]
-        context_docs = self._context_docs(q, docs) if mode != NO_CONTEXT else []
-        out = self.generator(
-            question=q.question,
-            docs=context_docs,
-            mode=mode,
-            profile_summary=q.profile.summary(),
-            run=q.run,
-            terms=q.terms,
-            sections=q.result.sections if q.result else (),
-            cut_low_relevance=False,
-        )
-        q.answer, q.contexts, q.context_docs, q.mode, q.method = (
-            out.answer,
-            out.contexts,
-            out.docs,
-            out.mode,
-            out.method,
-        )
-        q.verification = "off"
-        q.trace.step(
-            "generate", mode=out.mode, method=out.method, documents=[d.id for d in out.docs], chars=len(out.answer)
-        )
-
-    def _verify(self, q: _Question) -> None:
-        if not self.settings.verification or q.method != "lm" or not q.run.has_lm("verify"):
-            q.verification = "off" if q.method == "lm" or not self.settings.verification else "skipped (no LM answer)"
-            return
-
-        def research(feedback: str):
-            fb = QualityFeedback(
-                0.0,
-                0.0,
-                0.0,
-                0.0,
-                missing_info=[feedback[:120]] if feedback else [],
-                improvement_suggestions=["검증에서 부족하다고 한 정보를 찾도록 질의를 구체화"],
-            )
-            query = self.rewriter(
-                original_query=q.question,
-                feedback=fb,
-                previous_answer=q.answer,
-                profile=q.profile,
-                iteration=1,
-                run=q.run,
-                use_lm=self.settings.dynamic_query,
-            ).query
-            q.trace.step("rewrite", reason="verification: missing information", query=query)
-            result = self._retrieve(q, query)
-            if result.out_of_scope or not result.hits:
-                return None
-            docs = result.documents
-            if jaccard([d.content_hash for d in docs], [d.content_hash for d in q.docs]) >= 0.8:
-                q.trace.step("skip_generate", reason="the re-search found the same documents")
-                return None
-            q.result, q.docs = result, docs
-            self._generate(q, docs, GENERATE)
-            return q.answer, format_context(q.context_docs)
-
-        try:
-            out = self.verifier(
-                question=q.question,
-                context=format_context(q.context_docs),
-                answer=q.answer,
-                run=q.run,
-                research=research,
-            )
-        except BudgetExhausted as e:
-            if getattr(e, "partial", None):
-                q.answer = e.partial[0]
-            q.verification = "unfinished (budget)"
-            raise
-        q.answer, q.verification = out.answer, out.status
-
-    def _keep_best(self, q: _Question, score: float | None) -> None:
-        if q.best is None or (score or 0.0) >= (q.best["score"] or 0.0):
-            q.best = q.snapshot(score)
-
-    def _out_of_budget(self, q: _Question, error: BudgetExhausted) -> None:
-        q.trace.stop_reason = "lm_budget_exhausted"
-        q.trace.step("stop", reason="lm_budget_exhausted", detail=str(error))
-        if q.best is None and q.answer:
-            self._keep_best(q, None)
-        if q.best is None:  # no answer yet: quote the documents
-            docs = q.docs or (q.result.documents if q.result else [])
-            q.answer = extractive_answer(
-                q.question,
-                docs,
-                GENERATE if docs else NO_CONTEXT,
-                q.terms,
-                q.result.sections if q.result else (),
-                self.settings.extractive_docs,
-                self.settings.extractive_sentences,
-                BUDGET_NOTICE,
-            )
-            q.contexts, q.context_docs, q.method = [d.text for d in docs], list(docs), "extractive"
-            q.mode = GENERATE if docs else NO_CONTEXT
-            self._keep_best(q, None)
-            return
-        q.best["answer"] = f"{q.best['answer'].rstrip()}\n\n{BUDGET_NOTICE}"
-
-    def _finish(self, q: _Question, start: float) -> dspy.Prediction:
-        best = q.best or q.snapshot(None)
+    def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
+        best = st.best or st.snapshot(None)
         answer = best["answer"]
         citations = [
             {
@@ -471,48 +221,38 @@ class CRAG(dspy.Module):
             }
             for i, d in enumerate(best["context_docs"], 1)
         ]
-        web = _collect_web(q.web, start + self.settings.web_timeout_s - time.perf_counter())
-        trace = q.trace
-        if q.web is not None or self.settings.web_references:
+        web = _collect_web(st.web, start + self.settings.web_timeout_s - time.perf_counter())
+        trace = st.trace
+        if st.web is not None or self.settings.web_references:
             trace.step("web_references", note=web.note, links=len(web.links))
         total = (time.perf_counter() - start) * 1000
         trace.timings.update(
             total_ms=round(total, 2),
-            lm_ms=round(q.run.lm_seconds * 1000, 2),
-            overhead_ms=round(total - q.run.lm_seconds * 1000, 2),
+            lm_ms=round(st.run.lm_seconds * 1000, 2),
+            overhead_ms=round(total - st.run.lm_seconds * 1000, 2),
         )
         out = trace.to_dict()
         out.update(
             strategy=self.settings.refine_strategy,
-            uses_lm=q.run.uses_lm,
-            unreachable=q.run.unreachable(),
-            budget={"limit": q.run.budget.limit, "used": q.run.budget.used},
-            warnings=q.warnings,
+            uses_lm=st.run.uses_lm,
+            unreachable=st.run.unreachable(),
+            budget={"limit": st.run.budget.limit, "used": st.run.budget.used},
+            warnings=st.warnings,
             mode=best["mode"],
             method=best["method"],
             verification=best["verification"],
             quality=best["feedback"].to_dict() if best.get("feedback") else None,
         )
         return dspy.Prediction(
-            question=q.question,
+            question=st.question,
             answer=answer,
             citations=citations,
             contexts=best["contexts"],
             web_refs=web.links,
             trace=out,
-            out_of_scope=q.out_of_scope,
+            out_of_scope=st.out_of_scope,
             mode=best["mode"],
         )
-
-
-def _same_query(a: str, b: str) -> bool:
-    return " ".join(a.split()) == " ".join(b.split())
-
-
-def _start_web(query: str):
-    from retrievers.web import start_web_references
-
-    return start_web_references(query)
 
 
 def _collect_web(future, timeout: float):

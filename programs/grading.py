@@ -1,15 +1,18 @@
-"""Grade retrieved documents and turn the grades into one relevance score in [0, 1] (document-grading seed §3.1).
+"""Grade retrieved documents: a relevance probability per document and one for the result (document-grading seed
+§3.1, with the CRAG paper's small calibrated evaluator as the default).
 
-The default grader reads the retrieval scores (the CRAG paper's evaluator is a small scorer, and it beat LLM
-grading): a document is relevant when its reranker score, or its fused score when no reranker ran, reaches the
-threshold for that scorer. `LMGrader` asks the LM about each document instead (flag ``llm_grading``); a document
-whose LM grade fails, or that the budget no longer covers, falls back to its score grade.
+`RelevanceGrader` reads the calibrated retrieval evaluator (`retrievers.relevance`): no LM, probabilities that mean
+what they say, so the seed's 0.7 threshold routes. `LMGrader` (flag ``llm_grading``) asks the judge LM about all
+documents in one call and averages its verdicts with the calibrated probabilities; when the LM fails or the budget
+is spent, the calibrated grade stands alone.
 
 Example:
     >>> from retrievers.documents import Document, Hit
-    >>> hits = [Hit(Document("a", "x"), 0.9), Hit(Document("b", "y"), 0.1)]
-    >>> ScoreGrader(threshold=0.5).grade(hits, scorer="fused").relevance
-    0.5
+    >>> hits = [Hit(Document("easydrug:1:se", "x"), 3.4, {"bm25": 8.0, "dense": 0.9, "product": 1.0,
+    ...        "section": 1.0, "fused": 3.4})]
+    >>> g = RelevanceGrader().grade(hits, names=["게보린"])
+    >>> g.method, len(g.documents), g.relevant == [g.documents[0] >= 0.5]
+    ('calibrated', 1, True)
 """
 
 from __future__ import annotations
@@ -21,90 +24,84 @@ import dspy
 from programs.budget import BudgetExhausted
 from programs.run import Run
 from retrievers.documents import Hit
-from signatures.grading import GradeDocument
+from retrievers.relevance import RelevanceModel, default_model
+from signatures.grading import GradeDocuments
 
 
 @dataclass
 class Grades:
-    """Per-document verdicts and their share: relevance = relevant / graded (0 when nothing was retrieved)."""
+    """One grading of a retrieval.
 
+    Attributes:
+        relevance: the result's relevance in [0, 1] (what the 0.7 route reads; 0 when nothing was retrieved).
+        documents: each document's relevance in [0, 1], in hit order.
+        relevant: each document kept for generation (its relevance reaches the grade threshold).
+        method: ``calibrated``, ``reranker``, ``lm`` (verdicts combined with the calibrated grade).
+    """
+
+    relevance: float = 0.0
+    documents: list[float] = field(default_factory=list)
     relevant: list[bool] = field(default_factory=list)
-    method: str = "score"
+    method: str = "calibrated"
     reasons: list[str] = field(default_factory=list)
 
     @property
-    def relevance(self) -> float:
-        return round(sum(self.relevant) / len(self.relevant), 4) if self.relevant else 0.0
+    def best_document(self) -> float:
+        return max(self.documents, default=0.0)
 
 
-def hit_score(hit: Hit) -> float:
-    """The score a grade reads: the reranker's when there is one, else the hit's final score."""
-    return float(hit.scores.get("rerank", hit.score))
-
-
-class ScoreGrader:
-    """Grade by retrieval score.
+class RelevanceGrader:
+    """Grade with the calibrated retrieval evaluator.
 
     Args:
-        threshold: minimum fused score (min-max normalised per query, so in [0, 1]).
-        rerank_threshold: minimum reranker probability (bge-reranker scores of relevant leaflets are often 0.05-0.9).
+        threshold: a document is kept for generation when its calibrated relevance reaches this.
+        rerank_threshold: the same for reranker probabilities.
+        model: the evaluator (default: the shipped `retrievers/data/relevance_model.json`).
     """
 
-    def __init__(self, threshold: float = 0.5, rerank_threshold: float = 0.05):
+    def __init__(self, threshold: float = 0.5, rerank_threshold: float = 0.05, model: RelevanceModel | None = None):
         self.threshold = threshold
         self.rerank_threshold = rerank_threshold
+        self.model = model
 
-    def grade(self, hits: list[Hit], scorer: str = "fused", names=()) -> Grades:
-        """A hit is relevant when its score reaches the scorer's threshold, or when it names a product or ingredient
-        the question names (the seed's criterion: 'contains keywords related to the question')."""
-        cut = self.threshold if scorer == "fused" else self.rerank_threshold
-        relevant, reasons = [], []
-        for h in hits:
-            named = next((n for n in names if n and n in h.doc.text), "")
-            relevant.append(hit_score(h) >= cut or bool(named))
-            reasons.append(f"{scorer} score {hit_score(h):.3f} vs {cut}" + (f"; names {named}" if named else ""))
-        return Grades(relevant, "score", reasons)
+    def grade(self, hits: list[Hit], scorer: str = "fused", names=(), expanded: bool = False) -> Grades:
+        g = (self.model or default_model()).grade(hits, scorer, names, expanded)
+        cut = self.threshold if g.method == "calibrated" else self.rerank_threshold
+        return Grades(g.result, g.documents, [p >= cut for p in g.documents], g.method)
+
+
+def numbered(hits: list[Hit], max_chars: int = 600) -> str:
+    """'[문서 N] title' and the start of each document, as the grader sees them."""
+    return "\n\n".join(f"[문서 {i}] {h.doc.title}\n{h.doc.text[:max_chars]}" for i, h in enumerate(hits, 1))
 
 
 class LMGrader(dspy.Module):
-    """Ask the LM, document by document, whether it is relevant (yes/no with a reason)."""
+    """One judge call grades every document; its verdicts are averaged with the calibrated probabilities.
+
+    A document's relevance is (calibrated + verdict) / 2 with verdict 1 for 'yes', and it is kept when the LM said
+    'yes'; the result's relevance is (calibrated result + 1 if any 'yes' else 0) / 2.
+    """
 
     def __init__(self):
         super().__init__()
-        self.grade = dspy.Predict(GradeDocument)
+        self.grade = dspy.Predict(GradeDocuments)
 
-    def forward(
-        self,
-        question: str,
-        hits: list[Hit],
-        run: Run | None = None,
-        fallback: ScoreGrader | None = None,
-        scorer: str = "fused",
-        max_chars: int = 1000,
-        names=(),
-    ) -> Grades:
+    def forward(self, question: str, hits: list[Hit], base: Grades, run: Run | None = None) -> Grades:
         run = run or Run(budget_limit=None)
-        fallback = fallback or ScoreGrader()
-        grades = Grades(method="lm")
-        for i, hit in enumerate(hits):
-            try:
-                out = run.call("judge", self.grade, question=question, document=hit.doc.text[:max_chars])
-                verdict = str(out.relevant).strip().lower()
-                if verdict not in ("yes", "no"):
-                    raise ValueError(f"grade {out.relevant!r} is neither yes nor no")
-                grades.relevant.append(verdict == "yes")
-                grades.reasons.append(str(out.reason))
-            except BudgetExhausted:
-                rest = fallback.grade(hits[i:], scorer, names)
-                grades.relevant += rest.relevant
-                grades.reasons += rest.reasons
-                run.trace.fallback("grade", f"LM-call budget used up; {len(hits) - i} documents graded by score")
-                grades.method = "lm+score"
-                break
-            except Exception as e:
-                one = fallback.grade([hit], scorer, names)
-                grades.relevant += one.relevant
-                grades.reasons += one.reasons
-                grades.method = "lm+score"
-                run.trace.fallback("grade", f"{hit.id}: {type(e).__name__}; graded by score")
-        return grades
+        if not hits:
+            return base
+        try:
+            out = run.call("judge", self.grade, question=question, documents=numbered(hits))
+            verdicts = [str(v).strip().lower() for v in (out.verdicts or [])]
+            if len(verdicts) != len(hits) or any(v not in ("yes", "no") for v in verdicts):
+                raise ValueError(f"expected {len(hits)} yes/no verdicts, got {out.verdicts!r}")
+        except BudgetExhausted:
+            run.trace.fallback("grade", "LM-call budget used up; calibrated grade")
+            return base
+        except Exception as e:
+            run.trace.fallback("grade", f"{type(e).__name__}: {str(e)[:120]}; calibrated grade")
+            return base
+        yes = [v == "yes" for v in verdicts]
+        docs = [round((p + y) / 2, 4) for p, y in zip(base.documents, yes, strict=True)]
+        relevance = round((base.relevance + (1.0 if any(yes) else 0.0)) / 2, 4)
+        return Grades(relevance, docs, yes, "lm", [str(out.reason or "")])

@@ -2,29 +2,28 @@
 information and suggestions that drive the next rewrite (quality-evaluator seed §1-4).
 
 The LM sees the top 5 documents cut to 500 characters each. When the LM is off, fails, or answers something the
-adapter cannot parse, the seed's heuristic evaluation answers instead (base 0.5, plus length and document presence)
-and the trace says so.
+adapter cannot parse, the heuristic evaluation answers instead: it checks what the question asked for (sections,
+slot words, the user's profile) against the answer's sentences and names what is missing, and the trace says so.
 
 Example:
     >>> fb = QualityEvaluator()(question="q", answer="짧음", documents=[], use_lm=False)
-    >>> fb.method, fb.overall
-    ('heuristic', 0.2613)
+    >>> fb.method, fb.overall, fb.missing_info
+    ('heuristic', 0.1, ['관련 문서'])
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass, field
 
 import dspy
 
 from programs.budget import BudgetExhausted
+from programs.coverage import cited_ids, covered, missing, requirements
 from programs.routing import clamp, needs_refinement, overall_score
 from programs.run import Run
 from retrievers.documents import Document
 from signatures.evaluation import EvaluateQuality
 
-CITATION = re.compile(r"\[문서\s*\d+\]")
 
 
 @dataclass
@@ -68,26 +67,44 @@ def heuristic_evaluation(
     weights=(0.4, 0.4, 0.2),
     threshold: float = 0.5,
     why: str = "no LM",
+    sections=(),
+    profile=None,
 ) -> QualityFeedback:
-    """The seed's fallback: a base score of 0.5 raised by document presence, citations, length and the safety line."""
-    has_docs = bool(docs)
-    cites = bool(CITATION.search(answer))
-    length = min(len(answer.strip()) / 300, 1.0)
-    grounding = 0.5 + (0.3 if has_docs else -0.2) + (0.2 if cites and has_docs else 0.0)
-    completeness = (0.3 if has_docs else 0.1) + 0.5 * length + (0.2 if has_docs and cites else 0.0)
-    accuracy = 0.5 + (0.2 if "전문가와 꼭 상담하세요" in answer else 0.0) + (0.1 if has_docs else 0.0)
-    g, c, a = (round(clamp(x), 4) for x in (grounding, completeness, accuracy))
+    """Score an answer by what the question asked for (programs/coverage.py), not by its length.
+
+    * completeness: the share of requirements covered (asked sections by a cited document of that section; slot
+      words and the profile's items by their words in the answer);
+    * accuracy: the share of the safety requirements (slots, profile) covered — right for this user;
+    * grounding: the answer cites documents it was given, and those documents touch what was asked.
+
+    The missing requirements become `missing_info`, which the rewrite adds to the next search.
+    """
+    numbered = {i: d.id for i, d in enumerate(docs, 1)}
+    reqs = requirements(question, sections, profile)
+    gaps = missing(reqs, answer, numbered)
+    ids = cited_ids(answer, numbered)
+    if not docs:
+        g, c, a = 0.1, 0.0, 0.3
+    else:
+        safety = [r for r in reqs if r.kind == "safety"]
+        c = 1.0 - len(gaps) / len(reqs) if reqs else (1.0 if ids else 0.5)
+        a = 1.0 - sum(r.kind == "safety" for r in gaps) / len(safety) if safety else (1.0 if ids else 0.5)
+        cited = [d for d in docs if d.id in ids]
+        touching = [d for d in cited if not reqs or any(covered(r, d.text, [d.id]) for r in reqs)]
+        g = (0.4 + 0.6 * len(touching) / len(cited)) if cited else 0.3
+    g, c, a = (round(clamp(x), 4) for x in (g, c, a))
     overall = overall_score(g, c, a, weights)
-    missing = [] if has_docs else ["관련 문서"]
+    missing_info = [r.label for r in gaps] if docs else ["관련 문서"]
+    suggestions = [f"'{m}'에 관한 문서를 찾도록 질의에 넣어 다시 검색" for m in missing_info]
     return QualityFeedback(
         overall,
         g,
         c,
         a,
-        missing,
-        [] if has_docs else ["제품명이나 성분명을 넣어 다시 검색"],
+        missing_info,
+        suggestions,
         needs_refinement(overall, threshold),
-        f"heuristic evaluation ({why})",
+        f"heuristic evaluation ({why}): {len(reqs) - len(gaps)}/{len(reqs)} requirements covered",
         "heuristic",
     )
 
@@ -112,16 +129,14 @@ class QualityEvaluator(dspy.Module):
         previous_feedback: QualityFeedback | None = None,
         run: Run | None = None,
         use_lm: bool = True,
+        profile=None,
+        sections=(),
     ) -> QualityFeedback:
         run = run or Run(budget_limit=None)
         if not use_lm or not run.has_lm("judge"):
+            why = "LLM evaluation off" if not use_lm else "no LM"
             return heuristic_evaluation(
-                question,
-                answer,
-                documents,
-                self.weights,
-                self.threshold,
-                "LLM evaluation off" if not use_lm else "no LM",
+                question, answer, documents, self.weights, self.threshold, why, sections, profile
             )
         try:
             out = run.call(
@@ -138,8 +153,9 @@ class QualityEvaluator(dspy.Module):
             raise
         except Exception as e:
             run.trace.fallback("evaluate", f"{type(e).__name__}: {str(e)[:120]}; heuristic evaluation")
+            why = f"LM evaluation failed: {type(e).__name__}"
             return heuristic_evaluation(
-                question, answer, documents, self.weights, self.threshold, f"LM evaluation failed: {type(e).__name__}"
+                question, answer, documents, self.weights, self.threshold, why, sections, profile
             )
         overall = overall_score(g, c, a, self.weights)
         return QualityFeedback(

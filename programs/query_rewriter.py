@@ -2,7 +2,9 @@
 
 * feedback with missing information or suggestions: the LM rewrites (prefixes such as "재작성된 질의:" stripped);
 * no feedback: profile enhancement only;
-* LM off or failed: the seed's fallback, the original query plus the missing keywords and the profile.
+* LM off or failed: the seed's fallback, the original query plus the missing keywords and the profile;
+* a relevance rewrite with no missing keywords and no LM (`keyword_rewrite`): the names retrieval recognised and the
+  words of the sections the question asks for, first added to the question, then alone.
 
 Example:
     >>> fb = QualityFeedback(0.4, 0.4, 0.3, 0.7, missing_info=["유산증 위험"])
@@ -17,6 +19,7 @@ import re
 import dspy
 
 from programs.budget import BudgetExhausted
+from programs.coverage import QUERY_WORDS
 from programs.profile import UserProfile
 from programs.quality_evaluator import QualityFeedback
 from programs.run import Run
@@ -35,6 +38,23 @@ def strip_prefix(text: str) -> str:
     line = next((ln for ln in str(text).splitlines() if ln.strip()), "")
     line = PREFIX.sub("", line).strip()
     return line.strip("\"'“”‘’`").strip()
+
+
+def keyword_rewrite(query: str, result, attempt: int) -> str:
+    """A no-LM rewrite after a low grade: attempt 1 adds the recognised names and the asked sections' words to the
+    query; attempt 2 searches those words alone (colloquial filler dropped). Unchanged when there are none.
+
+    >>> from retrievers.result import RetrievalResult
+    >>> keyword_rewrite("게보린 먹고 속쓰려", RetrievalResult("q", products=["게보린"], sections=["se"]), 2)
+    '게보린 이상반응 부작용'
+    """
+    if result is None:
+        return query
+    words = [*result.products, *(QUERY_WORDS[s] for s in result.sections if s in QUERY_WORDS)]
+    if not words:
+        return query
+    extra = [w for w in words if w not in query]
+    return " ".join([query, *extra]) if attempt <= 1 else " ".join(words)
 
 
 def enhance_with_profile(query: str, profile: UserProfile | None) -> str:
@@ -65,11 +85,15 @@ class QueryRewriter(dspy.Module):
         iteration: int = 0,
         run: Run | None = None,
         use_lm: bool = True,
+        result=None,
     ) -> dspy.Prediction:
         run = run or Run(budget_limit=None)
         if not feedback or not (feedback.missing_info or feedback.improvement_suggestions):
             return dspy.Prediction(query=enhance_with_profile(original_query, profile), method="profile")
         if not use_lm or not run.has_lm("query"):
+            if result is not None and not feedback.missing_info:
+                query = enhance_with_profile(keyword_rewrite(original_query, result, iteration), profile)
+                return dspy.Prediction(query=query, method="keywords")
             return dspy.Prediction(query=fallback_rewrite(original_query, feedback, profile), method="fallback")
         try:
             out = run.call(

@@ -3,6 +3,7 @@
 * `route_by_relevance`: document-grading seed §3.4 (generate / rewrite / low relevance / no context).
 * `needs_refinement` and `safety_stop`: the quality check of the crag-self-refine seed §4-5.
 * `route_verification`: pharmacist-rag-pipeline stage 7 with the adaptive re-search of its last section.
+* `after_*`: the edges of the CRAG graph (programs/graph.py): which node runs next, read off the question's state.
 
 Example:
     >>> route_by_relevance(0.8, rewrites=0, n_docs=5)
@@ -24,18 +25,28 @@ NO_CONTEXT = "generate_no_context"
 
 
 def route_by_relevance(
-    relevance: float, rewrites: int, n_docs: int, threshold: float = 0.7, max_rewrites: int = 2
+    relevance: float,
+    rewrites: int,
+    n_docs: int,
+    threshold: float = 0.7,
+    max_rewrites: int = 2,
+    best_doc: float = 1.0,
+    floor: float = 0.1,
 ) -> str:
     """Where to go after grading.
 
     >= threshold: generate; below it, rewrite while fewer than `max_rewrites` rewrites were made; then generate from
-    the top documents with a low-relevance notice, or without context when there are none.
+    the top documents with a low-relevance notice when at least one document's relevance reaches `floor`, or
+    without context when none does (the question is in scope, but nothing found is about it).
+
+    >>> route_by_relevance(0.3, rewrites=2, n_docs=5, best_doc=0.05)
+    'generate_no_context'
     """
     if relevance >= threshold and n_docs > 0:
         return GENERATE
     if rewrites < max_rewrites:
         return REWRITE
-    return LOW_RELEVANCE if n_docs > 0 else NO_CONTEXT
+    return LOW_RELEVANCE if n_docs > 0 and best_doc >= floor else NO_CONTEXT
 
 
 def overall_score(grounding: float, completeness: float, accuracy: float, weights=(0.4, 0.4, 0.2)) -> float:
@@ -122,3 +133,103 @@ def route_verification(
     if cause == "missing_information":
         return RESEARCH if researched < max_research else INSUFFICIENT
     return CORRECT if rounds < max_rounds else GIVE_UP
+
+
+# ---------------------------------------------------------------- the graph's edges (programs/graph.py)
+STOP = "stop"
+
+
+def after_retrieve(state, settings) -> str:
+    """After a search: stop when `retrieval_stop` says so; optimise the first query once with a query LM; after a
+    research search, generate from what it found (or evaluate the annotated answer); otherwise grade."""
+    if retrieval_stop(state, settings):
+        return STOP
+    if state.purpose == "question" and settings.query_optimization and state.run.has_lm("query"):
+        return "optimize_query"
+    if state.purpose == "research":
+        return "generate" if state.found_new else "evaluate"
+    return "grade"
+
+
+def retrieval_stop(state, settings) -> str:
+    """Why a search ends the question ("" when it does not): ``out_of_scope`` for the question as asked;
+    ``no_documents_on_research`` or ``duplicate_documents`` (crag-self-refine seed §5) for a quality re-search."""
+    if state.purpose == "question" and state.out_of_scope:
+        return "out_of_scope"
+    if state.purpose == "quality":
+        if state.search_failed:
+            return "no_documents_on_research"
+        new = [d.content_hash for d in state.result.documents]
+        if settings.safety_checks and duplicate_documents([*state.doc_hashes[-1:], new], settings.duplicate_threshold):
+            return "duplicate_documents"
+    return ""
+
+
+def after_optimize(state, settings) -> str:
+    """Search the optimised query when the LM gave one; grade the first search otherwise."""
+    return "retrieve" if state.query else "grade"
+
+
+def after_grade(state, settings) -> str:
+    """Rewrite while the relevance route says so; generate otherwise (the route picks the mode)."""
+    return "rewrite" if state.route == REWRITE else "generate"
+
+
+def after_rewrite(state, settings) -> str:
+    """Search a new query; a rewrite that repeats a searched query goes back to the (cached) grade."""
+    return "retrieve" if state.query else "grade"
+
+
+def after_generate(state, settings) -> str:
+    """Verify an LM answer when verification is on and a verifier is available; evaluate otherwise."""
+    if settings.verification and state.method == "lm" and state.run.has_lm("verify"):
+        return "verify"
+    return "evaluate"
+
+
+def after_verify(state, settings) -> str:
+    """CORRECT -> correct, RESEARCH -> research, anything else -> evaluate."""
+    return {CORRECT: "correct", RESEARCH: "research"}.get(state.verify_action, "evaluate")
+
+
+def after_correct(state, settings) -> str:
+    """Verify the corrected answer again; a correction that failed ends verification."""
+    return "verify" if state.verify_action == CORRECT else "evaluate"
+
+
+def after_evaluate(state, settings) -> str:
+    """Stop when the strategy is satisfied or a safety stop applies (`stop_reason` says which); re-search otherwise."""
+    return STOP if state.trace.stop_reason else "requery"
+
+
+def duplicate_documents(doc_hashes, threshold: float = 0.8) -> bool:
+    """True when the last two document sets overlap by Jaccard >= `threshold` (crag-self-refine seed §5)."""
+    return len(doc_hashes) >= 2 and jaccard(doc_hashes[-1], doc_hashes[-2]) >= threshold
+
+
+def refine_stop(
+    strategy: str,
+    needs_retrieval: bool,
+    score_history: Sequence[float],
+    doc_hash_history: Sequence[Sequence[str]],
+    iteration: int,
+    settings,
+) -> str:
+    """Why the quality loop stops after an evaluation ("" to re-search): ``basic_rag``, ``quality_ok`` or a
+    `safety_stop` reason."""
+    if strategy == "basic_rag":
+        return "basic_rag"
+    if not needs_retrieval:
+        return "quality_ok"
+    return (
+        safety_stop(
+            score_history,
+            doc_hash_history,
+            iteration,
+            settings.max_iterations,
+            settings.duplicate_threshold,
+            settings.min_gain,
+            settings.safety_checks,
+        )
+        or ""
+    )

@@ -22,7 +22,8 @@ class CragSettings:
         refine_strategy: ``corrective_rag`` (quality evaluation and re-search) or ``basic_rag`` (generate once).
         query_optimization: ask the query LM for core/recall/avoid terms before the first search.
         relevance_routing: grade the documents and route (generate / rewrite / low relevance / no context).
-        llm_grading: grade each document with the LM instead of the retrieval scores.
+        llm_grading: also grade the documents with the judge LM (one call per distinct result), averaged with the
+            calibrated retrieval evaluator.
         knowledge_refinement: keep only the query-relevant sentence strips of the documents (CRAG decompose-recompose).
         verification: verify the answer (PASS/FAIL) and self-correct.
         llm_quality: evaluate quality with the judge LM; False uses the seed's heuristic evaluation.
@@ -46,8 +47,9 @@ class CragSettings:
 
     k: int = 5
     relevance_threshold: float = 0.7
-    grade_threshold: float = 0.5
+    grade_threshold: float = 0.5  # a document is kept for generation at this calibrated relevance
     grade_threshold_rerank: float = 0.05
+    low_relevance_floor: float = 0.1  # after the rewrites: low-relevance answer if a document reaches this, else none
     max_rewrites: int = 2
     low_relevance_top: int = 3
     quality_threshold: float = 0.5

@@ -1,6 +1,9 @@
 """The out-of-scope guard as a pure function: block before any LM call when nothing relevant was found.
 
-Seed thresholds apply to a reranker's scores (top < 0.01, relevance < 0.55). For the fused scorer the
+With a reranker the seed's checks apply: the top rerank score < 0.01 blocks, and so does a dense similarity (the
+relevance of the query to its nearest passage) < 0.55 when no drug name or symptom rule was recognised; the rerank
+score itself is never read as relevance (the seed's own example 눈에 도움되는 약 passes at a top score of 0.026).
+For the fused scorer the
 evidence is layered: a recognised product or ingredient name, or a matched symptom rule, keeps a question in
 scope; a question that only names a section-like word (하루에, 효과, 몇 시간) needs a dense top-1 cosine of
 at least `min_dense`; a question with no drug signal at all needs `rescue_dense`. Both cuts were set on
@@ -38,7 +41,7 @@ def guard(
     if scorer != "fused":
         if top_score < min_top_score:
             return True, f"top rerank score {top_score:.3f} < {min_top_score}"
-        if relevance < min_relevance and not has_names:
+        if relevance < min_relevance and not (has_names or has_rules):
             return True, f"relevance {relevance:.3f} < {min_relevance}"
         return False, ""
     if has_names or has_rules:

@@ -23,6 +23,7 @@ class RetrievalResult:
         oos_reason: why it was blocked ("" when not).
         products: product / ingredient names recognised in the query.
         sections: sections the query asks about (e.g. ``se``, ``dur:cc``).
+        expansions: terms the rule lexicon added (symptom -> ingredient, synonyms).
         warnings: non-fatal notes for the user (e.g. the query was cut).
         timings: milliseconds per stage.
     """
@@ -37,6 +38,7 @@ class RetrievalResult:
     oos_reason: str = ""
     products: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
+    expansions: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
 

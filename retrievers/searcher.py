@@ -260,6 +260,7 @@ class Searcher:
             oos_reason=reason,
             products=list(qa.names.keys),
             sections=qa.sections,
+            expansions=list(qa.expansions),
             warnings=[*qa.warnings, *self.notes],
             timings=timings,
         )
@@ -276,7 +277,7 @@ class Searcher:
         return guard(
             self.scorer if reranked else "fused",
             top,
-            top if reranked else g.relevance,
+            g.relevance,
             has_names=bool(qa.names),
             has_rules=bool(qa.expansions),
             min_top_score=s.oos_min_top_score,

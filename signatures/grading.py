@@ -1,18 +1,19 @@
-"""Signature for grading one retrieved document against the question (document-grading seed, §3.1)."""
+"""Signature for grading all retrieved documents against the question in one call (document-grading seed §3.1)."""
 
 from typing import Literal
 
 import dspy
 
 
-class GradeDocument(dspy.Signature):
-    """You are a grader assessing the relevance of a retrieved document to a user question.
+class GradeDocuments(dspy.Signature):
+    """You are a grader assessing the relevance of retrieved documents to a user question.
 
-    If the document contains keywords or semantic meaning related to the question, grade it as relevant. Give a
-    binary score 'yes' or 'no', and a one-sentence reason in the question's language.
+    For each numbered document, in order, answer 'yes' if it contains keywords or semantic meaning related to the
+    question and 'no' otherwise. Give exactly one verdict per document, and a one-sentence reason in the question's
+    language.
     """
 
     question: str = dspy.InputField()
-    document: str = dspy.InputField(desc="one leaflet section or DUR rule")
-    relevant: Literal["yes", "no"] = dspy.OutputField()
+    documents: str = dspy.InputField(desc="numbered leaflet sections or DUR rules: [문서 1] ... [문서 N]")
+    verdicts: list[Literal["yes", "no"]] = dspy.OutputField(desc="one 'yes' or 'no' per document, in order")
     reason: str = dspy.OutputField(desc="one sentence")

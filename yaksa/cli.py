@@ -22,6 +22,7 @@ COMMANDS = (
     "compare",
     "bench",
     "tune_retrieval",
+    "fit_relevance",
     "serve",
 )
 

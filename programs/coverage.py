@@ -1,0 +1,108 @@
+"""What a question asks for, and whether an answer addresses it — without an LM.
+
+A question asks for sections (부작용, 용법, 보관 …, as retrieval's section intent found them), raises slots by its
+words (술, 임신, 아이, 운전 …), and the user's profile adds its own (pregnant, elderly, a child, medicines,
+conditions). `requirements` lists them; `check` says which the answer covers — a section by a cited document of
+that section, a slot or profile item by its words in the answer — so the heuristic quality evaluator can name
+what is missing and the quality loop can search for it.
+
+Example:
+    >>> reqs = requirements("게보린 먹고 술 마셔도 돼?", sections=["intrc"])
+    >>> [r.label for r in reqs]
+    ['상호작용', '음주']
+    >>> [r.label for r in missing(reqs, "게보린은 두통에 씁니다. [문서 1]", {1: "easydrug:1:efcy"})]
+    ['상호작용', '음주']
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# slot: (question words that raise it, answer words that cover it)
+SLOTS = {
+    "음주": (("술", "음주", "알코올", "소주", "맥주", "와인", "막걸리", "숙취"), ("술", "음주", "알코올")),
+    "임신": (("임신", "임산부", "임부", "배속", "태아"), ("임부", "임신", "임산부", "태아")),
+    "수유": (("수유", "모유", "젖먹"), ("수유", "모유")),
+    "소아": (
+        ("아이", "애기", "아기", "어린이", "소아", "유아", "영아", "애한테", "살짜리", "개월", "초등"),
+        ("소아", "어린이", "유아", "영아", "세 미만", "세미만", "개월", "어린이"),
+    ),
+    "고령": (("노인", "어르신", "고령", "할머니", "할아버지", "부모님"), ("고령", "노인", "65세")),
+    "운전": (("운전", "기계조작", "기계 조작"), ("운전", "기계")),
+}
+SECTION_WORDS = {
+    "efcy": "효능",
+    "useMethod": "복용법",
+    "atpnWarn": "경고",
+    "atpn": "주의사항",
+    "intrc": "상호작용",
+    "se": "부작용",
+    "depositMethod": "보관법",
+    "dur:ac": "병용금기",
+    "dur:bc": "연령금기",
+    "dur:cc": "임부금기",
+    "dur:dc": "용량주의",
+    "dur:ec": "투여기간주의",
+    "dur:fc": "노인주의",
+    "dur:gc": "효능군중복",
+    "dur:ic": "첨가제주의",
+}
+# words a search query gets for a section it should find (the keyword rewrite)
+QUERY_WORDS = {
+    "efcy": "효능 효과",
+    "useMethod": "용법 용량",
+    "atpnWarn": "경고",
+    "atpn": "주의사항",
+    "intrc": "상호작용 함께 복용",
+    "se": "이상반응 부작용",
+    "depositMethod": "보관 방법",
+}
+CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One thing the answer must address: a section (``kind`` section), a slot or a profile item (``safety``)."""
+
+    label: str
+    kind: str
+    key: str
+    words: tuple[str, ...] = ()
+
+
+def requirements(question: str, sections=(), profile=None) -> list[Requirement]:
+    """Sections asked, slots raised by the question's words, and the profile's items, without repeats."""
+    compact = "".join(question.split())
+    out = [Requirement(SECTION_WORDS[s], "section", s) for s in sections if s in SECTION_WORDS]
+    raised = [slot for slot, (asks, _) in SLOTS.items() if any(w in compact for w in asks)]
+    if profile is not None:
+        raised += [s for s, on in (("임신", profile.pregnant), ("고령", profile.elderly)) if on]
+        if profile.age is not None and profile.age < 12:
+            raised.append("소아")
+    out += [Requirement(slot, "safety", slot, SLOTS[slot][1]) for slot in dict.fromkeys(raised)]
+    if profile is not None:
+        out += [Requirement(m, "safety", m, (m,)) for m in profile.medicines]
+        out += [Requirement(c, "safety", c, (c,)) for c in profile.conditions if c not in raised]
+    return list({(r.kind, r.key): r for r in out}.values())
+
+
+def cited_ids(answer: str, numbered: dict[int, str]) -> list[str]:
+    """Ids of the documents the answer cites with ``[문서 N]`` (or ``[문서 1, 2]``) that exist in `numbered`."""
+    ns = [int(n) for group in CITE.findall(answer) for n in re.findall(r"\d+", group)]
+    return [numbered[n] for n in dict.fromkeys(ns) if n in numbered]
+
+
+def covered(req: Requirement, answer: str, ids: list[str]) -> bool:
+    if req.kind == "section":
+        if req.key.startswith("dur:"):
+            return any(i.startswith(req.key + ":") for i in ids)
+        return any(i.endswith(":" + req.key) for i in ids)
+    compact = "".join(answer.split())
+    return any("".join(w.split()) in compact for w in req.words)
+
+
+def missing(reqs: list[Requirement], answer: str, numbered: dict[int, str]) -> list[Requirement]:
+    """The requirements the answer does not cover."""
+    ids = cited_ids(answer, numbered)
+    return [r for r in reqs if not covered(r, answer, ids)]

@@ -1,0 +1,315 @@
+"""The nodes of the CRAG graph: one small function per step, each reading and writing the question's state and
+returning what the trace records for it. Which node runs next is decided in programs/routing.py (`EDGES` below);
+the loop that runs them is `CRAG.forward` (programs/crag.py).
+
+```
+retrieve -> optimize_query -> retrieve -> grade -> rewrite -> retrieve -> grade -> ... (<= 2 rewrites)
+grade -> generate -> verify -> correct -> verify ... (<= 3 rounds) | research -> retrieve -> generate -> verify
+verify -> evaluate -> requery -> retrieve -> grade -> generate ... | stop
+```
+
+Example:
+    >>> sorted(EDGES)[:3]
+    ['correct', 'evaluate', 'generate']
+"""
+
+from __future__ import annotations
+
+import time
+
+from programs import routing
+from programs.budget import BudgetExhausted
+from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
+from programs.generator import format_context
+from programs.quality_evaluator import QualityFeedback
+from programs.routing import ACCEPT, CORRECT, GENERATE, GIVE_UP, INSUFFICIENT, LOW_RELEVANCE, NO_CONTEXT, jaccard
+from programs.state import QuestionState
+from programs.verifier import FAILED_NOTICE
+
+OUT_OF_SCOPE_ANSWER = (
+    "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 병용·임부·노인 금기)에 대해 물어봐 주세요."
+)
+MAX_DUR_DOCS = 3
+
+
+def hashes(docs) -> list[str]:
+    return [d.content_hash for d in docs]
+
+
+def retrieve(p, st: QuestionState) -> dict:
+    """Search `st.query`; keep the result unless a later search came back out of scope or empty."""
+    t = time.perf_counter()
+    result = p.backend.retrieve(st.query, k=p.settings.k, extra_terms=st.terms or None, avoid_terms=st.avoid or None)
+    ms = round((time.perf_counter() - t) * 1000, 2)
+    st.trace.timings["retrieval_ms"] = st.trace.timings.get("retrieval_ms", 0.0) + ms
+    st.trace.doc_history.append([h.id for h in result.hits])
+    st.searched.append(st.query)
+    st.warnings.extend(w for w in result.warnings if w not in st.warnings)
+    usable = bool(result.hits) and not result.out_of_scope
+    st.search_failed = not usable
+    if st.purpose == "question":
+        st.result, st.out_of_scope = result, result.out_of_scope
+        if usable and p.settings.web_references:
+            st.web = p.start_web(st.question)
+    elif st.purpose == "research":
+        st.found_new = usable and jaccard(hashes(result.documents), hashes(st.docs)) < p.settings.duplicate_threshold
+        if st.found_new:
+            st.result, st.docs, st.route = result, result.documents, GENERATE
+        else:
+            st.answer, st.verification = f"{st.answer.rstrip()}\n\n{INSUFFICIENT_NOTICE}", "insufficient_information"
+    elif usable:
+        st.result = result
+    return {
+        "query": st.query,
+        "purpose": st.purpose,
+        "scorer": result.scorer,
+        "top_score": round(result.top_score, 4),
+        "out_of_scope": result.out_of_scope,
+        "oos_reason": result.oos_reason,
+        "hits": [{"id": h.id, "score": round(float(h.score), 4)} for h in result.hits],
+        "ms": ms,
+    }
+
+
+def optimize_query(p, st: QuestionState) -> dict:
+    """Ask the query LM for core / recall / avoid terms and a cleaner query (nothing to search when it failed)."""
+    opt = p.query_optimizer(question=st.question, profile_summary=st.profile.summary(), run=st.run)
+    st.query, st.purpose = (opt.query, "optimized") if opt.method == "lm" else ("", "question")
+    if opt.method == "lm":
+        st.terms, st.avoid = list(opt.extra_terms), list(opt.avoid_terms)
+    return {"method": opt.method, "query": opt.query, "extra_terms": opt.extra_terms, "avoid_terms": opt.avoid_terms}
+
+
+def grade(p, st: QuestionState) -> dict:
+    """Grade the current result (once per distinct result) and pick the relevance route and the documents."""
+    s, result = p.settings, st.result
+    key = tuple(h.id for h in result.hits)
+    grades = st.graded.get(key)
+    cached = grades is not None
+    if not cached:
+        grades = p.relevance_grader.grade(result.hits, result.scorer, result.products, bool(result.expansions))
+        if s.llm_grading and st.run.has_lm("judge"):
+            grades = p.grader(question=st.question, hits=result.hits, base=grades, run=st.run)
+        st.graded[key] = grades
+    st.trace.relevance_history.append(grades.relevance)
+    if st.best_graded is None or grades.relevance > st.best_graded[0]:
+        st.best_graded = (grades.relevance, result, grades)
+    if s.relevance_routing:
+        best = st.best_graded[2].best_document
+        st.route = routing.route_by_relevance(
+            grades.relevance, st.trace.rewrites, len(result.hits), s.relevance_threshold, s.max_rewrites, best,
+            s.low_relevance_floor,
+        )
+    else:
+        st.route = GENERATE if result.hits else NO_CONTEXT
+    st.docs = _documents_for(st, result, grades, s)
+    return {
+        "method": grades.method + (" (cached)" if cached else ""),
+        "relevance": grades.relevance,
+        "documents": grades.documents,
+        "relevant": grades.relevant,
+        "route": st.route,
+    }
+
+
+def _documents_for(st: QuestionState, result, grades, s) -> list:
+    if st.route == GENERATE:
+        kept = [h.doc for h, ok in zip(result.hits, grades.relevant, strict=True) if ok]
+        return kept or result.documents[: s.low_relevance_top]
+    if st.route == LOW_RELEVANCE:
+        _, st.result, _ = st.best_graded
+        return st.result.documents[: s.low_relevance_top]
+    return []
+
+
+def rewrite(p, st: QuestionState) -> dict:
+    """Rewrite the question after a low grade (LM, or the keyword rewrite); a repeated query is not searched."""
+    st.trace.rewrites += 1
+    rel = st.trace.relevance_history[-1] if st.trace.relevance_history else 0.0
+    feedback = QualityFeedback(
+        rel, rel, 0.0, 0.0,
+        missing_info=st.terms[:3],
+        improvement_suggestions=[f"검색 결과의 관련성이 낮음({rel:.2f}): 제품명·성분명과 궁금한 내용을 분명히 하세요"],
+    )
+    out = p.rewriter(
+        original_query=st.question, feedback=feedback, profile=st.profile, iteration=st.trace.rewrites, run=st.run,
+        use_lm=True, result=st.result,
+    )
+    repeated = any(_same(out.query, q) for q in st.searched)
+    st.query, st.purpose = ("" if repeated else out.query), "relevance"
+    return {"reason": "relevance", "method": out.method, "query": out.query, "searched": not repeated}
+
+
+def generate(p, st: QuestionState) -> dict:
+    """Write the answer for the route from the chosen documents plus the user's DUR rules."""
+    mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
+    context_docs = p.context_documents(st, st.docs) if mode != NO_CONTEXT else []
+    out = p.generator(
+        question=st.question, docs=context_docs, mode=mode, profile_summary=st.profile.summary(), run=st.run,
+        terms=st.terms, sections=st.result.sections if st.result else (), cut_low_relevance=False,
+    )
+    st.answer, st.contexts, st.context_docs, st.mode, st.method = (
+        out.answer, out.contexts, out.docs, out.mode, out.method,
+    )
+    st.verification, st.verify_action, st.verify_rounds = "off", "", 0
+    st.doc_hashes.append(hashes(st.docs))
+    return {"mode": out.mode, "method": out.method, "documents": [d.id for d in out.docs], "chars": len(out.answer)}
+
+
+def verify(p, st: QuestionState) -> dict:
+    """Verify the answer (PASS/FAIL with a cause) and decide: accept, correct, re-search, or end with a notice."""
+    s = p.settings
+    try:
+        verdict, cause, feedback = p.verifier.check(st.question, format_context(st.context_docs), st.answer, st.run)
+    except BudgetExhausted:
+        raise
+    except Exception as e:
+        st.trace.fallback("verify", f"{type(e).__name__}: {str(e)[:120]}; answer not verified")
+        st.verification, st.verify_action = "unverified", ACCEPT
+        return {"verdict": "none", "action": "unverified"}
+    action = routing.route_verification(
+        verdict, cause, st.verify_rounds, st.researched, s.max_verify_rounds, s.max_research
+    )
+    st.verify_action, st.verify_feedback = action, feedback
+    if action == ACCEPT:
+        st.verification = "pass"
+        st.last_passed = st.snapshot(None)
+    elif action == INSUFFICIENT:
+        st.answer, st.verification = f"{st.answer.rstrip()}\n\n{INSUFFICIENT_NOTICE}", "insufficient_information"
+    elif action == GIVE_UP:
+        st.answer, st.verification = f"{st.answer.rstrip()}\n\n{FAILED_NOTICE}", "failed"
+    else:
+        st.verification = "fail"
+    return {"verdict": verdict, "cause": cause, "action": action, "round": st.verify_rounds, "feedback": feedback[:200]}
+
+
+def correct(p, st: QuestionState) -> dict:
+    """Rewrite a failed answer from the verifier's feedback; a failed correction keeps the answer with a notice."""
+    st.verify_rounds += 1
+    try:
+        st.answer = p.verifier.fix(
+            st.question, format_context(st.context_docs), st.answer, st.verify_feedback, st.run
+        )
+        st.verify_action = CORRECT
+    except BudgetExhausted:
+        raise
+    except Exception as e:
+        st.trace.fallback("correct", f"{type(e).__name__}: {str(e)[:120]}; kept the failed answer")
+        st.answer, st.verification, st.verify_action = f"{st.answer.rstrip()}\n\n{FAILED_NOTICE}", "failed", GIVE_UP
+    return {"round": st.verify_rounds, "chars": len(st.answer)}
+
+
+def research(p, st: QuestionState) -> dict:
+    """A FAIL for missing information: rewrite the question with what the verifier said is missing."""
+    st.researched += 1
+    feedback = QualityFeedback(
+        0.0, 0.0, 0.0, 0.0,
+        missing_info=[st.verify_feedback[:120]] if st.verify_feedback else [],
+        improvement_suggestions=["검증에서 부족하다고 한 정보를 찾도록 질의를 구체화"],
+    )
+    out = p.rewriter(
+        original_query=st.question, feedback=feedback, previous_answer=st.answer, profile=st.profile, iteration=1,
+        run=st.run, use_lm=p.settings.dynamic_query,
+    )
+    st.query, st.purpose = out.query, "research"
+    return {"reason": "verification: missing information", "method": out.method, "query": out.query}
+
+
+def evaluate(p, st: QuestionState) -> dict:
+    """Evaluate quality (the strategy's way), keep the best answer, and say whether the quality loop stops."""
+    fb = p.strategy.evaluate(
+        p.evaluator, question=st.question, answer=st.answer, documents=st.context_docs,
+        profile_summary=st.profile.summary(), previous_feedback=st.feedback, run=st.run, profile=st.profile,
+        sections=st.result.sections if st.result else (),
+    )
+    st.feedback = fb
+    st.trace.score_history.append(fb.overall)
+    keep_best(st, fb.overall)
+    st.trace.stop_reason = routing.refine_stop(
+        p.strategy.name, fb.needs_retrieval, st.trace.score_history, st.doc_hashes, st.trace.iterations, p.settings
+    )
+    return {
+        "strategy": p.strategy.label, "method": fb.method, "overall": fb.overall, "grounding": fb.grounding,
+        "completeness": fb.completeness, "accuracy": fb.accuracy, "missing_info": fb.missing_info,
+    }
+
+
+def requery(p, st: QuestionState) -> dict:
+    """Quality below the threshold: rewrite from the evaluator's feedback, the profile and slots, and search again."""
+    st.trace.iterations += 1
+    out = p.rewriter(
+        original_query=st.question, feedback=st.feedback, previous_answer=st.answer, profile=st.profile,
+        iteration=st.trace.iterations, run=st.run, use_lm=p.settings.dynamic_query,
+    )
+    st.query, st.purpose = out.query, "quality"
+    return {"reason": "quality", "method": out.method, "query": out.query}
+
+
+def stop(p, st: QuestionState) -> dict:
+    """End the question: say why (the out-of-scope answer needs no LM call)."""
+    reason = st.trace.stop_reason or routing.retrieval_stop(st, p.settings) or "done"
+    st.trace.stop_reason = reason
+    if reason == "out_of_scope":
+        st.answer, st.mode, st.method = OUT_OF_SCOPE_ANSWER, "out_of_scope", "guard"
+    return {"reason": reason}
+
+
+def keep_best(st: QuestionState, score: float | None) -> None:
+    if st.best is None or (score or 0.0) >= (st.best["score"] or 0.0):
+        st.best = st.snapshot(score)
+
+
+def out_of_budget(p, st: QuestionState, notices: dict) -> None:
+    """The budget (calls or time) ran out: ship the last answer that passed verification, else the best evaluated
+    answer, else the current one unless it failed verification, else the extractive answer — and say which."""
+    current_ok = st.answer and st.verification not in ("fail", "failed")
+    if st.last_passed is not None:
+        st.best, which = dict(st.last_passed), "passed"
+    elif st.best is not None:
+        which = "best"
+    elif current_ok:
+        keep_best(st, None)
+        which = "best"
+    else:
+        docs = st.docs or (st.result.documents if st.result and not st.out_of_scope else [])
+        st.answer = extractive_answer(
+            st.question, docs, GENERATE if docs else NO_CONTEXT, st.terms, st.result.sections if st.result else (),
+            p.settings.extractive_docs, p.settings.extractive_sentences, notices["extractive"],
+        )
+        st.contexts, st.context_docs, st.method = [d.text for d in docs], list(docs), "extractive"
+        st.mode, st.verification = (GENERATE if docs else NO_CONTEXT), "skipped (budget)"
+        st.best = st.snapshot(None)
+        return
+    st.best["answer"] = f"{st.best['answer'].rstrip()}\n\n{notices[which]}"
+
+
+def _same(a: str, b: str) -> bool:
+    return " ".join(a.split()) == " ".join(b.split())
+
+
+NODES = {
+    "retrieve": retrieve,
+    "optimize_query": optimize_query,
+    "grade": grade,
+    "rewrite": rewrite,
+    "generate": generate,
+    "verify": verify,
+    "correct": correct,
+    "research": research,
+    "evaluate": evaluate,
+    "requery": requery,
+    "stop": stop,
+}
+EDGES = {
+    "retrieve": routing.after_retrieve,
+    "optimize_query": routing.after_optimize,
+    "grade": routing.after_grade,
+    "rewrite": routing.after_rewrite,
+    "generate": routing.after_generate,
+    "verify": routing.after_verify,
+    "correct": routing.after_correct,
+    "research": lambda st, s: "retrieve",
+    "evaluate": routing.after_evaluate,
+    "requery": lambda st, s: "retrieve",
+    "stop": None,
+}

@@ -1,0 +1,98 @@
+"""The state of one question as it moves through the CRAG graph: one object every node reads and writes.
+
+Counters the trace reports (rewrites, iterations, score and relevance histories, the stop reason) live on the run's
+`Trace` only; the state holds the working data (the current search, its grade, the answer and its verification).
+
+Example:
+    >>> from programs.run import Run
+    >>> st = QuestionState("게보린 부작용", run=Run(budget_limit=0))
+    >>> st.query, st.purpose, st.trace.rewrites
+    ('게보린 부작용', 'question', 0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from programs.grading import Grades
+from programs.profile import UserProfile
+from programs.quality_evaluator import QualityFeedback
+from programs.routing import GENERATE
+from programs.run import Run
+from retrievers.documents import Document
+from retrievers.result import RetrievalResult
+
+
+@dataclass
+class QuestionState:
+    """Everything the nodes of one forward pass share.
+
+    Attributes:
+        query: what the next `retrieve` searches ("" when a rewrite repeated a searched query).
+        purpose: why it searches: ``question``, ``optimized``, ``relevance``, ``quality`` or ``research``.
+        result: the retrieval being graded or generated from.
+        search_failed: the last search was out of scope or empty (the previous result stays).
+        found_new: a research search found documents other than those the answer used.
+        grades: the grade of `result`; `graded` caches grades by result so an unchanged result is never re-graded.
+        best_graded: the best (relevance, result, grades) seen, which low-relevance answers fall back to.
+        route: the relevance route (generate, rewrite, generate_low_relevance, generate_no_context).
+        docs: the documents chosen for generation.
+        verify_action: what the last verification decided (programs.routing ACCEPT, CORRECT, ...).
+        doc_hashes: the content hashes of each generation's documents (the duplicate-documents stop).
+        best: a snapshot of the best answer so far, returned when the loop or the budget ends.
+    """
+
+    question: str
+    profile: UserProfile = field(default_factory=UserProfile)
+    run: Run = field(default_factory=Run)
+    warnings: list[str] = field(default_factory=list)
+    query: str = ""
+    purpose: str = "question"
+    searched: list[str] = field(default_factory=list)
+    terms: list[str] = field(default_factory=list)
+    avoid: list[str] = field(default_factory=list)
+    result: RetrievalResult | None = None
+    out_of_scope: bool = False
+    search_failed: bool = False
+    found_new: bool = False
+    grades: Grades | None = None
+    graded: dict[tuple, Grades] = field(default_factory=dict)
+    best_graded: tuple | None = None
+    route: str = GENERATE
+    docs: list[Document] = field(default_factory=list)
+    mode: str = GENERATE
+    answer: str = ""
+    method: str = ""
+    contexts: list[str] = field(default_factory=list)
+    context_docs: list[Document] = field(default_factory=list)
+    verification: str = "off"
+    verify_action: str = ""
+    verify_feedback: str = ""
+    verify_rounds: int = 0
+    researched: int = 0
+    last_passed: dict | None = None
+    feedback: QualityFeedback | None = None
+    doc_hashes: list[list[str]] = field(default_factory=list)
+    best: dict | None = None
+    web: Any = None
+
+    def __post_init__(self):
+        self.query = self.query or self.question
+
+    @property
+    def trace(self):
+        return self.run.trace
+
+    def snapshot(self, score: float | None) -> dict:
+        """The answer as it stands, with what produced it."""
+        return {
+            "answer": self.answer,
+            "contexts": list(self.contexts),
+            "context_docs": list(self.context_docs),
+            "mode": self.mode,
+            "method": self.method,
+            "verification": self.verification,
+            "score": score,
+            "feedback": self.feedback,
+        }
