@@ -152,7 +152,7 @@ def generate(p, st: QuestionState) -> dict:
         out.answer, out.contexts, out.docs, out.mode, out.method,
     )
     st.verification, st.verify_action, st.verify_rounds = "off", "", 0
-    st.doc_hashes.append(hashes(st.docs))
+    st.doc_hashes.append(hashes(st.result.documents if st.result and mode != NO_CONTEXT else st.docs))
     return {"mode": out.mode, "method": out.method, "documents": [d.id for d in out.docs], "chars": len(out.answer)}
 
 

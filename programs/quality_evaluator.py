@@ -75,7 +75,8 @@ def heuristic_evaluation(
     * completeness: the share of requirements covered (asked sections by a cited document of that section; slot
       words and the profile's items by their words in the answer);
     * accuracy: the share of the safety requirements (slots, profile) covered — right for this user;
-    * grounding: the answer cites documents it was given, and those documents touch what was asked.
+    * grounding: the answer cites documents it was given, and those documents touch what was asked (the safety
+      items when there are any: a cold-medicine answer for a pregnant user must cite something about pregnancy).
 
     The missing requirements become `missing_info`, which the rewrite adds to the next search.
     """
@@ -90,7 +91,8 @@ def heuristic_evaluation(
         c = 1.0 - len(gaps) / len(reqs) if reqs else (1.0 if ids else 0.5)
         a = 1.0 - sum(r.kind == "safety" for r in gaps) / len(safety) if safety else (1.0 if ids else 0.5)
         cited = [d for d in docs if d.id in ids]
-        touching = [d for d in cited if not reqs or any(covered(r, d.text, [d.id]) for r in reqs)]
+        judged = safety or reqs  # the user's safety items decide what a cited document must touch
+        touching = [d for d in cited if not judged or any(covered(r, d.text, [d.id]) for r in judged)]
         g = (0.4 + 0.6 * len(touching) / len(cited)) if cited else 0.3
     g, c, a = (round(clamp(x), 4) for x in (g, c, a))
     overall = overall_score(g, c, a, weights)
