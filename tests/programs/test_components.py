@@ -5,14 +5,14 @@ import pytest
 
 from programs.budget import BudgetExhausted
 from programs.extractive import extractive_answer
-from programs.grading import LMGrader, ScoreGrader
+from programs.grading import LMGrader, RelevanceGrader
 from programs.profile import UserProfile
 from programs.quality_evaluator import QualityEvaluator, QualityFeedback, heuristic_evaluation
 from programs.query_optimizer import QueryOptimizer
 from programs.query_rewriter import QueryRewriter, strip_prefix
 from programs.refinement import KnowledgeRefiner
 from programs.run import Run
-from programs.verifier import FAILED_NOTICE, Verifier
+from programs.verifier import Verifier
 from retrievers.documents import Document, Hit
 from tests.helpers.fake_backend import default_documents
 from tests.helpers.scripted_lm import PASS, ScriptedLM
@@ -29,31 +29,54 @@ SEED_EVAL = {
 }
 
 
-def twenty_hits():
-    return [Hit(Document(f"easydrug:{i}:se", f"약{i}\n[부작용] 구역 {i}"), i / 20) for i in range(20)]
+def five_hits():
+    scores = {"bm25": 5.0, "dense": 0.88, "product": 1.0, "section": 1.0, "fused": 3.5}
+    return [
+        Hit(Document(f"easydrug:{i}:se", f"약{i}\n[부작용] 구역 {i}"), 3.5 - i / 2, {**scores, "fused": 3.5 - i / 2})
+        for i in range(5)
+    ]
 
 
-def test_tc_cb_017_twenty_documents_get_a_relevance_in_0_1_by_score():
-    grades = ScoreGrader(threshold=0.5).grade(twenty_hits())
-    assert len(grades.relevant) == 20 and grades.relevance == 0.5 and 0.0 <= grades.relevance <= 1.0
-    assert ScoreGrader().grade([]).relevance == 0.0
-    assert ScoreGrader().grade(twenty_hits()[:2], names=["약1"]).relevant == [False, True]
+def test_calibrated_grade_gives_probabilities_per_document_and_result():
+    grades = RelevanceGrader().grade(five_hits(), names=["약0"])
+    assert grades.method == "calibrated" and len(grades.documents) == 5
+    assert all(0.0 <= p <= 1.0 for p in grades.documents) and 0.0 <= grades.relevance <= 1.0
+    assert grades.documents == sorted(grades.documents, reverse=True)  # lower fused score, lower probability
+    assert grades.relevant == [p >= 0.5 for p in grades.documents]
+    assert RelevanceGrader().grade([]).relevance == 0.0
 
 
-def test_tc_cb_017_twenty_documents_graded_by_the_lm():
-    lm = ScriptedLM(grade=[{"relevant": "yes", "reason": "r"}] * 5 + ["garbage"] + [{"relevant": "no", "reason": "r"}])
+def test_reranker_grades_read_the_rerank_scores():
+    hits = five_hits()
+    for h, sc in zip(hits, (0.9, 0.2, 0.04, 0.01, 0.001), strict=True):
+        h.scores["rerank"] = sc
+    grades = RelevanceGrader().grade(hits, scorer="flag:x")
+    assert grades.method == "reranker" and grades.relevance == 0.9 and grades.relevant == [True, True] + [False] * 3
+
+
+def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_grade():
+    lm = ScriptedLM(grade=[{"verdicts": ["yes", "no", "no", "yes", "no"], "reason": "r"}])
     run = Run(lms={"judge": lm}, budget_limit=None)
-    grades = LMGrader()(question="부작용", hits=twenty_hits(), run=run)
-    assert lm.calls.count("grade") == 20 and grades.relevant[:5] == [True] * 5 and grades.relevant[6:] == [False] * 14
-    assert grades.relevant[5] is False and grades.method == "lm+score" and 0 <= grades.relevance <= 1
-    assert any("graded by score" in f for f in run.trace.fallbacks)
+    base = RelevanceGrader().grade(five_hits())
+    grades = LMGrader()(question="부작용", hits=five_hits(), base=base, run=run)
+    assert lm.calls == ["grade"] and grades.method == "lm" and grades.relevant == [True, False, False, True, False]
+    assert grades.documents[1] == round(base.documents[1] / 2, 4)
+    assert grades.relevance == round((base.relevance + 1.0) / 2, 4)
 
 
-def test_lm_grading_stops_at_the_budget_and_grades_the_rest_by_score():
-    lm = ScriptedLM(grade=[{"relevant": "no", "reason": "r"}])
-    run = Run(lms={"judge": lm}, budget_limit=3)
-    grades = LMGrader()(question="부작용", hits=twenty_hits(), run=run)
-    assert lm.calls.count("grade") == 3 and len(grades.relevant) == 20 and grades.relevant[-1] is True
+@pytest.mark.parametrize("bad", ["garbage", {"verdicts": ["yes"], "reason": "r"}, {"verdicts": ["maybe"] * 5}])
+def test_malformed_lm_grades_fall_back_to_the_calibrated_grade(bad):
+    run = Run(lms={"judge": ScriptedLM(grade=[bad])}, budget_limit=None)
+    base = RelevanceGrader().grade(five_hits())
+    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base
+    assert run.trace.fallbacks[0].startswith("grade")
+
+
+def test_lm_grading_past_the_budget_keeps_the_calibrated_grade():
+    lm = ScriptedLM()
+    run = Run(lms={"judge": lm}, budget_limit=0)
+    base = RelevanceGrader().grade(five_hits())
+    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base and lm.calls == []
 
 
 def test_knowledge_refinement_keeps_relevant_strips_in_order_and_every_document():
@@ -91,10 +114,26 @@ def test_quality_evaluator_falls_back_to_the_heuristic_and_says_so(bad):
     assert run.trace.fallbacks and run.trace.fallbacks[0].startswith("evaluate")
 
 
-def test_heuristic_evaluation_rewards_documents_citations_and_the_safety_line():
-    good = heuristic_evaluation("q", "게보린 " * 60 + "[문서 1] 전문가와 꼭 상담하세요", DOCS)
-    bad = heuristic_evaluation("q", "몰라요", [])
-    assert good.overall > 0.9 and not good.needs_retrieval and bad.overall < 0.5 and bad.needs_retrieval
+def test_heuristic_evaluation_checks_what_the_question_asked_for():
+    se = next(d for d in DOCS if d.id.endswith(":se"))
+    efcy = next(d for d in DOCS if d.id.endswith(":efcy"))
+    answer = "구역이 나타날 수 있습니다. [문서 1] 전문가와 꼭 상담하세요"
+    good = heuristic_evaluation("게보린 부작용", answer, [se], sections=["se"])
+    wrong = heuristic_evaluation("게보린 부작용", answer, [efcy], sections=["se"])
+    assert good.overall == 1.0 and not good.needs_retrieval and good.missing_info == []
+    assert wrong.overall < good.overall and wrong.missing_info == ["부작용"]
+    nothing = heuristic_evaluation("q", "몰라요", [])
+    assert nothing.overall < 0.5 and nothing.needs_retrieval and nothing.missing_info == ["관련 문서"]
+
+
+def test_heuristic_evaluation_asks_for_the_users_safety_items():
+    efcy = next(d for d in DOCS if d.id.endswith(":efcy"))
+    answer = "두통, 치통에 사용합니다. [문서 1] 전문가와 꼭 상담하세요"
+    pregnant = UserProfile.from_dict({"pregnant": True})
+    fb = heuristic_evaluation("감기약 추천", answer, [efcy], profile=pregnant)
+    assert fb.needs_retrieval and fb.missing_info == ["임신"] and fb.overall < 0.5
+    ok = heuristic_evaluation("감기약 추천", answer, [efcy])
+    assert not ok.needs_retrieval
 
 
 def test_query_rewriter_lm_path_strips_prefixes_and_sees_profile_and_slots():
@@ -144,25 +183,22 @@ def test_query_optimizer_falls_back_to_the_question():
     assert out.method == "rules" and out.query == "눈이 침침해요" and run.trace.fallbacks
 
 
-def test_verifier_gives_up_after_three_correction_rounds():
-    fail = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "근거 없음"}
-    lm = ScriptedLM(verify=[fail])
-    run = Run(lms={"verify": lm, "generate": lm}, budget_limit=None)
-    out = Verifier()(question="q", context="[문서 1] x", answer="a", run=run)
-    assert lm.calls == ["verify", "correct"] * 3 + ["verify"] and out.status == "failed"
-    assert FAILED_NOTICE in out.answer and out.rounds == 3
-
-
-def test_verifier_unparseable_verdict_lets_the_answer_through_unverified():
-    run = Run(lms={"verify": ScriptedLM(verify=[{**PASS, "verdict": "MAYBE"}])}, budget_limit=None)
-    out = Verifier()(question="q", context="c", answer="a", run=run)
-    assert out.status == "unverified" and out.answer == "a" and run.trace.fallbacks
-
-
-def test_verifier_budget_exhaustion_carries_the_latest_answer():
+def test_verifier_check_and_fix():
     fail = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "근거 없음"}
     lm = ScriptedLM(verify=[fail], correct=[{"corrected_answer": "고친 답"}])
-    run = Run(lms={"verify": lm, "generate": lm}, budget_limit=2)
-    with pytest.raises(BudgetExhausted) as info:
-        Verifier()(question="q", context="c", answer="a", run=run)
-    assert info.value.partial[0].startswith("고친 답")
+    run = Run(lms={"verify": lm, "generate": lm}, budget_limit=None)
+    assert Verifier().check("q", "[문서 1] x", "a", run) == ("FAIL", "hallucination", "근거 없음")
+    assert Verifier().fix("q", "[문서 1] x", "a", "근거 없음", run) == "고친 답\n\n전문가와 꼭 상담하세요."
+    assert lm.calls == ["verify", "correct"]
+
+
+def test_verifier_refuses_an_unparseable_verdict():
+    run = Run(lms={"verify": ScriptedLM(verify=[{**PASS, "verdict": "MAYBE"}])}, budget_limit=None)
+    with pytest.raises(Exception, match="PASS"):
+        Verifier().check("q", "c", "a", run)
+
+
+def test_verifier_charges_the_budget():
+    run = Run(lms={"verify": ScriptedLM()}, budget_limit=0)
+    with pytest.raises(BudgetExhausted):
+        Verifier().check("q", "c", "a", run)

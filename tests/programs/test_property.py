@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from programs.crag import CRAG
 from programs.profiles import PROFILES, get_profile
 from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.mini_index import real_searcher
 from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
 
 PREDICTORS = list(DEFAULTS)
@@ -57,7 +58,7 @@ def chaos(seed: int):
 def test_random_lm_behaviour_always_ends_within_the_cap(seed, profile, budget, llm_grading, question):
     lm = chaos(seed)
     program = CRAG(
-        backend=FakeBackend(),
+        backend=real_searcher(),
         settings=get_profile(profile, lm_call_budget=budget, llm_grading=llm_grading),
         lms=lm.roles(),
     )

@@ -8,6 +8,7 @@ from programs.crag import CRAG
 from programs.lm_config import load_lm_config
 from programs.profiles import get_profile
 from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.mini_index import real_searcher
 from tests.helpers.stub_openai import StubOpenAI
 
 
@@ -46,7 +47,7 @@ def program(server, timeout=5.0):
         "/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x", timeout=timeout
     )
     config.num_retries = 0
-    return CRAG(backend=FakeBackend(), settings=get_profile(web_references=False), lms=config.build())
+    return CRAG(backend=real_searcher(), settings=get_profile(web_references=False), lms=config.build())
 
 
 def test_plain_dspy_lm_talks_to_the_stub(stub):

@@ -6,13 +6,14 @@ import json
 import pytest
 
 from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.mini_index import real_searcher
 from yaksa import cli
 from yaksa.commands import ask
 
 
 @pytest.fixture(autouse=True)
 def fake_backend(monkeypatch):
-    monkeypatch.setattr(ask, "open_backend", lambda: FakeBackend())
+    monkeypatch.setattr(ask, "open_backend", real_searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(ask.Path(__file__).parent)  # no yaksa.toml here
@@ -22,16 +23,15 @@ def test_no_lm_answer_cites_gebolin_and_says_no_lm_was_used(capsys):
     assert cli.main(["ask", "게보린 먹고 속이 쓰려요"]) == 0
     out = capsys.readouterr().out
     assert "[문서 1]" in out and "전문가와 꼭 상담하세요" in out and "언어 모델(LM) 없이" in out
-    assert "게보린정 · 이상반응(부작용)" in out and "LM 호출 0회" in out
+    assert "게보린정(수출명:돌로린정) · " in out and "LM 호출 0회" in out
 
 
 def test_json_shows_the_trace_with_zero_lm_calls(capsys):
-    assert cli.main(["ask", "게보린 먹고 속이 쓰려요", "--json", "--user", '{"age": 70}']) == 0
+    assert cli.main(["ask", "부루펜 먹어도 돼요?", "--json", "--user", '{"pregnant": true}']) == 0
     data = json.loads(capsys.readouterr().out)
-    assert (
-        data["trace"]["lm_calls"]["total"] == 0 and data["contexts"] and data["citations"][0]["product"] == "게보린정"
-    )
-    assert "dur:fc:2002" in [c["id"] for c in data["citations"]]
+    assert data["trace"]["lm_calls"]["total"] == 0 and data["contexts"]
+    assert data["citations"][0]["product"] == "부루펜정200밀리그램(이부프로펜)"
+    assert "dur:cc:2158" in [c["id"] for c in data["citations"]]  # 이부프로펜 임부금기, pulled in by the profile
 
 
 def test_out_of_scope_message(capsys):

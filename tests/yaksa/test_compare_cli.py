@@ -18,7 +18,7 @@ def test_compile_ask_champion_and_compare(lab, capsys):
     ask = ["ask", "게보린 부작용", "--model", "models:/yaksa-crag@champion", "--no-stream", *lab.lm]
     assert cli.main(ask) == 0
     out = capsys.readouterr().out
-    assert "[문서 1]" in out and "전문가와 꼭 상담하세요" in out and "게보린정 · 이상반응(부작용)" in out
+    assert "[문서 1]" in out and "전문가와 꼭 상담하세요" in out and "게보린정(수출명:돌로린정) · " in out
     demo_prompt = lab.stub.requests[before]["messages"]
     assert len(demo_prompt) > 2  # the compiled demos travel as extra chat turns
 

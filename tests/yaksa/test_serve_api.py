@@ -4,6 +4,7 @@ strategy profile, /v1/search, /healthz, the page, and errors as JSON."""
 from fastapi.testclient import TestClient
 
 from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.mini_index import real_searcher
 from tests.helpers.scripted_lm import ANSWER, ScriptedLM
 from tests.helpers.serve_app import WEB_LINK, make_app
 from yaksa.app.service import NO_LM_NOTICE, OUT_OF_SCOPE_NOTICE
@@ -14,14 +15,14 @@ def client(app) -> TestClient:
 
 
 def test_ask_without_lm_returns_a_cited_extractive_answer_with_document_texts():
-    backend = FakeBackend()
+    backend = real_searcher()
     r = client(make_app(backend)).post("/v1/ask", json={"question": "게보린 먹고 속이 쓰려요"})
     assert r.status_code == 200
     data = r.json()
     assert "[문서 1]" in data["answer"] and "전문가와 꼭 상담하세요" in data["answer"]
     assert data["uses_lm"] is False and data["notice"] == NO_LM_NOTICE and data["method"] == "extractive"
     first = data["citations"][0]
-    assert first["n"] == 1 and first["cited"] and first["product"] == "게보린정"
+    assert first["n"] == 1 and first["cited"] and first["product"] == "게보린정(수출명:돌로린정)"
     assert first["document"] == backend.get(first["id"]).text
     assert first["text"] and first["text"].split("\n")[0] in first["document"]  # the refined context the LM saw
     assert data["web_refs"] == [WEB_LINK]
@@ -48,8 +49,8 @@ def test_out_of_scope_question_says_so_without_citations():
 def test_user_profile_pulls_in_the_dur_rule_and_a_strategy_profile_changes_the_strategy():
     app = make_app()
     c = client(app)
-    data = c.post("/v1/ask", json={"question": "게보린 부작용", "user": {"age": 70}}).json()
-    assert "dur:fc:2002" in [x["id"] for x in data["citations"]]
+    data = c.post("/v1/ask", json={"question": "부루펜 부작용", "user": {"pregnant": True}}).json()
+    assert "dur:cc:2158" in [x["id"] for x in data["citations"]]
     base = c.post("/v1/ask", json={"question": "게보린 부작용", "profile": "baseline"}).json()
     assert base["trace"]["stop_reason"] == "basic_rag" and data["trace"]["stop_reason"] != "basic_rag"
     host = app.state.host
@@ -61,7 +62,7 @@ def test_search_returns_ranked_documents_and_flags_out_of_scope():
     c = client(make_app())
     data = c.get("/v1/search", params={"q": "게보린 부작용", "k": 3}).json()
     assert data["hits"][0]["id"] == "easydrug:197900277:se" and len(data["hits"]) <= 3
-    assert data["hits"][0]["product"] == "게보린정" and "속쓰림" in data["hits"][0]["text"]
+    assert data["hits"][0]["product"] == "게보린정(수출명:돌로린정)" and "[이상반응" in data["hits"][0]["text"]
     assert c.get("/v1/search", params={"q": "오늘 날씨"}).json()["out_of_scope"] is True
 
 

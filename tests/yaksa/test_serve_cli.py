@@ -7,6 +7,7 @@ import pytest
 
 from programs.crag import CRAG
 from tests.helpers.fake_backend import FakeBackend
+from tests.helpers.mini_index import real_searcher
 from yaksa import cli
 from yaksa.commands import ask
 
@@ -17,7 +18,7 @@ def served(monkeypatch):
     import uvicorn
 
     calls = []
-    monkeypatch.setattr(ask, "open_backend", lambda: FakeBackend())
+    monkeypatch.setattr(ask, "open_backend", real_searcher)
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_API_TOKEN", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
@@ -45,7 +46,7 @@ def test_limits_and_profile_flags_reach_the_app(served):
 
 
 def test_loads_a_saved_json_state(served, tmp_path):
-    program = CRAG(backend=FakeBackend())
+    program = CRAG(backend=real_searcher())
     program.generator.generate.demos = [{"question": "q", "context": "c", "answer": "게보린 데모 [문서 1]"}]
     path = tmp_path / "crag.json"
     try:
