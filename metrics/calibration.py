@@ -39,10 +39,12 @@ def label_retrievals(searcher, questions: list[dict], k: int = 5, progress=None)
         out.doc_y += [int(h.id in gold) for h in r.hits]
         out.results.append(
             {
+                "result": r,
                 "hits": r.hits,
                 "names": list(r.products),
                 "expanded": bool(r.expansions),
                 "label": int(any(h.id in gold for h in r.hits)),
+                "doc_labels": [int(h.id in gold) for h in r.hits],
                 "kind": q.get("kind", ""),
                 "question": q["question"],
             }
@@ -50,10 +52,15 @@ def label_retrievals(searcher, questions: list[dict], k: int = 5, progress=None)
     return out
 
 
-def fit_model(train: Labelled, c: float = 1.0, fusion: dict | None = None) -> RelevanceModel:
+def fit_model(train: Labelled, c: float = 3.0, fusion: dict | None = None) -> RelevanceModel:
     """Fit the document model, then the result model on the document model's outputs."""
     from sklearn.linear_model import LogisticRegression
 
+    if len(set(train.doc_y)) < 2 or len({r["label"] for r in train.results}) < 2:
+        raise ValueError(
+            "the fit split needs both relevant and irrelevant documents, and results with and without a gold "
+            "document in the top 5"
+        )
     doc = LogisticRegression(C=c, max_iter=5000).fit(train.doc_x, train.doc_y)
     doc_model = Logistic(tuple(float(v) for v in doc.coef_[0]), float(doc.intercept_[0]))
     rx, ry = result_rows(train, doc_model)
@@ -62,11 +69,44 @@ def fit_model(train: Labelled, c: float = 1.0, fusion: dict | None = None) -> Re
     return RelevanceModel(doc_model, result_model, dict(fusion or {}))
 
 
+C_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
+
+
+def choose_c(data: Labelled, grid=C_GRID, folds: int = 5) -> tuple[float, dict]:
+    """The regularisation strength with the lowest cross-validated log loss of the result probability, folds split
+    by question on the fit split only (the report split never chooses)."""
+    from sklearn.metrics import log_loss
+
+    n = len(data.results)
+    losses = {}
+    for c in grid:
+        probs, labels = [], []
+        for k in range(folds):
+            train, held = _split(data, [i % folds != k for i in range(n)])
+            model = fit_model(train, c)
+            probs += [model.grade_result(r["result"]).result for r in held.results]
+            labels += [r["label"] for r in held.results]
+        losses[c] = round(float(log_loss(labels, probs, labels=[0, 1])), 5)
+    return min(losses, key=losses.get), losses
+
+
+def _split(data: Labelled, keep: list[bool]) -> tuple[Labelled, Labelled]:
+    parts = (Labelled(), Labelled())
+    for r, k in zip(data.results, keep, strict=True):
+        part = parts[0] if k else parts[1]
+        rows = document_features(r["hits"])
+        part.doc_x += rows
+        part.doc_y += r["doc_labels"]
+        part.results.append(r)
+    return parts
+
+
 def result_rows(data: Labelled, doc_model: Logistic) -> tuple[list[list[float]], list[int]]:
     rows, labels = [], []
     for r in data.results:
         probs = [doc_model(x) for x in document_features(r["hits"])]
-        rows.append(result_features(r["hits"], probs, r["names"], r["expanded"]))
+        res = r["result"]
+        rows.append(result_features(res.hits, probs, res.products, bool(res.expansions), res.candidates, res.sections))
         labels.append(r["label"])
     return rows, labels
 
@@ -90,7 +130,7 @@ def calibration_report(model: RelevanceModel, data: Labelled, threshold: float =
     from sklearn.metrics import brier_score_loss, roc_auc_score
 
     doc_p = [model.doc(x) for x in data.doc_x]
-    res_p = [model.grade(r["hits"], "fused", r["names"], r["expanded"]).result for r in data.results]
+    res_p = [model.grade_result(r["result"]).result for r in data.results]
     res_y = [r["label"] for r in data.results]
 
     def auc(y, p):

@@ -10,7 +10,8 @@ Example:
     >>> from retrievers.documents import Document, Hit
     >>> hits = [Hit(Document("easydrug:1:se", "x"), 3.4, {"bm25": 8.0, "dense": 0.9, "product": 1.0,
     ...        "section": 1.0, "fused": 3.4})]
-    >>> g = RelevanceGrader().grade(hits, names=["게보린"])
+    >>> from retrievers.result import RetrievalResult
+    >>> g = RelevanceGrader().grade(RetrievalResult("게보린 부작용", hits, products=["게보린"]))
     >>> g.method, len(g.documents), g.relevant == [g.documents[0] >= 0.5]
     ('calibrated', 1, True)
 """
@@ -25,6 +26,7 @@ from programs.budget import BudgetExhausted
 from programs.run import Run
 from retrievers.documents import Hit
 from retrievers.relevance import RelevanceModel, default_model
+from retrievers.result import RetrievalResult
 from signatures.grading import GradeDocuments
 
 
@@ -64,8 +66,8 @@ class RelevanceGrader:
         self.rerank_threshold = rerank_threshold
         self.model = model
 
-    def grade(self, hits: list[Hit], scorer: str = "fused", names=(), expanded: bool = False) -> Grades:
-        g = (self.model or default_model()).grade(hits, scorer, names, expanded)
+    def grade(self, result: RetrievalResult) -> Grades:
+        g = (self.model or default_model()).grade_result(result)
         cut = self.threshold if g.method == "calibrated" else self.rerank_threshold
         return Grades(g.result, g.documents, [p >= cut for p in g.documents], g.method)
 

@@ -87,7 +87,7 @@ def grade(p, st: QuestionState) -> dict:
     grades = st.graded.get(key)
     cached = grades is not None
     if not cached:
-        grades = p.relevance_grader.grade(result.hits, result.scorer, result.products, bool(result.expansions))
+        grades = p.relevance_grader.grade(result)
         if s.llm_grading and st.run.has_lm("judge"):
             grades = p.grader(question=st.question, hits=result.hits, base=grades, run=st.run)
         st.graded[key] = grades
@@ -97,7 +97,12 @@ def grade(p, st: QuestionState) -> dict:
     if s.relevance_routing:
         best = st.best_graded[2].best_document
         st.route = routing.route_by_relevance(
-            grades.relevance, st.trace.rewrites, len(result.hits), s.relevance_threshold, s.max_rewrites, best,
+            grades.relevance,
+            st.trace.rewrites,
+            len(result.hits),
+            s.relevance_threshold,
+            s.max_rewrites,
+            best,
             s.low_relevance_floor,
         )
     else:
@@ -127,13 +132,21 @@ def rewrite(p, st: QuestionState) -> dict:
     st.trace.rewrites += 1
     rel = st.trace.relevance_history[-1] if st.trace.relevance_history else 0.0
     feedback = QualityFeedback(
-        rel, rel, 0.0, 0.0,
+        rel,
+        rel,
+        0.0,
+        0.0,
         missing_info=st.terms[:3],
         improvement_suggestions=[f"검색 결과의 관련성이 낮음({rel:.2f}): 제품명·성분명과 궁금한 내용을 분명히 하세요"],
     )
     out = p.rewriter(
-        original_query=st.question, feedback=feedback, profile=st.profile, iteration=st.trace.rewrites, run=st.run,
-        use_lm=True, result=st.result,
+        original_query=st.question,
+        feedback=feedback,
+        profile=st.profile,
+        iteration=st.trace.rewrites,
+        run=st.run,
+        use_lm=True,
+        result=st.result,
     )
     repeated = any(_same(out.query, q) for q in st.searched)
     st.query, st.purpose = ("" if repeated else out.query), "relevance"
@@ -145,11 +158,21 @@ def generate(p, st: QuestionState) -> dict:
     mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
     context_docs = p.context_documents(st, st.docs) if mode != NO_CONTEXT else []
     out = p.generator(
-        question=st.question, docs=context_docs, mode=mode, profile_summary=st.profile.summary(), run=st.run,
-        terms=st.terms, sections=st.result.sections if st.result else (), cut_low_relevance=False,
+        question=st.question,
+        docs=context_docs,
+        mode=mode,
+        profile_summary=st.profile.summary(),
+        run=st.run,
+        terms=st.terms,
+        sections=st.result.sections if st.result else (),
+        cut_low_relevance=False,
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
-        out.answer, out.contexts, out.docs, out.mode, out.method,
+        out.answer,
+        out.contexts,
+        out.docs,
+        out.mode,
+        out.method,
     )
     st.verification, st.verify_action, st.verify_rounds = "off", "", 0
     st.doc_hashes.append(hashes(st.result.documents if st.result and mode != NO_CONTEXT else st.docs))
@@ -187,9 +210,7 @@ def correct(p, st: QuestionState) -> dict:
     """Rewrite a failed answer from the verifier's feedback; a failed correction keeps the answer with a notice."""
     st.verify_rounds += 1
     try:
-        st.answer = p.verifier.fix(
-            st.question, format_context(st.context_docs), st.answer, st.verify_feedback, st.run
-        )
+        st.answer = p.verifier.fix(st.question, format_context(st.context_docs), st.answer, st.verify_feedback, st.run)
         st.verify_action = CORRECT
     except BudgetExhausted:
         raise
@@ -203,13 +224,21 @@ def research(p, st: QuestionState) -> dict:
     """A FAIL for missing information: rewrite the question with what the verifier said is missing."""
     st.researched += 1
     feedback = QualityFeedback(
-        0.0, 0.0, 0.0, 0.0,
+        0.0,
+        0.0,
+        0.0,
+        0.0,
         missing_info=[st.verify_feedback[:120]] if st.verify_feedback else [],
         improvement_suggestions=["검증에서 부족하다고 한 정보를 찾도록 질의를 구체화"],
     )
     out = p.rewriter(
-        original_query=st.question, feedback=feedback, previous_answer=st.answer, profile=st.profile, iteration=1,
-        run=st.run, use_lm=p.settings.dynamic_query,
+        original_query=st.question,
+        feedback=feedback,
+        previous_answer=st.answer,
+        profile=st.profile,
+        iteration=1,
+        run=st.run,
+        use_lm=p.settings.dynamic_query,
     )
     st.query, st.purpose = out.query, "research"
     return {"reason": "verification: missing information", "method": out.method, "query": out.query}
@@ -218,8 +247,14 @@ def research(p, st: QuestionState) -> dict:
 def evaluate(p, st: QuestionState) -> dict:
     """Evaluate quality (the strategy's way), keep the best answer, and say whether the quality loop stops."""
     fb = p.strategy.evaluate(
-        p.evaluator, question=st.question, answer=st.answer, documents=st.context_docs,
-        profile_summary=st.profile.summary(), previous_feedback=st.feedback, run=st.run, profile=st.profile,
+        p.evaluator,
+        question=st.question,
+        answer=st.answer,
+        documents=st.context_docs,
+        profile_summary=st.profile.summary(),
+        previous_feedback=st.feedback,
+        run=st.run,
+        profile=st.profile,
         sections=st.result.sections if st.result else (),
     )
     st.feedback = fb
@@ -229,8 +264,13 @@ def evaluate(p, st: QuestionState) -> dict:
         p.strategy.name, fb.needs_retrieval, st.trace.score_history, st.doc_hashes, st.trace.iterations, p.settings
     )
     return {
-        "strategy": p.strategy.label, "method": fb.method, "overall": fb.overall, "grounding": fb.grounding,
-        "completeness": fb.completeness, "accuracy": fb.accuracy, "missing_info": fb.missing_info,
+        "strategy": p.strategy.label,
+        "method": fb.method,
+        "overall": fb.overall,
+        "grounding": fb.grounding,
+        "completeness": fb.completeness,
+        "accuracy": fb.accuracy,
+        "missing_info": fb.missing_info,
     }
 
 
@@ -238,8 +278,13 @@ def requery(p, st: QuestionState) -> dict:
     """Quality below the threshold: rewrite from the evaluator's feedback, the profile and slots, and search again."""
     st.trace.iterations += 1
     out = p.rewriter(
-        original_query=st.question, feedback=st.feedback, previous_answer=st.answer, profile=st.profile,
-        iteration=st.trace.iterations, run=st.run, use_lm=p.settings.dynamic_query,
+        original_query=st.question,
+        feedback=st.feedback,
+        previous_answer=st.answer,
+        profile=st.profile,
+        iteration=st.trace.iterations,
+        run=st.run,
+        use_lm=p.settings.dynamic_query,
     )
     st.query, st.purpose = out.query, "quality"
     return {"reason": "quality", "method": out.method, "query": out.query}
@@ -273,8 +318,14 @@ def out_of_budget(p, st: QuestionState, notices: dict) -> None:
     else:
         docs = st.docs or (st.result.documents if st.result and not st.out_of_scope else [])
         st.answer = extractive_answer(
-            st.question, docs, GENERATE if docs else NO_CONTEXT, st.terms, st.result.sections if st.result else (),
-            p.settings.extractive_docs, p.settings.extractive_sentences, notices["extractive"],
+            st.question,
+            docs,
+            GENERATE if docs else NO_CONTEXT,
+            st.terms,
+            st.result.sections if st.result else (),
+            p.settings.extractive_docs,
+            p.settings.extractive_sentences,
+            notices["extractive"],
         )
         st.contexts, st.context_docs, st.method = [d.text for d in docs], list(docs), "extractive"
         st.mode, st.verification = (GENERATE if docs else NO_CONTEXT), "skipped (budget)"

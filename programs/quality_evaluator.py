@@ -25,7 +25,6 @@ from retrievers.documents import Document
 from signatures.evaluation import EvaluateQuality
 
 
-
 @dataclass
 class QualityFeedback:
     """One evaluation of an answer (the seed's EvaluationResult)."""

@@ -16,7 +16,7 @@ Example:
     >>> model = RelevanceModel.load()
     >>> hits = [Hit(Document("easydrug:1:se", "x"), 3.5, {"bm25": 9.0, "dense": 0.9, "product": 1.0,
     ...        "section": 1.0, "fused": 3.5})]
-    >>> grade = model.grade(hits, scorer="fused", names=["게보린"], expanded=False)
+    >>> grade = model.grade_result(RetrievalResult("게보린 부작용", hits, products=["게보린"], sections=["se"]))
     >>> 0.0 <= grade.result <= 1.0 and len(grade.documents) == 1
     True
 """
@@ -29,10 +29,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from retrievers.documents import Hit
+from retrievers.result import RetrievalResult
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "relevance_model.json"
 DOC_FEATURES = ("fused", "dense", "product", "section", "bm25_rel", "log_rank", "gap_top", "is_dur")
-RESULT_FEATURES = ("logit_best_doc", "top_fused", "gap_1_2", "has_names", "top_named", "names_unmatched", "expanded")
+RESULT_FEATURES = (
+    "logit_best_doc",
+    "top_fused",
+    "gap_1_2",
+    "has_names",
+    "top_named",
+    "names_unmatched",
+    "expanded",
+    "top_dense",
+    "same_product_share",
+    "dense_best_kept",
+    "bm25_best_kept",
+    "n_names",
+    "top_section",
+    "asks_section",
+)
 
 
 @dataclass
@@ -69,12 +85,22 @@ def document_features(hits: list[Hit]) -> list[list[float]]:
     return rows
 
 
-def result_features(hits: list[Hit], doc_probs: list[float], names, expanded: bool) -> list[float]:
-    """The result-level feature row (`RESULT_FEATURES`)."""
+def result_features(
+    hits: list[Hit], doc_probs: list[float], names, expanded: bool, candidates=(), sections=()
+) -> list[float]:
+    """The result-level feature row (`RESULT_FEATURES`): the best document's probability, the score shape, whether
+    the recognised names led the ranking, whether the product of the top hit dominates the top k, and whether the
+    best BM25 and the best dense candidates made it into the top k (agreement between the two retrievers)."""
     best = min(max(doc_probs, default=0.0), 1 - 1e-6)
     fused = [h.scores.get("fused", h.score) for h in hits]
-    top_named = 1.0 if hits and hits[0].scores.get("product", 0.0) > 0 else 0.0
+    top = hits[0].scores if hits else {}
+    top_named = 1.0 if top.get("product", 0.0) > 0 else 0.0
     has_names = 1.0 if names else 0.0
+    products = [h.id.split(":")[1] if h.id.count(":") >= 2 else h.id for h in hits]
+    kept = {h.id for h in hits}
+    cands = list(candidates) or list(hits)
+    dense_best = max(cands, key=lambda h: h.scores.get("dense", 0.0)).id if cands else ""
+    bm25_best = max(cands, key=lambda h: h.scores.get("bm25", 0.0)).id if cands else ""
     return [
         math.log(max(best, 1e-6) / (1 - best)),
         fused[0] if fused else 0.0,
@@ -83,6 +109,13 @@ def result_features(hits: list[Hit], doc_probs: list[float], names, expanded: bo
         top_named,
         has_names * (1.0 - top_named),
         1.0 if expanded else 0.0,
+        top.get("dense", 0.0),
+        (sum(p == products[0] for p in products) / len(products)) if products else 0.0,
+        1.0 if dense_best in kept else 0.0,
+        1.0 if bm25_best in kept else 0.0,
+        float(len(names)),
+        top.get("section", 0.0),
+        1.0 if sections else 0.0,
     ]
 
 
@@ -150,16 +183,25 @@ class RelevanceModel:
         path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         return path
 
-    def grade(self, hits: list[Hit], scorer: str = "fused", names=(), expanded: bool = False) -> RelevanceGrade:
-        """Probabilities for ranked `hits` (empty hits: result probability 0)."""
+    def grade(
+        self, hits: list[Hit], scorer: str = "fused", names=(), expanded: bool = False, candidates=(), sections=()
+    ) -> RelevanceGrade:
+        """Probabilities for ranked `hits` (empty hits: result probability 0); `candidates` are the fused candidates
+        the hits were cut from (default: the hits)."""
         if not hits:
             return RelevanceGrade([], 0.0)
         if scorer != "fused":
             docs = [round(float(h.scores.get("rerank", h.score)), 4) for h in hits]
             return RelevanceGrade(docs, max(docs), "reranker")
         docs = [round(self.doc(row), 4) for row in document_features(hits)]
-        result = self.result(result_features(hits, docs, names, expanded))
+        result = self.result(result_features(hits, docs, names, expanded, candidates, sections))
         return RelevanceGrade(docs, round(result, 4))
+
+    def grade_result(self, result: RetrievalResult) -> RelevanceGrade:
+        """`grade` with everything a `RetrievalResult` knows."""
+        return self.grade(
+            result.hits, result.scorer, result.products, bool(result.expansions), result.candidates, result.sections
+        )
 
 
 _DEFAULT: RelevanceModel | None = None

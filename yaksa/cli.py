@@ -23,6 +23,7 @@ COMMANDS = (
     "bench",
     "tune_retrieval",
     "fit_relevance",
+    "eval_answers",
     "serve",
 )
 

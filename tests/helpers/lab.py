@@ -13,7 +13,6 @@ import shutil
 import pytest
 
 from tests.helpers.any_signature import any_signature
-from tests.helpers.fake_backend import FakeBackend
 from tests.helpers.mini_index import real_searcher
 from tests.helpers.stub_openai import StubOpenAI
 

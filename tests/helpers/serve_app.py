@@ -18,7 +18,6 @@ from concurrent.futures import Future
 from programs.crag import CRAG
 from programs.profiles import get_profile
 from retrievers.web import WebReferences
-from tests.helpers.fake_backend import FakeBackend
 from tests.helpers.mini_index import real_searcher
 from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
 

@@ -14,6 +14,7 @@ from programs.refinement import KnowledgeRefiner
 from programs.run import Run
 from programs.verifier import Verifier
 from retrievers.documents import Document, Hit
+from retrievers.result import RetrievalResult
 from tests.helpers.fake_backend import default_documents
 from tests.helpers.scripted_lm import PASS, ScriptedLM
 
@@ -38,26 +39,26 @@ def five_hits():
 
 
 def test_calibrated_grade_gives_probabilities_per_document_and_result():
-    grades = RelevanceGrader().grade(five_hits(), names=["약0"])
+    grades = RelevanceGrader().grade(RetrievalResult("약0 부작용", five_hits(), products=["약0"]))
     assert grades.method == "calibrated" and len(grades.documents) == 5
     assert all(0.0 <= p <= 1.0 for p in grades.documents) and 0.0 <= grades.relevance <= 1.0
     assert grades.documents == sorted(grades.documents, reverse=True)  # lower fused score, lower probability
     assert grades.relevant == [p >= 0.5 for p in grades.documents]
-    assert RelevanceGrader().grade([]).relevance == 0.0
+    assert RelevanceGrader().grade(RetrievalResult("q")).relevance == 0.0
 
 
 def test_reranker_grades_read_the_rerank_scores():
     hits = five_hits()
     for h, sc in zip(hits, (0.9, 0.2, 0.04, 0.01, 0.001), strict=True):
         h.scores["rerank"] = sc
-    grades = RelevanceGrader().grade(hits, scorer="flag:x")
+    grades = RelevanceGrader().grade(RetrievalResult("q", hits, scorer="flag:x"))
     assert grades.method == "reranker" and grades.relevance == 0.9 and grades.relevant == [True, True] + [False] * 3
 
 
 def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_grade():
     lm = ScriptedLM(grade=[{"verdicts": ["yes", "no", "no", "yes", "no"], "reason": "r"}])
     run = Run(lms={"judge": lm}, budget_limit=None)
-    base = RelevanceGrader().grade(five_hits())
+    base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
     grades = LMGrader()(question="부작용", hits=five_hits(), base=base, run=run)
     assert lm.calls == ["grade"] and grades.method == "lm" and grades.relevant == [True, False, False, True, False]
     assert grades.documents[1] == round(base.documents[1] / 2, 4)
@@ -67,7 +68,7 @@ def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_g
 @pytest.mark.parametrize("bad", ["garbage", {"verdicts": ["yes"], "reason": "r"}, {"verdicts": ["maybe"] * 5}])
 def test_malformed_lm_grades_fall_back_to_the_calibrated_grade(bad):
     run = Run(lms={"judge": ScriptedLM(grade=[bad])}, budget_limit=None)
-    base = RelevanceGrader().grade(five_hits())
+    base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
     assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base
     assert run.trace.fallbacks[0].startswith("grade")
 
@@ -75,7 +76,7 @@ def test_malformed_lm_grades_fall_back_to_the_calibrated_grade(bad):
 def test_lm_grading_past_the_budget_keeps_the_calibrated_grade():
     lm = ScriptedLM()
     run = Run(lms={"judge": lm}, budget_limit=0)
-    base = RelevanceGrader().grade(five_hits())
+    base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
     assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base and lm.calls == []
 
 

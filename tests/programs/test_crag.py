@@ -188,7 +188,10 @@ def test_duplicate_documents_stop_before_generating_again(searcher, scripted):
 def test_stagnation_and_decline_stop_and_keep_the_better_answer(searcher, scripted, scores, reason, kept):
     lm, lms = scripted(
         evaluate=[low(s) for s in scores],
-        generate=[{"answer": "첫 답변 [문서 1] 전문가와 꼭 상담하세요."}, {"answer": "둘째 답변 [문서 1] 전문가와 꼭 상담하세요."}],
+        generate=[
+            {"answer": "첫 답변 [문서 1] 전문가와 꼭 상담하세요."},
+            {"answer": "둘째 답변 [문서 1] 전문가와 꼭 상담하세요."},
+        ],
         rewrite=[{"rewritten_query": "부루펜 부작용"}],
     )
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
@@ -295,7 +298,10 @@ def test_stream_targets_and_with_settings_are_public(searcher):
     program = CRAG(backend=searcher)
     program.generator.generate.demos = [{"question": "q", "context": "c", "profile_summary": "", "answer": "a"}]
     targets = program.stream_targets()
-    assert (program.generator.generate, "answer") in targets and (program.verifier.correct, "corrected_answer") in targets
+    assert (program.generator.generate, "answer") in targets and (
+        program.verifier.correct,
+        "corrected_answer",
+    ) in targets
     variant = program.with_settings(get_profile("baseline"))
     assert variant.settings.refine_strategy == "basic_rag" and variant.backend is searcher
     assert variant.generator.generate.demos[0]["answer"] == "a" and program.settings.refine_strategy == "corrective_rag"

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from programs.crag import CRAG
 from programs.profiles import PROFILES, get_profile
-from tests.helpers.fake_backend import FakeBackend
 from tests.helpers.mini_index import real_searcher
 from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
 

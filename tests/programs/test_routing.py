@@ -73,3 +73,77 @@ def test_safety_checks_off_keeps_only_the_iteration_cap():
 )
 def test_route_verification(verdict, cause, rounds, researched, action):
     assert route_verification(verdict, cause, rounds, researched) == action
+
+
+@pytest.mark.parametrize("best_doc, route", [(0.5, "generate_low_relevance"), (0.05, "generate_no_context")])
+def test_after_the_rewrites_the_floor_decides_low_relevance_or_no_context(best_doc, route):
+    assert route_by_relevance(0.4, rewrites=2, n_docs=5, best_doc=best_doc, floor=0.1) == route
+
+
+class _Run:
+    def __init__(self, roles=()):
+        self.roles = set(roles)
+
+    def has_lm(self, role):
+        return role in self.roles
+
+
+class _Trace:
+    stop_reason = ""
+
+
+def state(**fields):
+    from types import SimpleNamespace
+
+    base = dict(
+        purpose="question",
+        out_of_scope=False,
+        search_failed=False,
+        found_new=False,
+        run=_Run(),
+        doc_hashes=[],
+        result=None,
+        route="generate",
+        query="q",
+        method="lm",
+        verify_action="",
+        trace=_Trace(),
+    )
+    return SimpleNamespace(**{**base, **fields})
+
+
+def test_graph_edges_read_the_state():
+    from types import SimpleNamespace
+
+    from programs.routing import after_generate, after_grade, after_retrieve, after_rewrite, after_verify
+    from programs.settings import CragSettings
+
+    s = CragSettings()
+    assert after_retrieve(state(out_of_scope=True), s) == "stop"
+    assert after_retrieve(state(run=_Run({"query"})), s) == "optimize_query"
+    assert after_retrieve(state(), s) == "grade"
+    assert after_retrieve(state(purpose="research", found_new=True), s) == "generate"
+    assert after_retrieve(state(purpose="research"), s) == "evaluate"
+    assert after_retrieve(state(purpose="quality", search_failed=True), s) == "stop"
+    docs = [SimpleNamespace(content_hash=h) for h in "abcde"]
+    same = state(purpose="quality", doc_hashes=[list("abcde")], result=SimpleNamespace(documents=docs))
+    assert after_retrieve(same, s) == "stop" and after_retrieve(same, s.replace(safety_checks=False)) == "grade"
+    assert after_grade(state(route="rewrite"), s) == "rewrite" and after_grade(state(), s) == "generate"
+    assert after_rewrite(state(query=""), s) == "grade" and after_rewrite(state(), s) == "retrieve"
+    assert after_generate(state(run=_Run({"verify"})), s) == "verify"
+    assert after_generate(state(run=_Run({"verify"}), method="extractive"), s) == "evaluate"
+    assert after_verify(state(verify_action="correct"), s) == "correct"
+    assert after_verify(state(verify_action="research"), s) == "research"
+    assert after_verify(state(verify_action="accept"), s) == "evaluate"
+
+
+def test_refine_stop_reasons():
+    from programs.routing import refine_stop
+    from programs.settings import CragSettings
+
+    s = CragSettings()
+    assert refine_stop("basic_rag", True, [0.1], [["a"]], 0, s) == "basic_rag"
+    assert refine_stop("corrective_rag", False, [0.9], [["a"]], 0, s) == "quality_ok"
+    assert refine_stop("corrective_rag", True, [0.3], [["a"]], 0, s) == ""
+    assert refine_stop("corrective_rag", True, [0.3, 0.31], [["a"], ["b"]], 1, s) == "stagnation"
+    assert refine_stop("corrective_rag", True, [0.3, 0.4, 0.45], [["a"], ["b"], ["c"]], 2, s) == "iteration_cap"

@@ -7,7 +7,6 @@ import pytest
 from programs.crag import CRAG
 from programs.lm_config import load_lm_config
 from programs.profiles import get_profile
-from tests.helpers.fake_backend import FakeBackend
 from tests.helpers.mini_index import real_searcher
 from tests.helpers.stub_openai import StubOpenAI
 

@@ -21,3 +21,10 @@ def test_fused_scorer_layers_names_rules_sections_and_dense_similarity():
 
 def test_no_hits_is_always_out_of_scope():
     assert guard("fused", 0.0, 0.99, has_names=True, has_rules=True, has_hits=False) == (True, "no document matched")
+
+
+def test_reranker_mode_follows_the_seed_and_never_reads_the_rerank_score_as_relevance():
+    # the seed's own example: 눈에 도움되는 약 passes at a top rerank score of 0.026 (> 0.01)
+    assert guard("flag:x", top_score=0.026, relevance=0.86, has_names=False, has_rules=True) == (False, "")
+    assert guard("flag:x", top_score=0.026, relevance=0.86, has_names=False, has_rules=False) == (False, "")
+    assert guard("flag:x", top_score=0.009, relevance=0.86, has_names=True, has_rules=True)[0]

@@ -1,18 +1,17 @@
-"""`yaksa ask` over the fake backend: the no-LM answer, JSON, OOS, user mistakes as one-line errors, and an
+"""`yaksa ask` over the real searcher on the mini corpus: the no-LM answer, JSON, OOS, user mistakes as one-line
 unreachable LM."""
 
 import json
 
 import pytest
 
-from tests.helpers.fake_backend import FakeBackend
 from tests.helpers.mini_index import real_searcher
 from yaksa import cli
 from yaksa.commands import ask
 
 
 @pytest.fixture(autouse=True)
-def fake_backend(monkeypatch):
+def mini_backend(monkeypatch):
     monkeypatch.setattr(ask, "open_backend", real_searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)

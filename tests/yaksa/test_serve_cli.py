@@ -6,7 +6,6 @@ import sys
 import pytest
 
 from programs.crag import CRAG
-from tests.helpers.fake_backend import FakeBackend
 from tests.helpers.mini_index import real_searcher
 from yaksa import cli
 from yaksa.commands import ask

@@ -117,7 +117,7 @@ def create_app(
 
             program = CRAG(backend=backend)
     if scorer is DEFAULT:
-        judge = (getattr(getattr(program, "shared", None), "lms", None) or {}).get("judge")
+        judge = (getattr(program, "lms", None) or {}).get("judge")
         scorer, mode = make_scorer(settings.scores, judge)
     else:
         mode = "custom" if scorer is not None else "off"

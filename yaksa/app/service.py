@@ -35,7 +35,6 @@ NO_LM_NOTICE = (
     "언어 모델(LM)이 설정되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변입니다. "
     "`yaksa serve --lm ...`으로 LM을 설정하면 문장으로 다듬은 답변을 받을 수 있습니다."
 )
-GENERATOR_PREDICTORS = ("generate", "generate_low_relevance", "generate_no_context")
 
 
 class ProgramError(Exception):
@@ -104,7 +103,7 @@ class ProgramHost:
         return self.program.backend
 
     def lm_roles(self) -> dict[str, str | None]:
-        lms = getattr(getattr(self.program, "shared", None), "lms", {}) or {}
+        lms = getattr(self.program, "lms", None) or {}
         roles = ("query", "generate", "verify", "judge")
         return {r: getattr(lms.get(r) or dspy.settings.lm, "model", None) for r in roles}
 
@@ -119,13 +118,9 @@ class ProgramHost:
             return self.program
         with self._lock:
             if profile not in self._variants:
-                from programs.crag import CRAG
                 from programs.profiles import get_profile
 
-                variant = CRAG(settings=get_profile(profile))
-                variant.shared = self.program.shared
-                variant.load_state(self.program.dump_state())
-                self._variants[profile] = variant
+                self._variants[profile] = self.program.with_settings(get_profile(profile))
             return self._variants[profile]
 
     # ------------------------------------------------------------------ answers
@@ -134,7 +129,7 @@ class ProgramHost:
         program = program or self.program
         trace = dict(pred.trace or {})
         contexts = list(pred.contexts or [])
-        backend = getattr(getattr(program, "shared", None), "backend", None)
+        backend = getattr(program, "backend", None)
         citations = []
         for c in pred.citations or []:
             n = int(c["n"])
@@ -250,12 +245,8 @@ class ProgramHost:
         """Run the program under dspy.streamify and put its tokens and its prediction on `queue`."""
         from dspy.streaming import StreamListener, StreamResponse
 
-        generator = getattr(program, "generator", None)
-        listeners = [
-            StreamListener("answer", predict=getattr(generator, name), allow_reuse=True)
-            for name in GENERATOR_PREDICTORS
-            if generator is not None and hasattr(generator, name)
-        ]
+        targets = program.stream_targets() if hasattr(program, "stream_targets") else []
+        listeners = [StreamListener(field, predict=predictor, allow_reuse=True) for predictor, field in targets]
         streaming = dspy.streamify(
             _Threaded(program, self.limiter()), stream_listeners=listeners, is_async_program=True, async_streaming=True
         )

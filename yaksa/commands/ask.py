@@ -4,6 +4,7 @@
 Example:
     $ yaksa ask "게보린 먹고 속이 쓰려요"
     $ yaksa ask "임신 중에 타이레놀 먹어도 되나요?" --user '{"pregnant": true}' --lm openai/gpt-4o-mini --json
+    $ printf '게보린 부작용\n타이레놀 용법\n' | yaksa ask --json -     # one JSON object per line, in order
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ MAX_QUESTION_CHARS = 500
 
 def register(subparsers) -> None:
     p = subparsers.add_parser("ask", help="answer one drug question with cited sources (Corrective RAG)")
-    p.add_argument("question", help="the question, in Korean (or English)")
+    p.add_argument(
+        "question",
+        help="the question, in Korean (or English); with --json, '-' reads one question per stdin line and writes "
+        "one JSON object per line (a bad line gets an {\"error\": ...} object on its line)",
+    )
     p.add_argument("--lm", help="litellm model string for every role, e.g. openai/gpt-4o-mini (default: none, no LM)")
     for role in ("query", "generate", "verify", "judge"):
         p.add_argument(f"--lm-{role}", help=f"model for the {role} role only")
@@ -108,6 +113,8 @@ def build_program(args):
 
 
 def run(args) -> int:
+    if args.question == "-" and args.json:
+        return run_batch(args, sys.stdin.buffer)
     question = " ".join((args.question or "").split())
     if not question:
         raise UserError("the question is empty")
@@ -136,23 +143,46 @@ def run(args) -> int:
     return 0
 
 
+def run_batch(args, stream) -> int:
+    """Answer one question per line of `stream` (bytes), writing one compact JSON object per line, in order."""
+    user = parse_user(args.user)
+    program, config = build_program(args)
+    for n, raw in enumerate(stream, 1):
+        print(json.dumps(batch_answer(program, config, raw, user, n), ensure_ascii=False), flush=True)
+    return 0
+
+
+def batch_answer(program, config, raw: bytes, user, line: int) -> dict:
+    """The JSON object of one batch line: the prediction, or ``{"line", "error"}`` when the line cannot be answered."""
+    try:
+        question = " ".join(raw.decode("utf-8").split())
+    except UnicodeDecodeError as e:
+        return {"line": line, "error": f"line {line} is not valid UTF-8 (byte {e.start})"}
+    if not question:
+        return {"line": line, "error": f"line {line} is empty"}
+    if len(question) > MAX_QUESTION_CHARS:
+        question = question[:MAX_QUESTION_CHARS]
+    try:
+        pred = program(question=question, user=user)
+    except Exception as e:  # one bad question must not stop the batch
+        return {"line": line, "question": question, "error": f"{type(e).__name__}: {str(e)[:200]}"}
+    return {"line": line, **prediction_json(pred, config)}
+
+
 def _stream(program, question, user):
     """Print answer tokens as the generator writes them; print the final answer again if verification changed it."""
     import dspy
     from dspy.streaming import StreamListener, StreamResponse
 
-    listeners = [
-        StreamListener("answer", predict=p, allow_reuse=True)
-        for p in (
-            program.generator.generate,
-            program.generator.generate_low_relevance,
-            program.generator.generate_no_context,
-        )
-    ]
+    listeners = [StreamListener(field, predict=p, allow_reuse=True) for p, field in program.stream_targets()]
     streaming = dspy.streamify(program, stream_listeners=listeners, async_streaming=False)
-    streamed, pred = [], None
+    streamed, pred, source = [], None, None
     for chunk in streaming(question=question, user=user):
         if isinstance(chunk, StreamResponse):
+            if source is not None and chunk.predict_name != source:
+                print("\n--- 교정 중 ---", flush=True)  # a correction follows the draft: one generation at a time
+                streamed = []
+            source = chunk.predict_name
             streamed.append(chunk.chunk)
             print(chunk.chunk, end="", flush=True)
         elif isinstance(chunk, dspy.Prediction):

@@ -25,7 +25,12 @@ def register(sub) -> None:
     p.add_argument("--report", default="test", choices=["dev", "test"], help="split the calibration is judged on")
     p.add_argument("--out", help="model file to write (default: the shipped retrievers/data/relevance_model.json)")
     p.add_argument("--index-dir", help="index folder (default: $YAKSA_INDEX_DIR or ~/.cache/yaksa/index)")
-    p.add_argument("-C", dest="c", type=float, default=1.0, help="inverse L2 regularisation strength")
+    p.add_argument(
+        "-C",
+        dest="c",
+        type=float,
+        help="inverse L2 regularisation strength (default: chosen by 5-fold cross-validated log loss on the fit split)",
+    )
     p.add_argument("--dry-run", action="store_true", help="report only; do not write the model file")
     p.add_argument("--no-mlflow", action="store_true", help="do not log an MLflow run")
     p.set_defaults(func=run)
@@ -34,10 +39,10 @@ def register(sub) -> None:
 def run(args) -> int:
     from tqdm import tqdm
 
-    from metrics.calibration import calibration_report, fit_model, label_retrievals
+    from metrics.calibration import calibration_report, choose_c, fit_model, label_retrievals
     from metrics.retrieval_eval import load_questions
 
-    if args.c <= 0:
+    if args.c is not None and args.c <= 0:
         raise UserError("-C must be > 0")
     searcher = open_searcher_or_explain(args.index_dir)
     if searcher.reranker is not None:
@@ -47,10 +52,18 @@ def run(args) -> int:
     for name, questions in splits.items():
         with tqdm(total=len(questions), desc=f"retrieving {name}", unit="q") as bar:
             labelled[name] = label_retrievals(searcher, questions, progress=bar.update)
-    model = fit_model(labelled[args.fit], args.c, dict(searcher.settings.weights))
+    try:
+        if args.c is None:
+            args.c, losses = choose_c(labelled[args.fit])
+            print(f"C={args.c:g} (cross-validated log loss on {args.fit}: {losses})")
+        model = fit_model(labelled[args.fit], args.c, dict(searcher.settings.weights))
+    except ValueError as e:
+        raise UserError(f"cannot fit on the {args.fit} split: {e}") from None
     report = calibration_report(model, labelled[args.report])
     points = report.pop("_points")
-    model = type(model)(model.doc, model.result, model.fusion, {"fit": args.fit, "report": args.report, **report})
+    model = type(model)(
+        model.doc, model.result, model.fusion, {"fit": args.fit, "report": args.report, "C": args.c, **report}
+    )
     print(_format(report, args.report))
     if not args.dry_run:
         print(f"wrote {model.save(args.out)}")
@@ -93,4 +106,3 @@ def _log(model, report: dict, args) -> None:
             model.save(path)
             mlflow.log_artifact(str(path))
         print(f"logged MLflow run {mlflow.active_run().info.run_id} (experiment yaksa-retrieval)")
-
