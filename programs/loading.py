@@ -111,9 +111,28 @@ def load(uri: str | Path, backend=None, lms: dict | str | None = "config", allow
     for entry in state.values():  # a predictor's own LM would bypass the per-role LMs: never taken from a file
         if isinstance(entry, dict) and entry.get("lm") is not None:
             entry["lm"] = None
+    program.load_warnings = drop_incompatible(program, state)
     program.load_state(state)
     program.yaksa_header = state["yaksa"]
     return program
+
+
+def drop_incompatible(program, state: dict) -> list[str]:
+    """Remove the state of predictors whose signature changed since the file was written (their demos would not
+    fit the new fields), and say which: those predictors start uncompiled until `yaksa compile` runs again."""
+    warnings = []
+    for name, predictor in program.named_predictors():
+        entry = state.get(name)
+        saved = (entry or {}).get("signature", {}).get("fields") if isinstance(entry, dict) else None
+        if saved is None:
+            continue
+        current = [f.json_schema_extra["prefix"] for f in predictor.signature.fields.values()]
+        if [f.get("prefix") for f in saved] != current:
+            state[name] = predictor.dump_state()
+            warnings.append(
+                f"{name} was compiled for an older signature and starts uncompiled; recompile with `yaksa compile`"
+            )
+    return warnings
 
 
 def _download(uri: str) -> Path:

@@ -326,3 +326,18 @@ def test_good_quality_answer_quality_ok(searcher, scripted):
     lm, lms = scripted(evaluate=[GOOD])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
     assert pred.trace["stop_reason"] == "quality_ok" and pred.trace["quality"]["overall"] == 0.9
+
+
+def test_a_state_compiled_before_the_graph_still_loads(searcher):
+    from pathlib import Path
+
+    from programs.loading import load
+
+    old = Path(__file__).parent.parent / "fixtures" / "crag_state_v1.json"  # written by the per-document grader
+    program = load(old, backend=searcher, lms=None)
+    assert program.generator.generate.demos[0]["answer"] == "a"  # compiled state kept where signatures match
+    assert program.grader.grade.demos == [] and "verdicts" in program.grader.grade.signature.output_fields
+    assert program.load_warnings == [
+        "grader.grade was compiled for an older signature and starts uncompiled; recompile with `yaksa compile`"
+    ]
+    assert "[문서 1]" in program(question=QUESTION).answer

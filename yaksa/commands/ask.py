@@ -102,6 +102,8 @@ def build_program(args):
 
         try:
             program = load(args.model, backend=open_backend(), lms=config.build())
+            for warning in getattr(program, "load_warnings", []):
+                print(f"yaksa: warning: {warning}", file=sys.stderr)
         except StateError as e:
             raise UserError(str(e)) from None
         except Exception as e:  # an MLflow registry or artifact error: one line
