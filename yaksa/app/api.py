@@ -21,6 +21,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yaksa import __version__
+from yaksa.app.cancel import Work
 from yaksa.app.events import EVENTS
 from yaksa.app.limits import BodySizeLimit, Gate, token_ok
 from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody, Health, SearchResponse
@@ -218,15 +219,18 @@ def create_app(
         responses=_errors(400, 401, 413, 422, 429, 500, 504),
         dependencies=guard,
     )
-    async def ask(body: AskRequest):
+    async def ask(body: AskRequest, request: Request):
         question, user = check(body)
         enter()
+        work = Work(release=gate.leave)  # the slot is given back when the program has stopped, not before
         try:
-            return await host.ask(question, user, body.profile)
+            return await host.ask(question, user, body.profile, work, gone=request.is_disconnected)
         except TimeoutError:
             raise ApiError(504, "timeout", f"no answer within {settings.request_timeout_s:g} s") from None
+        except ConnectionAbortedError:
+            raise ApiError(499, "client_closed", "the client went away") from None
         finally:
-            gate.leave()
+            work.closed()
 
     @app.post(
         "/v1/ask/stream",
@@ -245,14 +249,15 @@ def create_app(
         question, user = check(body)
         enter()
         request_id = uuid.uuid4().hex[:12]
+        work = Work(release=gate.leave)  # the slot is given back when the program has stopped, not before
         try:
-            stream = host.stream(question, user, body.profile, request_id)
+            stream = host.stream(question, user, body.profile, request_id, work)
         except BaseException:
-            gate.leave()
+            work.closed()
             raise
         return EventStream(
             stream,
-            on_close=gate.leave,
+            on_close=work.closed,
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Request-ID": request_id},
         )
 
