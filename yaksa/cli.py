@@ -9,6 +9,7 @@ import os
 import sys
 
 from yaksa import __version__
+from yaksa.text_input import TextInputError
 
 COMMANDS = (
     "index",
@@ -65,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args) or 0)
-    except UserError as e:
+    except (UserError, TextInputError) as e:
         print(f"yaksa: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -28,6 +28,7 @@ from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody,
 from yaksa.app.scores import make_scorer
 from yaksa.app.service import ProgramHost, in_thread
 from yaksa.app.settings import ServeSettings
+from yaksa.text_input import TextInputError, check_json, clean_text
 
 log = logging.getLogger("yaksa.serve")
 STATIC = Path(__file__).parent / "static"
@@ -71,7 +72,7 @@ class EventStream(StreamingResponse):
 
 def _errors(*codes: int) -> dict:
     text = {
-        400: "the body could not be read (not UTF-8 JSON)",
+        400: "the body could not be read (not UTF-8 JSON), or a text holds invalid bytes or lone surrogates",
         401: "missing or wrong bearer token (YAKSA_API_TOKEN)",
         413: "request body too large",
         422: "invalid request (question too long or blank, unknown profile, bad user profile)",
@@ -168,7 +169,11 @@ def create_app(
 
     # ------------------------------------------------------------------ helpers
     def check(body: AskRequest):
-        question = " ".join(body.question.split())
+        try:
+            question = " ".join(clean_text(body.question, "question").split())
+            user_data = check_json(body.user.model_dump(), "user") if body.user else None
+        except TextInputError as e:
+            raise ApiError(400, "bad_text", str(e)) from None
         if not question:
             raise ApiError(422, "empty_question", "the question is empty")
         if len(body.question) > settings.max_question_chars:
@@ -181,7 +186,7 @@ def create_app(
         from programs.profile import ProfileError, UserProfile
 
         try:
-            user = UserProfile.from_dict(body.user.model_dump() if body.user else None)
+            user = UserProfile.from_dict(user_data)
         except ProfileError as e:
             raise ApiError(422, "bad_user_profile", str(e)) from None
         return question, user
@@ -265,7 +270,7 @@ def create_app(
         "/v1/search",
         response_model=SearchResponse,
         summary="the ranked documents for a query (no LM)",
-        responses=_errors(401, 422, 429, 500, 504),
+        responses=_errors(400, 401, 422, 429, 500, 504),
         dependencies=guard,
     )
     async def search(
@@ -274,6 +279,10 @@ def create_app(
         ],
         k: Annotated[int, Query(ge=1, le=20, description="how many documents")] = 5,
     ):
+        try:
+            q = clean_text(q, "q")
+        except TextInputError as e:
+            raise ApiError(400, "bad_text", str(e)) from None
         enter()
         try:
             import asyncio

@@ -78,10 +78,9 @@ def open_backend(args):
 
 
 def read_jsonl(path: Path) -> list[dict]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    from yaksa.text_input import read_text
+
+    lines = read_text(path).splitlines()
     try:
         return [json.loads(line) for line in lines if line.strip()]
     except json.JSONDecodeError as e:

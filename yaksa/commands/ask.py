@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from yaksa.cli import UserError
+from yaksa.text_input import check_json, clean_text, read_text
 
 MAX_QUESTION_CHARS = 500
 
@@ -63,15 +63,13 @@ def parse_user(text: str | None):
 
     if not text:
         return UserProfile()
-    if text.startswith("@"):
-        try:
-            text = Path(text[1:]).read_text(encoding="utf-8")
-        except OSError as e:
-            raise UserError(f"cannot read the user profile file: {e.strerror}") from None
+    text = read_text(text[1:], f"the --user file {text[1:]}") if text.startswith("@") else clean_text(text, "--user")
     try:
-        return UserProfile.from_dict(json.loads(text))
+        return UserProfile.from_dict(check_json(json.loads(text), "--user"))
     except json.JSONDecodeError as e:
         raise UserError(f"--user is not valid JSON ({e.msg} at character {e.pos})") from None
+    except RecursionError:
+        raise UserError("--user is nested too deeply to be a user profile") from None
     except ProfileError as e:
         raise UserError(f"--user: {e}") from None
 
@@ -108,7 +106,7 @@ def build_program(args):
 
 
 def run(args) -> int:
-    question = " ".join((args.question or "").split())
+    question = " ".join(clean_text(args.question or "", "QUESTION").split())
     if not question:
         raise UserError("the question is empty")
     if len(question) > MAX_QUESTION_CHARS:
