@@ -163,6 +163,11 @@ def ingredient_keys(name: str) -> set[str]:
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
 
 
+def shortest_key(keys: Iterable[str]) -> str:
+    """The canonical key of a name: the shortest, ties broken by the text (never by set order)."""
+    return min(keys, key=lambda k: (len(k), k))
+
+
 @dataclass
 class NameMatch:
     """What `NameIndex.match` found: matched surface keys, product item_seqs and ingredient keys."""
@@ -208,7 +213,7 @@ class NameIndex:
         keys = ingredient_keys(name.strip()) if name.strip() else set()
         if not keys:
             return ""
-        canon = min(keys, key=lambda k: (len(k), k))  # ties broken by the text, not by set order
+        canon = shortest_key(keys)
         for key in sorted(keys):
             self.ingredients.setdefault(key, canon)
             self.display.setdefault(key, name.strip())
