@@ -436,7 +436,7 @@ def open_searcher(
     remote = os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url") or None
     if dense and has_vectors:
         embedder = embedder or get_embedder(manifest.get("embedder") or settings.embedder)
-        vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name)
+        vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name, strict=True)
     searcher = Searcher(
         docs,
         bm25,

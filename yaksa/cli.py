@@ -69,6 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, TextInputError) as e:
         print(f"yaksa: error: {e}", file=sys.stderr)
         return 2
+    except Exception as e:  # a damaged index, a bad config or model file: one line (yaksa/errors.py)
+        from yaksa.errors import explain
+
+        message = explain(e)
+        if message is None:
+            raise
+        print(f"yaksa: error: {message}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("yaksa: interrupted", file=sys.stderr)
         return 130

@@ -28,6 +28,7 @@ from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody,
 from yaksa.app.scores import make_scorer
 from yaksa.app.service import ProgramHost, in_thread
 from yaksa.app.settings import ServeSettings
+from yaksa.errors import explain
 from yaksa.text_input import TextInputError, check_json, clean_text
 
 log = logging.getLogger("yaksa.serve")
@@ -164,7 +165,11 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception):
-        log.exception("unhandled error on %s", request.url.path)
+        known = explain(exc)  # a damaged index or file: one line in the log (it names paths: not sent)
+        if known is None:
+            log.exception("unhandled error on %s", request.url.path)
+        else:
+            log.error("%s: %s", request.url.path, known)
         return JSONResponse({"error": "internal", "message": "internal error; see the server log"}, 500)
 
     # ------------------------------------------------------------------ helpers

@@ -95,8 +95,8 @@ def build_program(args):
 
         try:
             program = load(args.model, backend=open_backend(), lms=config.build())
-        except StateError as e:
-            raise UserError(str(e)) from None
+        except StateError:
+            raise  # one line with its fix (yaksa/errors.py)
         except Exception as e:  # an MLflow registry or artifact error: one line
             raise UserError(f"cannot load {args.model}: {type(e).__name__}: {str(e)[:200]}") from None
         if overrides:

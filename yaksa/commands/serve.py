@@ -84,7 +84,13 @@ def _load_model(uri: str, backend, lms):
         if "no 'yaksa' header" not in str(e):
             raise UserError(f"cannot load {uri}: {e}") from None
         program = CRAG(backend=backend, lms=lms)  # a plain `program.save(path)` state: the default profile
-        program.load(uri)
+        try:
+            program.load(uri)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+            raise UserError(
+                f"{uri} is not a saved program (neither a yaksa state nor a CRAG DSPy state: {type(e).__name__}): "
+                "save one with `yaksa compile --out FILE`"
+            ) from None
     except OSError as e:
         raise UserError(f"cannot load {uri}: {e}") from None
     except Exception as e:  # MLflow: unknown model or alias, unreachable store
