@@ -23,7 +23,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from yaksa import __version__
 from yaksa.app.cancel import Work
 from yaksa.app.events import EVENTS
-from yaksa.app.limits import BodySizeLimit, Gate, token_ok
+from yaksa.app.limits import Gate, RequestGuard, token_ok
 from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody, Health, SearchResponse
 from yaksa.app.scores import make_scorer
 from yaksa.app.service import ProgramHost, in_thread
@@ -135,7 +135,13 @@ def create_app(
         "Answers Korean drug questions with cited MFDS documents; `/v1/ask/stream` streams server-sent events.",
     )
     app.state.host, app.state.gate, app.state.settings = host, gate, settings
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        RequestGuard,
+        max_bytes=settings.max_body_bytes,
+        body_timeout_s=settings.body_timeout_s,
+        api_token=settings.api_token,
+        allowed_hosts=settings.allowed_hosts,
+    )
     bearer = HTTPBearer(auto_error=False, description="only when the server sets YAKSA_API_TOKEN")
 
     def authorised(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
