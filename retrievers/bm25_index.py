@@ -30,8 +30,12 @@ class BM25Index:
             raise ValueError("one token list per id")
         # bm25s needs at least one token per document; an empty document gets a placeholder no query contains
         tokens = [t if t else ["\u2205"] for t in corpus_tokens]
+        # our own sorted vocabulary: bm25s numbers tokens in set order, which changes with the hash seed, and the
+        # same corpus must give byte-identical index files in any process
+        vocab = {tok: i for i, tok in enumerate(sorted({tok for doc in tokens for tok in doc}))}
+        ids_per_doc = [[vocab[tok] for tok in doc] for doc in tokens]
         model = bm25s.BM25(method=method, k1=k1, b=b)
-        model.index(tokens, show_progress=False)
+        model.index(bm25s.tokenization.Tokenized(ids=ids_per_doc, vocab=vocab), show_progress=False)
         return cls(model, list(ids))
 
     def scores(self, query_tokens: list[str]) -> np.ndarray:

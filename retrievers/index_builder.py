@@ -112,7 +112,10 @@ def build_index(
     report.seconds["load"] = time.perf_counter() - t0
 
     t = time.perf_counter()
-    report.counts["tokenised"] = _build_bm25(paths, docs, tokenizer, progress)
+    if "bm25" in done and paths.bm25.exists():  # same corpus and dictionary: resume after this stage
+        report.counts["tokenised"] = 0
+    else:
+        report.counts["tokenised"] = _build_bm25(paths, docs, tokenizer, progress)
     manifest["stages_done"].append("bm25")
     write_manifest(paths, manifest)
     report.seconds["bm25"] = time.perf_counter() - t

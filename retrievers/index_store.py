@@ -117,8 +117,11 @@ def read_docs(paths: IndexPaths) -> list[Document]:
             for line in f:
                 row = json.loads(line)
                 docs.append(Document(row["id"], row["text"], row["metadata"]))
-    except (OSError, json.JSONDecodeError, KeyError) as e:
-        raise IndexCorrupt(f"index documents {paths.docs} are damaged ({e}): run `yaksa index --rebuild`") from None
+    except (OSError, ValueError, KeyError, TypeError) as e:  # ValueError: bad JSON, a torn UTF-8 character
+        reason = " ".join(str(e).split())[:120]
+        raise IndexCorrupt(
+            f"index documents {paths.docs} are damaged ({type(e).__name__}: {reason}): run `yaksa index --rebuild`"
+        ) from None
     return docs
 
 

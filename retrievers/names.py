@@ -144,8 +144,8 @@ def product_keys(item_name: str, company: str = "") -> set[str]:
     keys.add(stem)
     keys.add(_strip_suffix(stem, VARIANT_SUFFIXES))
     house = squash(re.sub(r"\(.*?\)|㈜|주식회사|제약|약품|헬스케어|바이오", "", company))[:2]
-    for prefix in {house, *HOUSE_PREFIXES}:
-        for key in list(keys):
+    for prefix in sorted({house, *HOUSE_PREFIXES}):  # sorted: the keys must not depend on the hash seed
+        for key in sorted(keys):
             if prefix and key.startswith(prefix) and len(key) - len(prefix) >= 3:
                 keys.add(key[len(prefix) :])
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
@@ -161,6 +161,11 @@ def ingredient_keys(name: str) -> set[str]:
         keys.add(word)
     keys.add(_strip_suffix(word, SALT_SUFFIXES))
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
+
+
+def shortest_key(keys: Iterable[str]) -> str:
+    """The canonical key of a name: the shortest, ties broken by the text (never by set order)."""
+    return min(keys, key=lambda k: (len(k), k))
 
 
 @dataclass
@@ -191,7 +196,7 @@ class NameIndex:
         for doc in docs:
             meta = doc.metadata
             if doc.source == "easydrug":
-                for key in product_keys(meta.get("item_name", ""), meta.get("entp_name", "")):
+                for key in sorted(product_keys(meta.get("item_name", ""), meta.get("entp_name", ""))):
                     index.products[key].add(meta["item_seq"])
                     index.display.setdefault(key, clean_product_name(meta["item_name"]))
                 for ingr in (meta.get("main_ingr") or "").split(","):
@@ -208,8 +213,8 @@ class NameIndex:
         keys = ingredient_keys(name.strip()) if name.strip() else set()
         if not keys:
             return ""
-        canon = min(keys, key=len)
-        for key in keys:
+        canon = shortest_key(keys)
+        for key in sorted(keys):
             self.ingredients.setdefault(key, canon)
             self.display.setdefault(key, name.strip())
         return canon
@@ -285,7 +290,7 @@ def save_names(index: NameIndex, path) -> None:
         "max_len": index.max_len,
     }
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(data, f, ensure_ascii=False)
+        json.dump(data, f, ensure_ascii=False, sort_keys=True)
 
 
 def load_names(path) -> NameIndex:

@@ -32,7 +32,7 @@ from retrievers.embedders import Embedder, get_embedder
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
-from retrievers.names import NameIndex, ingredient_keys, load_names
+from retrievers.names import NameIndex, ingredient_keys, load_names, shortest_key
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.rerankers import Reranker, load_reranker
@@ -125,12 +125,12 @@ class Searcher:
                     for ingr in (d.metadata.get("main_ingr") or "").split(","):
                         keys = ingredient_keys(ingr) if ingr.strip() else set()
                         if keys:
-                            self._product_ingredients[seq].add(names.ingredients.get(min(keys, key=len), ""))
+                            self._product_ingredients[seq].add(names.ingredients.get(shortest_key(keys), ""))
             else:
                 for field_name in ("ingredient", "partner"):
                     keys = ingredient_keys(d.metadata.get(field_name, "")) if d.metadata.get(field_name) else set()
                     if keys:
-                        self._dur_by_ingredient[names.ingredients.get(min(keys, key=len), "")].append(i)
+                        self._dur_by_ingredient[names.ingredients.get(shortest_key(keys), "")].append(i)
 
     @property
     def scorer(self) -> str:
@@ -163,7 +163,7 @@ class Searcher:
         for name in ingredients:
             keys = ingredient_keys(name) if name.strip() else set()
             if keys:
-                wanted.add(self.names.ingredients.get(min(keys, key=len), min(keys, key=len)))
+                wanted.add(self.names.ingredients.get(shortest_key(keys), shortest_key(keys)))
         out = []
         for canon in wanted:
             for i in self._dur_by_ingredient.get(canon, []):
@@ -193,7 +193,7 @@ class Searcher:
 
         t = time.perf_counter()
         qvec, dense_top = None, []
-        if self.embedder is not None and self.store is not None:
+        if self.embedder is not None and (self.store is not None or self._doc_vectors is not None):
             qvec = self._embed_query(qa.query)
             dense_top = self._dense_top(qvec, s.dense_depth)
         relevance = dense_top[0][1] if dense_top else 0.0
@@ -434,16 +434,10 @@ def open_searcher(
     if dense and not has_vectors:
         embedder = None
         notes.append("dense vectors are not built yet (BM25, names and sections only): run `yaksa index` to finish")
+    remote = os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url") or None
     if dense and has_vectors:
         embedder = embedder or get_embedder(manifest.get("embedder") or settings.embedder)
-        vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name)
-        store = ChromaStore.open(
-            paths.chroma,
-            collection=f"yaksa-{embedder.name}",
-            url=os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url") or None,
-        )
-        if store.count() != len(docs):
-            raise IndexCorrupt(f"Chroma holds {store.count()} vectors for {len(docs)} documents: run `yaksa index`")
+        vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name, strict=True)
     searcher = Searcher(
         docs,
         bm25,
@@ -457,8 +451,15 @@ def open_searcher(
         load_reranker(settings.reranker),
     )
     searcher.notes = notes
+    if vectors is not None and (remote or searcher._doc_vectors is None):
+        # the in-memory vectors serve a local index without opening Chroma (which writes to its database on open,
+        # so a read-only index could not be searched); Chroma serves a server, or vectors missing from the cache
+        store = ChromaStore.open(paths.chroma, collection=f"yaksa-{embedder.name}", url=remote)
+        if store.count() != len(docs):
+            raise IndexCorrupt(f"Chroma holds {store.count()} vectors for {len(docs)} documents: run `yaksa index`")
+        searcher.store = store
     _single_threaded_blas()
-    searcher.remote_store = bool(os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url"))
+    searcher.remote_store = bool(remote)
     searcher.warm_up()
     if shared:
         _SHARED[key] = searcher

@@ -24,6 +24,10 @@ def default_weights() -> dict[str, float]:
     return {"bm25": 0.8, "dense": 0.2, "product": 1.5, "section": 1.5}
 
 
+class ConfigError(ValueError):
+    """yaksa.toml (or a settings override) is not valid; the message names the file and the key."""
+
+
 @dataclass(frozen=True)
 class RetrievalSettings:
     fusion: str = "weighted"  # "weighted" (min-max normalised weighted sum) or "rrf"
@@ -50,15 +54,24 @@ class RetrievalSettings:
             try:
                 table = tomllib.loads(cfg_path.read_text(encoding="utf-8")).get("retrieval", {})
             except tomllib.TOMLDecodeError as e:
-                raise ValueError(f"{cfg_path}: not valid TOML ({e})") from None
-            settings = settings.updated(**table)
+                raise ConfigError(f"{cfg_path}: not valid TOML ({e})") from None
+            except UnicodeDecodeError as e:
+                raise ConfigError(f"{cfg_path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+            if not isinstance(table, dict):
+                raise ConfigError(f"{cfg_path}: [retrieval] must be a table")
+            try:
+                settings = settings.updated(**table)
+            except (TypeError, ValueError) as e:
+                raise ConfigError(f"{cfg_path}: [retrieval]: {e}") from None
         return settings.updated(**overrides)
 
     def updated(self, **values) -> RetrievalSettings:
         known = {f.name for f in fields(self)}
         unknown = set(values) - known
         if unknown:
-            raise ValueError(f"unknown retrieval settings: {', '.join(sorted(unknown))}")
+            raise ConfigError(
+                f"unknown retrieval settings: {', '.join(sorted(unknown))} (known: {', '.join(sorted(known))})"
+            )
         if "weights" in values:
             values["weights"] = {**self.weights, **values["weights"]}
         return replace(self, **{k: v for k, v in values.items() if v is not None})

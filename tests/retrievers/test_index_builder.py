@@ -126,3 +126,73 @@ def test_a_dosage_form_in_the_question_prefers_that_product(mini_searcher):
     assert mini_searcher._by_dosage_form({gelfos, gebolin}, "겔포스 현탁액 먹는 법") == {gelfos}
     assert mini_searcher._by_dosage_form({gelfos, gebolin}, "먹는 법") == {gelfos, gebolin}
     assert mini_searcher._by_dosage_form({gelfos, gebolin}, "크림 바르는 법") == {gelfos, gebolin}
+
+
+BUILD_AND_SEARCH = """
+import json, sys
+from pathlib import Path
+sys.path.insert(0, {root!r})
+from retrievers.index_builder import build_index
+from retrievers.searcher import open_searcher
+from tests.helpers.hash_embedder import HashEmbedder
+report = build_index({corpus!r}, {index!r}, embedder=HashEmbedder(), shipped_vectors=None, progress=False)
+s = open_searcher({index!r}, embedder=HashEmbedder(), shared=False)
+queries = ["게보린 부작용", "두통에 먹는 약", "임부 금기 성분", "베아제 보관", "아세트아미노펜 같이 먹으면 안 되는 약"]
+ranks = [[(h.id, round(float(h.score), 6)) for h in s.retrieve(q, k=10).hits] for q in queries]
+print(json.dumps({{"tokenised": report.counts["tokenised"], "ranks": ranks}}))
+"""
+
+
+def _build_in_process(corpus, index_dir, seed: str) -> dict:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    code = BUILD_AND_SEARCH.format(root=root, corpus=str(corpus), index=str(index_dir))
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def _index_files(index_dir) -> dict:
+    files = ["names.json", "user_words.txt", "tokens.jsonl", "docs.jsonl"]
+    files += [f"bm25/{p.name}" for p in sorted((index_dir / "bm25").iterdir())]
+    return {name: (index_dir / name).read_bytes() for name in files}
+
+
+def test_builds_in_processes_with_different_hash_seeds_are_byte_identical(corpus_copy, tmp_path):
+    a = _build_in_process(corpus_copy, tmp_path / "a", "1")
+    b = _build_in_process(corpus_copy, tmp_path / "b", "2")
+    assert _index_files(tmp_path / "a") == _index_files(tmp_path / "b")
+    assert a["ranks"] == b["ranks"] and sum(len(r) == 10 for r in a["ranks"]) == 4  # one query is out of scope
+    # a re-run in a third process (another seed) on the unchanged corpus tokenises nothing
+    again = _build_in_process(corpus_copy, tmp_path / "a", "3")
+    assert again["tokenised"] == 0 and again["ranks"] == a["ranks"]
+
+
+def test_an_interrupt_in_the_chroma_stage_resumes_there(corpus_copy, tmp_path, monkeypatch):
+    from retrievers import index_builder
+
+    index_dir = tmp_path / "idx"
+    real_sync = index_builder._sync_chroma
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(index_builder, "_sync_chroma", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _build(corpus_copy, index_dir)
+    stages = json.loads((index_dir / "manifest.json").read_text())["stages_done"]
+    assert stages == ["docs", "bm25", "vectors"]
+    bm25_before = _index_files(index_dir)
+    stamps = {p: p.stat().st_mtime_ns for p in (index_dir / "bm25").iterdir()}
+    monkeypatch.setattr(index_builder, "_sync_chroma", real_sync)
+    emb = HashEmbedder()
+    resumed = _build(corpus_copy, index_dir, emb)
+    assert resumed.counts["tokenised"] == 0 and resumed.counts["embedded"] == 0 and emb.texts_embedded == 0
+    assert resumed.counts["chroma_upserted"] == resumed.counts["documents"]
+    assert {p: p.stat().st_mtime_ns for p in (index_dir / "bm25").iterdir()} == stamps  # BM25 not rebuilt
+    assert _index_files(index_dir) == bm25_before

@@ -2,6 +2,7 @@
 unreachable LM."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ def mini_backend(monkeypatch):
     monkeypatch.setattr(ask, "open_backend", real_searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(ask.Path(__file__).parent)  # no yaksa.toml here
+    monkeypatch.chdir(Path(__file__).parent)  # no yaksa.toml here
 
 
 def test_no_lm_answer_cites_gebolin_and_says_no_lm_was_used(capsys):

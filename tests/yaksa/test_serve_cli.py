@@ -63,13 +63,24 @@ def test_loads_a_saved_json_state(served, tmp_path):
     assert served[1][0].state.host.program.generator.generate.demos[0]["answer"] == "게보린 데모 [문서 1]"
 
 
-def test_other_hosts_without_a_token_get_a_warning(served, capsys, monkeypatch):
-    assert cli.main(["serve", "--host", "0.0.0.0"]) == 0
+def test_other_hosts_need_a_token_or_insecure(served, capsys, monkeypatch):
+    assert cli.main(["serve", "--host", "0.0.0.0"]) == 2
+    err = capsys.readouterr().err
+    assert "YAKSA_API_TOKEN" in err and "--insecure" in err and err.count("\n") == 1 and not served
+    assert cli.main(["serve", "--host", "0.0.0.0", "--insecure"]) == 0
     assert "without YAKSA_API_TOKEN" in capsys.readouterr().err
+    assert served[0][0].state.settings.allowed_hosts is None
     monkeypatch.setenv("YAKSA_API_TOKEN", "t0ken")
     assert cli.main(["serve", "--host", "0.0.0.0"]) == 0
     assert "without YAKSA_API_TOKEN" not in capsys.readouterr().err
     assert served[1][0].state.settings.api_token == "t0ken"
+
+
+def test_loopback_serves_only_loopback_host_names_with_a_header_timeout(served):
+    assert cli.main(["serve"]) == 0
+    app, kw = served[0]
+    assert app.state.settings.allowed_hosts == ("127.0.0.1", "localhost", "::1")
+    assert kw["http"].__name__ == "TimedH11Protocol"
 
 
 @pytest.mark.parametrize(

@@ -21,12 +21,15 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from yaksa import __version__
+from yaksa.app.cancel import Work
 from yaksa.app.events import EVENTS
-from yaksa.app.limits import BodySizeLimit, Gate, token_ok
+from yaksa.app.limits import Gate, RequestGuard, token_ok
 from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody, Health, SearchResponse
 from yaksa.app.scores import make_scorer
 from yaksa.app.service import ProgramHost, in_thread
 from yaksa.app.settings import ServeSettings
+from yaksa.errors import explain
+from yaksa.text_input import TextInputError, check_json, clean_text
 
 log = logging.getLogger("yaksa.serve")
 STATIC = Path(__file__).parent / "static"
@@ -70,7 +73,7 @@ class EventStream(StreamingResponse):
 
 def _errors(*codes: int) -> dict:
     text = {
-        400: "the body could not be read (not UTF-8 JSON)",
+        400: "the body could not be read (not UTF-8 JSON), or a text holds invalid bytes or lone surrogates",
         401: "missing or wrong bearer token (YAKSA_API_TOKEN)",
         413: "request body too large",
         422: "invalid request (question too long or blank, unknown profile, bad user profile)",
@@ -132,7 +135,13 @@ def create_app(
         "Answers Korean drug questions with cited MFDS documents; `/v1/ask/stream` streams server-sent events.",
     )
     app.state.host, app.state.gate, app.state.settings = host, gate, settings
-    app.add_middleware(BodySizeLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        RequestGuard,
+        max_bytes=settings.max_body_bytes,
+        body_timeout_s=settings.body_timeout_s,
+        api_token=settings.api_token,
+        allowed_hosts=settings.allowed_hosts,
+    )
     bearer = HTTPBearer(auto_error=False, description="only when the server sets YAKSA_API_TOKEN")
 
     def authorised(creds: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> None:
@@ -162,12 +171,20 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def crashed(request: Request, exc: Exception):
-        log.exception("unhandled error on %s", request.url.path)
+        known = explain(exc)  # a damaged index or file: one line in the log (it names paths: not sent)
+        if known is None:
+            log.exception("unhandled error on %s", request.url.path)
+        else:
+            log.error("%s: %s", request.url.path, known)
         return JSONResponse({"error": "internal", "message": "internal error; see the server log"}, 500)
 
     # ------------------------------------------------------------------ helpers
     def check(body: AskRequest):
-        question = " ".join(body.question.split())
+        try:
+            question = " ".join(clean_text(body.question, "question").split())
+            user_data = check_json(body.user.model_dump(), "user") if body.user else None
+        except TextInputError as e:
+            raise ApiError(400, "bad_text", str(e)) from None
         if not question:
             raise ApiError(422, "empty_question", "the question is empty")
         if len(body.question) > settings.max_question_chars:
@@ -180,7 +197,7 @@ def create_app(
         from programs.profile import ProfileError, UserProfile
 
         try:
-            user = UserProfile.from_dict(body.user.model_dump() if body.user else None)
+            user = UserProfile.from_dict(user_data)
         except ProfileError as e:
             raise ApiError(422, "bad_user_profile", str(e)) from None
         return question, user
@@ -218,15 +235,18 @@ def create_app(
         responses=_errors(400, 401, 413, 422, 429, 500, 504),
         dependencies=guard,
     )
-    async def ask(body: AskRequest):
+    async def ask(body: AskRequest, request: Request):
         question, user = check(body)
         enter()
+        work = Work(release=gate.leave)  # the slot is given back when the program has stopped, not before
         try:
-            return await host.ask(question, user, body.profile)
+            return await host.ask(question, user, body.profile, work, gone=request.is_disconnected)
         except TimeoutError:
             raise ApiError(504, "timeout", f"no answer within {settings.request_timeout_s:g} s") from None
+        except ConnectionAbortedError:
+            raise ApiError(499, "client_closed", "the client went away") from None
         finally:
-            gate.leave()
+            work.closed()
 
     @app.post(
         "/v1/ask/stream",
@@ -245,14 +265,15 @@ def create_app(
         question, user = check(body)
         enter()
         request_id = uuid.uuid4().hex[:12]
+        work = Work(release=gate.leave)  # the slot is given back when the program has stopped, not before
         try:
-            stream = host.stream(question, user, body.profile, request_id)
+            stream = host.stream(question, user, body.profile, request_id, work)
         except BaseException:
-            gate.leave()
+            work.closed()
             raise
         return EventStream(
             stream,
-            on_close=gate.leave,
+            on_close=work.closed,
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Request-ID": request_id},
         )
 
@@ -260,7 +281,7 @@ def create_app(
         "/v1/search",
         response_model=SearchResponse,
         summary="the ranked documents for a query (no LM)",
-        responses=_errors(401, 422, 429, 500, 504),
+        responses=_errors(400, 401, 422, 429, 500, 504),
         dependencies=guard,
     )
     async def search(
@@ -269,6 +290,10 @@ def create_app(
         ],
         k: Annotated[int, Query(ge=1, le=20, description="how many documents")] = 5,
     ):
+        try:
+            q = clean_text(q, "q")
+        except TextInputError as e:
+            raise ApiError(400, "bad_text", str(e)) from None
         enter()
         try:
             import asyncio

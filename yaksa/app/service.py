@@ -18,17 +18,19 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anyio
 import dspy
 
+from yaksa.app.cancel import CancelOnLM, QuestionCancelled, Work, step_guard
 from yaksa.app.events import STEP_PROGRESS, answer_pieces, encode, status_data
 from yaksa.app.scores import Scorer
 from yaksa.app.settings import ServeSettings
 
 log = logging.getLogger("yaksa.serve")
+DISCONNECT_POLL_S = 0.25  # how often /v1/ask checks whether its client is still there
 
 OUT_OF_SCOPE_NOTICE = "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 금기)에 대해 물어봐 주세요."
 NO_LM_NOTICE = (
@@ -41,35 +43,68 @@ class ProgramError(Exception):
     """The program failed on a question (the message is safe to show)."""
 
 
-def in_thread(fn: Callable[[], Any], limiter) -> Any:
-    """Await `fn()` in a worker thread that sees this task's DSPy settings (as dspy.asyncify does)."""
+def in_thread(fn: Callable[[], Any], limiter: anyio.CapacityLimiter, cancel: threading.Event | None = None) -> Any:
+    """Await `fn()` in a worker thread that sees this task's DSPy settings (as dspy.asyncify does).
+
+    The thread holds a token of `limiter` until `fn` returns, even when the await is cancelled (a cancelled await
+    leaves `fn` running: set `cancel` to stop it at its next step or LM call, it then returns None), so the
+    limiter bounds the threads really running.
+    """
     from dspy.dsp.utils.settings import thread_local_overrides
 
     parent = thread_local_overrides.get().copy()
 
     def call():
-        token = thread_local_overrides.set({**thread_local_overrides.get(), **parent})
+        overrides = {**thread_local_overrides.get(), **parent}
+        if cancel is not None:
+            if cancel.is_set():
+                return None
+            overrides["callbacks"] = [*(overrides.get("callbacks") or dspy.settings.callbacks), CancelOnLM(cancel)]
+        token = thread_local_overrides.set(overrides)
         try:
             return fn()
+        except QuestionCancelled:
+            return None
         finally:
             thread_local_overrides.reset(token)
 
-    return anyio.to_thread.run_sync(call, limiter=limiter, abandon_on_cancel=True)
+    task = asyncio.ensure_future(anyio.to_thread.run_sync(call, limiter=limiter))
+    task.add_done_callback(lambda t: t.cancelled() or t.exception())  # retrieved, even when nobody awaits it
+    return asyncio.shield(task)
 
 
 class _Threaded:
     """What `dspy.streamify` needs from a program (``named_predictors``, ``acall``), running it in our own pool
-    (dspy's default pool holds 8 threads, fewer than the streams we serve)."""
+    (dspy's default pool holds 8 threads, fewer than the streams we serve) under the question's `work`."""
 
-    def __init__(self, program, limiter):
+    def __init__(self, program, limiter: anyio.CapacityLimiter, work: Work):
         self.program = program
         self.limiter = limiter
+        self.work = work
 
     def named_predictors(self):
         return self.program.named_predictors()
 
-    async def acall(self, **kwargs):
-        return await in_thread(lambda: self.program(**kwargs), self.limiter)
+    async def acall(self, on_step=None, **kwargs):
+        return await run_question(self.program, self.limiter, self.work, on_step=on_step, **kwargs)
+
+
+async def run_question(program, limiter: anyio.CapacityLimiter, work: Work, on_step=None, **kwargs):
+    """Run `program` on one question in a thread of `limiter` under `work`.
+
+    It stops at its next step or LM call once the work is cancelled (returning None), and the work counts as
+    running until the thread is done.
+    """
+
+    def run():
+        if not work.start():
+            return None
+        try:
+            return program(**kwargs, on_step=step_guard(work.event, on_step))
+        finally:
+            work.finished()
+
+    return await in_thread(run, limiter, work.event)
 
 
 class ProgramHost:
@@ -93,6 +128,7 @@ class ProgramHost:
 
     # ------------------------------------------------------------------ program
     def limiter(self, name: str = "program") -> anyio.CapacityLimiter:
+        """The threads of `name` (``program``: ``workers``; ``scores``: a quarter of them, at least 2)."""
         if name not in self._limiters:
             size = self.settings.workers if name == "program" else max(2, self.settings.workers // 4)
             self._limiters[name] = anyio.CapacityLimiter(size)
@@ -161,18 +197,54 @@ class ProgramHost:
             "trace": trace,
         }
 
-    async def ask(self, question: str, user, profile: str | None) -> dict:
-        """Answer one question (raises TimeoutError after ``request_timeout_s``)."""
+    async def ask(
+        self,
+        question: str,
+        user,
+        profile: str | None,
+        work: Work | None = None,
+        gone: Callable[[], Awaitable[bool]] | None = None,
+    ) -> dict:
+        """Answer one question.
+
+        Args:
+            work: the question's cancel event and release (default: a fresh one).
+            gone: ``await gone()`` is True once the client has disconnected; polled while the program runs, and
+                the work is then cancelled.
+
+        Raises:
+            TimeoutError: no answer within ``request_timeout_s`` (the work is cancelled).
+            ConnectionAbortedError: the client went away (the work is cancelled).
+        """
         program = self.program_for(profile)
-        pred = await asyncio.wait_for(
-            in_thread(lambda: program(question=question, user=user), self.limiter()), self.settings.request_timeout_s
-        )
+        work = work or Work()
+        task = asyncio.ensure_future(run_question(program, self.limiter(), work, question=question, user=user))
+        deadline = time.perf_counter() + self.settings.request_timeout_s
+        try:
+            while not task.done():
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    raise TimeoutError
+                await asyncio.wait({task}, timeout=min(left, DISCONNECT_POLL_S))
+                if not task.done() and gone is not None and await gone():
+                    raise ConnectionAbortedError("the client went away")
+        finally:
+            if not task.done():
+                work.cancel()
+        pred = task.result()
+        if pred is None:
+            raise ConnectionAbortedError("the question was cancelled")
         return self.payload(pred, program)
 
     async def stream(
-        self, question: str, user, profile: str | None, request_id: str | None = None
+        self, question: str, user, profile: str | None, request_id: str | None = None, work: Work | None = None
     ) -> AsyncIterator[str]:
-        """The events of one question, as SSE text (see yaksa/app/events.py for the order)."""
+        """The events of one question, as SSE text (see yaksa/app/events.py for the order).
+
+        When the stream is closed early (the client went away, the timeout), `work` is cancelled: the program
+        stops at its next step or LM call.
+        """
+        work = work or Work()
         s = self.settings
         start = time.perf_counter()
         loop = asyncio.get_running_loop()
@@ -189,7 +261,7 @@ class ProgramHost:
         program = self.program_for(profile)
         request_id = request_id or uuid.uuid4().hex[:12]
         yield event("accepted", {"request_id": request_id, "question": question, "profile": profile or "default"})
-        pump = asyncio.create_task(self._pump(program, queue, question=question, user=user, on_step=on_step))
+        pump = asyncio.create_task(self._pump(program, queue, work, question=question, user=user, on_step=on_step))
         deadline = start + s.request_timeout_s
         percent, tokens, pred = 0, [], None
         try:
@@ -234,21 +306,25 @@ class ProgramHost:
             )
             yield event("web", {"links": data["web_refs"], "note": web_note})
             if self.scorer is not None:
-                async for line in self._scores(question, pred, beat, event):
+                async for line in self._scores(question, pred, beat, event, work.event):
                     yield line
             yield event("done", {"elapsed_ms": round((time.perf_counter() - start) * 1000, 1)})
         finally:
             if not pump.done():
+                work.cancel()
                 pump.cancel()
 
-    async def _pump(self, program, queue: asyncio.Queue, **kwargs) -> None:
+    async def _pump(self, program, queue: asyncio.Queue, work: Work, **kwargs) -> None:
         """Run the program under dspy.streamify and put its tokens and its prediction on `queue`."""
         from dspy.streaming import StreamListener, StreamResponse
 
         targets = program.stream_targets() if hasattr(program, "stream_targets") else []
         listeners = [StreamListener(field, predict=predictor, allow_reuse=True) for predictor, field in targets]
         streaming = dspy.streamify(
-            _Threaded(program, self.limiter()), stream_listeners=listeners, is_async_program=True, async_streaming=True
+            _Threaded(program, self.limiter(), work),
+            stream_listeners=listeners,
+            is_async_program=True,
+            async_streaming=True,
         )
         try:
             async for chunk in streaming(**kwargs):
@@ -261,12 +337,12 @@ class ProgramHost:
         except Exception as e:
             await queue.put(("failed", e))
 
-    async def _scores(self, question: str, pred, beat: _Beat, event) -> AsyncIterator[str]:
+    async def _scores(self, question: str, pred, beat: _Beat, event, cancel: threading.Event) -> AsyncIterator[str]:
         """Score in a worker thread; send progress meanwhile, then the scores (or why there are none)."""
         s = self.settings
         expected = s.scores_expected_s or (60.0 if self.scores_mode == "ragas" else 1.0)
         start = time.perf_counter()
-        task = asyncio.ensure_future(in_thread(lambda: self.scorer(question, pred), self.limiter("scores")))
+        task = asyncio.ensure_future(in_thread(lambda: self.scorer(question, pred), self.limiter("scores"), cancel))
         yield event("progress", {"stage": "scores", "percent": 0})
         percent, next_tick = 0, start + s.progress_interval_s
         try:

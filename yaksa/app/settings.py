@@ -21,6 +21,11 @@ class ServeSettings:
     Attributes:
         max_question_chars: longer questions get 422 (at most `MAX_QUESTION_CHARS`).
         max_body_bytes: larger request bodies get 413 before they are parsed.
+        body_timeout_s: a request body not fully received within this gets 408 (a slow client cannot hold a
+            connection).
+        header_timeout_s: a connection whose request headers are not complete within this is closed.
+        allowed_hosts: Host header names answered (others get 400); None answers any. `yaksa serve` on a
+            loopback address allows only ``127.0.0.1``, ``localhost`` and ``::1`` (DNS rebinding).
         max_concurrent: questions in flight at once (both endpoints); one more gets 429.
         workers: threads running programs at once; admitted questions beyond it wait (the stream keeps beating).
         request_timeout_s: a question that takes longer ends with 504 (or an ``error`` event on the stream).
@@ -37,6 +42,9 @@ class ServeSettings:
 
     max_question_chars: int = MAX_QUESTION_CHARS
     max_body_bytes: int = 64 * 1024
+    body_timeout_s: float = 10.0
+    header_timeout_s: float = 10.0
+    allowed_hosts: tuple[str, ...] | None = None
     max_concurrent: int = 64
     workers: int = 32
     request_timeout_s: float = 120.0
@@ -52,7 +60,7 @@ class ServeSettings:
             raise ValueError(f"max_question_chars must be between 1 and {MAX_QUESTION_CHARS}")
         if self.max_concurrent < 1 or self.workers < 1:
             raise ValueError("max_concurrent and workers must be at least 1")
-        if self.request_timeout_s <= 0 or self.heartbeat_s <= 0:
+        if min(self.request_timeout_s, self.heartbeat_s, self.body_timeout_s, self.header_timeout_s) <= 0:
             raise ValueError("timeouts must be positive")
         if self.scores not in ("auto", "quality", "ragas", "off"):
             raise ValueError("scores must be one of auto, quality, ragas, off")

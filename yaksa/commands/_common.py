@@ -18,4 +18,6 @@ def open_searcher_or_explain(index_dir=None, dense: bool = True, **settings):
         config = RetrievalSettings.load(**{k: v for k, v in settings.items() if v is not None})
         return open_searcher(index_dir, settings=config, dense=dense)
     except (IndexMissing, IndexCorrupt, VectorStoreError, RerankerUnavailable, EmbedderUnavailable, ValueError) as e:
-        raise UserError(str(e)) from None
+        from yaksa.errors import explain
+
+        raise UserError(explain(e) or str(e)) from None

@@ -78,14 +78,20 @@ def open_backend(args):
 
 
 def read_jsonl(path: Path) -> list[dict]:
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as e:
-        raise UserError(f"cannot read {path}: {e.strerror}") from None
+    from yaksa.text_input import read_text
+
+    lines = read_text(path).splitlines()
     try:
         return [json.loads(line) for line in lines if line.strip()]
     except json.JSONDecodeError as e:
         raise UserError(f"{path}: not JSON lines ({e.msg})") from None
+
+
+def _require(rows: list, key: str, path: Path) -> None:
+    """Each row is a JSON object with a non-empty text `key` (else a one-line error naming the file and line)."""
+    for n, row in enumerate(rows, 1):
+        if not isinstance(row, dict) or not isinstance(row.get(key), str) or not row[key].strip():
+            raise UserError(f"{path}: row {n} has no {key!r} text; every row needs one (see trainsets/qa/dev.jsonl)")
 
 
 def draw(rows: list[dict], n: int | None, seed: int) -> list[dict]:
@@ -102,6 +108,7 @@ def datasets(args, train: bool = True) -> tuple[list, list, str]:
 
     if args.program == "turn":
         rows = read_jsonl(args.data / "turns.jsonl" if args.data else TURN_FILE)
+        _require(rows, "prompt", args.data / "turns.jsonl" if args.data else TURN_FILE)
         rng = random.Random(args.seed)
         order = list(range(len(rows)))
         rng.shuffle(order)
@@ -111,8 +118,11 @@ def datasets(args, train: bool = True) -> tuple[list, list, str]:
         keys = ("prompt", "ai_reply", "problem_title", "algorithms")
     else:
         folder = args.data or QA_DIR
-        train_rows, dev_rows = read_jsonl(folder / "train.jsonl"), read_jsonl(folder / "dev.jsonl")
+        train_rows = read_jsonl(folder / "train.jsonl") if train else []  # evaluate reads dev.jsonl only
+        dev_rows = read_jsonl(folder / "dev.jsonl")
         keys = ("question",)
+        for name, rows in (("train.jsonl", train_rows), ("dev.jsonl", dev_rows)):
+            _require(rows, "question", folder / name)
     train_rows = draw(train_rows, getattr(args, "train", None), args.seed) if train else []
     dev_rows = draw(dev_rows, args.dev, args.seed)
     digest = hashlib.sha256(json.dumps([train_rows, dev_rows], ensure_ascii=False, sort_keys=True).encode())

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 
 from yaksa.cli import UserError
+from yaksa.text_input import check_json, clean_text, read_text
 
 MAX_QUESTION_CHARS = 500
 
@@ -68,15 +68,13 @@ def parse_user(text: str | None):
 
     if not text:
         return UserProfile()
-    if text.startswith("@"):
-        try:
-            text = Path(text[1:]).read_text(encoding="utf-8")
-        except OSError as e:
-            raise UserError(f"cannot read the user profile file: {e.strerror}") from None
+    text = read_text(text[1:], f"the --user file {text[1:]}") if text.startswith("@") else clean_text(text, "--user")
     try:
-        return UserProfile.from_dict(json.loads(text))
+        return UserProfile.from_dict(check_json(json.loads(text), "--user"))
     except json.JSONDecodeError as e:
         raise UserError(f"--user is not valid JSON ({e.msg} at character {e.pos})") from None
+    except RecursionError:
+        raise UserError("--user is nested too deeply to be a user profile") from None
     except ProfileError as e:
         raise UserError(f"--user: {e}") from None
 
@@ -104,8 +102,8 @@ def build_program(args):
             program = load(args.model, backend=open_backend(), lms=config.build())
             for warning in getattr(program, "load_warnings", []):
                 print(f"yaksa: warning: {warning}", file=sys.stderr)
-        except StateError as e:
-            raise UserError(str(e)) from None
+        except StateError:
+            raise  # one line with its fix (yaksa/errors.py)
         except Exception as e:  # an MLflow registry or artifact error: one line
             raise UserError(f"cannot load {args.model}: {type(e).__name__}: {str(e)[:200]}") from None
         if overrides:
@@ -116,8 +114,8 @@ def build_program(args):
 
 def run(args) -> int:
     if args.question == "-" and args.json:
-        return run_batch(args, sys.stdin.buffer)
-    question = " ".join((args.question or "").split())
+        return run_batch(args)
+    question = " ".join(clean_text(args.question or "", "QUESTION").split())
     if not question:
         raise UserError("the question is empty")
     if len(question) > MAX_QUESTION_CHARS:
@@ -145,21 +143,23 @@ def run(args) -> int:
     return 0
 
 
-def run_batch(args, stream) -> int:
-    """Answer one question per line of `stream` (bytes), writing one compact JSON object per line, in order."""
+def run_batch(args, stream=None) -> int:
+    """Answer one question per stdin line, writing one compact JSON object per line, in order."""
+    from yaksa.text_input import stdin_lines
+
     user = parse_user(args.user)
     program, config = build_program(args)
-    for n, raw in enumerate(stream, 1):
-        print(json.dumps(batch_answer(program, config, raw, user, n), ensure_ascii=False), flush=True)
+    for n, text in stdin_lines(stream):
+        print(json.dumps(batch_answer(program, config, text, user, n), ensure_ascii=False), flush=True)
     return 0
 
 
-def batch_answer(program, config, raw: bytes, user, line: int) -> dict:
-    """The JSON object of one batch line: the prediction, or ``{"line", "error"}`` when the line cannot be answered."""
-    try:
-        question = " ".join(raw.decode("utf-8").split())
-    except UnicodeDecodeError as e:
-        return {"line": line, "error": f"line {line} is not valid UTF-8 (byte {e.start})"}
+def batch_answer(program, config, text, user, line: int) -> dict:
+    """The JSON object of one batch line: the prediction, or ``{"line", "error"}`` when the line cannot be answered
+    (`text` is the decoded line, or the error `stdin_lines` gave for it)."""
+    if isinstance(text, Exception):
+        return {"line": line, "error": str(text)}
+    question = " ".join(text.split())
     if not question:
         return {"line": line, "error": f"line {line} is empty"}
     if len(question) > MAX_QUESTION_CHARS:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from yaksa.cli import UserError
+from yaksa.text_input import clean_text, read_stdin, read_text
 
 TURN_KEYS = ("prompt", "ai_reply", "problem_title", "algorithms")
 
@@ -64,17 +64,14 @@ def run(args: argparse.Namespace) -> int:
 def _turn_from_args(args: argparse.Namespace) -> dict:
     if args.prompt is None:
         raise UserError("give the prompt to evaluate, or --file with turns")
-    prompt = sys.stdin.read() if args.prompt == "-" else args.prompt
+    prompt = read_stdin() if args.prompt == "-" else clean_text(args.prompt, "PROMPT")
     if not prompt.strip():
         raise UserError("the prompt is empty")
     return {"prompt": prompt, "ai_reply": args.reply, "problem_title": args.title, "algorithms": args.algorithms}
 
 
 def _turns_from_file(path: Path) -> list[dict]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as error:
-        raise UserError(f"cannot read {path}: {error.strerror or error}") from None
+    text = read_text(path)
     try:
         data = json.loads(text)
     except json.JSONDecodeError:

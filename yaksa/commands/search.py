@@ -8,6 +8,7 @@ import sys
 
 from yaksa.cli import UserError
 from yaksa.commands._common import open_searcher_or_explain
+from yaksa.text_input import TextInputError, clean_text, stdin_lines
 
 
 def register(sub) -> None:
@@ -31,10 +32,11 @@ def register(sub) -> None:
 def run(args) -> int:
     if args.k < 1 or args.k > 100:
         raise UserError("-k must be between 1 and 100")
+    query = args.query if args.query == "-" else clean_text(args.query, "QUERY")
     searcher = open_searcher_or_explain(args.index_dir, fusion=args.fusion, reranker=args.reranker)
     if args.query == "-":
         return _batch(searcher, args)
-    result = _retrieve(searcher, args.query, args.k)
+    result = _retrieve(searcher, query, args.k)
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
     if args.json:
@@ -56,12 +58,13 @@ def _retrieve(searcher, query: str, k: int):
 def _batch(searcher, args) -> int:
     from retrievers.query_analysis import QueryError
 
-    for line in sys.stdin:
-        query = line.rstrip("\n")
+    for _, query in stdin_lines():
         try:
+            if isinstance(query, TextInputError):
+                raise query
             result = searcher.retrieve(query, k=args.k)
             rows = [] if result.out_of_scope else [h.to_json() for h in result.hits]
-        except QueryError as e:
+        except (QueryError, TextInputError) as e:
             print(f"warning: line skipped: {e}", file=sys.stderr)
             rows = []
         print(json.dumps(rows, ensure_ascii=False), flush=True)

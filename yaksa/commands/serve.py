@@ -39,6 +39,11 @@ def register(subparsers) -> None:
         help="scores sent after the answer: auto = RAGAS when a judge LM is set, else the quality evaluation",
     )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    p.add_argument(
+        "--insecure",
+        action="store_true",
+        help="allow a non-loopback --host without YAKSA_API_TOKEN (anyone who can reach it may ask)",
+    )
     p.set_defaults(func=run)
 
 
@@ -84,7 +89,13 @@ def _load_model(uri: str, backend, lms):
         if "no 'yaksa' header" not in str(e):
             raise UserError(f"cannot load {uri}: {e}") from None
         program = CRAG(backend=backend, lms=lms)  # a plain `program.save(path)` state: the default profile
-        program.load(uri)
+        try:
+            program.load(uri)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError) as e:
+            raise UserError(
+                f"{uri} is not a saved program (neither a yaksa state nor a CRAG DSPy state: {type(e).__name__}): "
+                "save one with `yaksa compile --out FILE`"
+            ) from None
     except OSError as e:
         raise UserError(f"cannot load {uri}: {e}") from None
     except Exception as e:  # MLflow: unknown model or alias, unreachable store
@@ -92,6 +103,9 @@ def _load_model(uri: str, backend, lms):
     if not isinstance(program, CRAG):
         raise UserError(f"{uri} is a {type(program).__name__}, not a CRAG program; yaksa serve answers questions")
     return program
+
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1")
 
 
 def _loopback(host: str) -> bool:
@@ -107,11 +121,17 @@ def run(args) -> int:
     import uvicorn
 
     from yaksa.app import ServeSettings, create_app
+    from yaksa.app.protocol import with_header_timeout
 
     if not 0 < args.port < 65536:
         raise UserError("--port must be between 1 and 65535")
     token = os.environ.get("YAKSA_API_TOKEN") or None
     if not _loopback(args.host) and not token:
+        if not args.insecure:
+            raise UserError(
+                f"--host {args.host} is reachable from other machines: set YAKSA_API_TOKEN, "
+                "or pass --insecure to serve without a token"
+            )
         print(
             f"yaksa: warning: listening on {args.host} without YAKSA_API_TOKEN: anyone who can reach it may ask",
             file=sys.stderr,
@@ -123,6 +143,7 @@ def run(args) -> int:
             request_timeout_s=args.timeout,
             scores=args.scores,
             api_token=token,
+            allowed_hosts=LOOPBACK_NAMES if _loopback(args.host) else None,
         )
     except ValueError as e:
         raise UserError(str(e)) from None
@@ -132,5 +153,12 @@ def run(args) -> int:
     except ValueError as e:  # --scores ragas without a judge LM
         raise UserError(str(e)) from None
     print(f"yaksa: serving on http://{args.host}:{args.port}/ (API docs: /docs)", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, timeout_graceful_shutdown=5)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        timeout_graceful_shutdown=5,
+        http=with_header_timeout(settings.header_timeout_s),
+    )
     return 0

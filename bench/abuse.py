@@ -1,0 +1,388 @@
+"""Abuse probes against `yaksa serve` on 127.0.0.1: what a careless or hostile client costs.
+
+The server runs in its own process (uvicorn with the header-timeout protocol, the real app and CRAG program over
+the in-memory fake backend) and calls a real LM over HTTP: an OpenAI-compatible stub in this process whose every
+reply takes ``--lm-delay`` seconds, so LM calls are counted as the HTTP requests the stub receives. Probes, in order:
+
+1. abandoned streams: ``--waves`` waves of ``--abandon`` clients that read one event and close, then one wave that
+   closes right after the response headers; LM calls per abandoned question, server threads (``/proc``) before,
+   at peak and after, against ``--workers``;
+2. 70 concurrent streams against ``--max-concurrent 64``: answers, 429s and errors on valid requests;
+3. bad bytes: lone surrogates and invalid UTF-8 in bodies (status codes), and an invalid-UTF-8 CLI argument;
+4. slow clients: bodies that never finish and half-sent headers (seconds until the server closes each);
+5. a dead LM (accepts connections, never answers): `CRAG` with ``--dead-timeout`` as the LM timeout; wall time,
+   connection attempts, the roles switched off.
+
+Bounded: fixed client counts, every wait capped; nothing leaves 127.0.0.1.
+
+    python bench/abuse.py [--lm-delay 2] [--workers 32] [--max-concurrent 64] [--abandon 60] [--waves 3]
+                          [--dead-timeout 2] [--out bench/out/abuse.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+QUESTION = {"question": "게보린 먹고 속이 쓰려요"}
+
+
+# ---------------------------------------------------------------------------------------------------------- server
+def serve(port: int, lm_url: str, workers: int, max_concurrent: int) -> None:
+    """The server process: the app over the fake backend, every role on the stub LM (real litellm path)."""
+    import uvicorn
+
+    from programs.lm_config import load_lm_config
+    from tests.helpers.serve_app import make_app
+    from yaksa.app import ServeSettings
+    from yaksa.app.protocol import with_header_timeout
+
+    config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=lm_url, api_key="x", timeout=60)
+    config.num_retries = 0
+    settings = ServeSettings(
+        max_concurrent=max_concurrent,
+        workers=workers,
+        scores="off",
+        api_token=None,
+        allowed_hosts=("127.0.0.1", "localhost", "::1"),
+    )
+    app = make_app(lms=config.build(), settings=settings)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        access_log=False,
+        http=with_header_timeout(settings.header_timeout_s),
+    )
+
+
+class Stub:
+    """The OpenAI-compatible stub LM whose replies take `delay` seconds (changeable between probes)."""
+
+    def __init__(self, delay: float):
+        from tests.helpers.stub_openai import StubOpenAI
+        from tests.programs.test_stub_lm import by_prompt
+
+        self.delay = delay
+
+        def slow(request):
+            time.sleep(self.delay)
+            return by_prompt(request)
+
+        self.server = StubOpenAI([slow])
+
+    @property
+    def calls(self) -> int:
+        return len(self.server.requests)
+
+
+def threads_of(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    return -1
+
+
+def health(url: str) -> dict:
+    import httpx
+
+    return httpx.get(url + "/healthz", timeout=10).json()
+
+
+def quiesce(url: str, stub: Stub, pid: int, peak: list, cap: float) -> float:
+    """Wait until nothing is in flight and the stub saw no new LM call for 2 LM delays; returns the seconds."""
+    start = time.monotonic()
+    last, still = stub.calls, time.monotonic()
+    while time.monotonic() - start < cap:
+        peak.append(threads_of(pid))
+        if stub.calls != last:
+            last, still = stub.calls, time.monotonic()
+        if health(url)["in_flight"] == 0 and time.monotonic() - still > 2 * stub.delay + 0.5:
+            break
+        time.sleep(0.1)
+    return time.monotonic() - start
+
+
+# ---------------------------------------------------------------------------------------------------------- probes
+async def abandon_one(url: str, after_headers: bool) -> bool:
+    import httpx
+
+    async with httpx.AsyncClient(timeout=30) as client:
+        async with client.stream("POST", url + "/v1/ask/stream", json=QUESTION) as r:
+            if r.status_code != 200:
+                return False
+            if after_headers:
+                return True
+            async for line in r.aiter_lines():
+                if not line:  # the end of the first event
+                    return True
+    return True
+
+
+def probe_abandoned(url: str, stub: Stub, pid: int, args) -> dict:
+    before = threads_of(pid)
+    calls0 = stub.calls
+    peak: list[int] = [before]
+    in_flight_peak = 0
+    waves = [False] * args.waves + [True]  # the last wave closes right after the headers
+    sizes = [args.abandon] * args.waves + [args.abandon // 2]
+    start = time.monotonic()
+    for after_headers, size in zip(waves, sizes, strict=True):
+
+        async def wave(after_headers=after_headers, size=size):
+            return await asyncio.gather(*(abandon_one(url, after_headers) for _ in range(size)))
+
+        asyncio.run(wave())
+        time.sleep(0.2)
+        in_flight_peak = max(in_flight_peak, health(url)["in_flight"])
+        peak.append(threads_of(pid))
+    settle = quiesce(url, stub, pid, peak, cap=120)
+    questions = sum(sizes)
+    calls = stub.calls - calls0
+    return {
+        "abandoned_questions": questions,
+        "lm_calls": calls,
+        "lm_calls_per_question": round(calls / questions, 3),
+        "threads_before": before,
+        "threads_peak": max(peak),
+        "thread_growth": max(peak) - before,
+        "workers": args.workers,
+        "threads_after": threads_of(pid),
+        "in_flight_seen_after_a_wave": in_flight_peak,
+        "in_flight_after": health(url)["in_flight"],
+        "seconds": round(time.monotonic() - start, 1),
+        "seconds_to_quiet": round(settle, 1),
+    }
+
+
+async def full_stream(client, url: str) -> str:
+    try:
+        async with client.stream("POST", url + "/v1/ask/stream", json=QUESTION) as r:
+            if r.status_code == 429:
+                return "429"
+            if r.status_code != 200:
+                return f"HTTP {r.status_code}"
+            text = "".join([chunk async for chunk in r.aiter_text()])
+    except Exception as e:
+        return type(e).__name__
+    if "event: error" in text:
+        return "error event"
+    return "answer" if "event: answer" in text and "event: done" in text else "no answer"
+
+
+def probe_concurrent(url: str, stub: Stub, n: int) -> dict:
+    import httpx
+
+    async def run():
+        limits = httpx.Limits(max_connections=n + 10)
+        async with httpx.AsyncClient(timeout=120, limits=limits) as client:
+            return await asyncio.gather(*(full_stream(client, url) for _ in range(n)))
+
+    start = time.monotonic()
+    outcomes = asyncio.run(run())
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        counts[o] = counts.get(o, 0) + 1
+    errors = n - counts.get("answer", 0) - counts.get("429", 0)
+    return {"streams": n, "outcomes": counts, "errors": errors, "seconds": round(time.monotonic() - start, 1)}
+
+
+def probe_bad_bytes(url: str) -> dict:
+    import httpx
+
+    bodies = {
+        "lone surrogate in question": b'{"question": "\\udcff"}',
+        "lone surrogate in user": b'{"question": "ok", "user": {"medicines": ["\\ud800"]}}',
+        "invalid UTF-8 in body": '{"question": "게보린 '.encode() + b'\xff\xfe"}',
+    }
+    statuses = {}
+    for name, body in bodies.items():
+        for path in ("/v1/ask", "/v1/ask/stream"):
+            r = httpx.post(url + path, content=body, headers={"content-type": "application/json"}, timeout=30)
+            statuses[f"{path} {name}"] = r.status_code
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "YAKSA_INDEX_DIR": "/nonexistent-index"}
+    cli = subprocess.run(
+        [sys.executable.encode(), b"-m", b"yaksa.cli", b"ask", b"\xea\xb2\x8c \xff\xfe"],
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    err = cli.stderr.decode(errors="replace").strip()
+    return {
+        "http_statuses": statuses,
+        "http_500s": sum(1 for s in statuses.values() if s >= 500),
+        "cli_exit": cli.returncode,
+        "cli_stderr": err,
+        "cli_lines": err.count("\n") + 1 if err else 0,
+    }
+
+
+def _closed_after(port: int, data: bytes, cap: float) -> float:
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(cap)
+        s.sendall(data)
+        try:
+            while s.recv(65536):
+                pass
+        except (TimeoutError, ConnectionResetError):
+            return float("inf")
+    return time.monotonic() - start
+
+
+def probe_slow(port: int, n: int = 10, cap: float = 30.0) -> dict:
+    head = b"POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+    cases = {"body never finishes": head + b'{"question":', "half-sent headers": b"POST /v1/ask HTTP/1.1\r\nHost: 1"}
+    out = {}
+    for name, data in cases.items():
+        results: list[float] = []
+        threads = [
+            threading.Thread(target=lambda d=data, r=results: r.append(_closed_after(port, d, cap))) for _ in range(n)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(cap + 5)
+        out[name] = {
+            "connections": n,
+            "closed_after_s_max": round(max(results), 2),
+            "still_open": results.count(float("inf")),
+        }
+    return out
+
+
+def probe_dead_lm(timeout: float) -> dict:
+    """A server that accepts connections and never answers; one question through the real litellm path."""
+    from programs.lm_config import load_lm_config
+    from tests.helpers.serve_app import make_program
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(64)
+    port = listener.getsockname()[1]
+    held, stop = [], threading.Event()
+
+    def accept():
+        listener.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except TimeoutError:
+                continue
+
+    t = threading.Thread(target=accept, daemon=True)
+    t.start()
+    try:
+        config = load_lm_config(
+            "/nonexistent",
+            env={},
+            model="openai/dead",
+            api_base=f"http://127.0.0.1:{port}/v1",
+            api_key="x",
+            timeout=timeout,
+        )
+        program = make_program(lms=config.build())
+        start = time.monotonic()
+        pred = program(question=QUESTION["question"])
+        wall = time.monotonic() - start
+    finally:
+        stop.set()
+        t.join(2)
+        for c in held:
+            c.close()
+        listener.close()
+    trace = pred.trace
+    return {
+        "lm_timeout_s": timeout,
+        "num_retries": config.num_retries,
+        "wall_s": round(wall, 1),
+        "connections_accepted": len(held),
+        "lm_calls_counted": trace["lm_calls"]["total"],
+        "unreachable_roles": trace.get("unreachable") or [],
+        "answer_method": trace.get("method"),
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------- main
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lm-delay", type=float, default=2.0)
+    parser.add_argument("--workers", type=int, default=32)
+    parser.add_argument("--max-concurrent", type=int, default=64)
+    parser.add_argument("--abandon", type=int, default=60)
+    parser.add_argument("--waves", type=int, default=3)
+    parser.add_argument("--concurrent", type=int, default=70)
+    parser.add_argument("--dead-timeout", type=float, default=2.0)
+    parser.add_argument("--out", type=Path)
+    parser.add_argument("--serve", nargs=4, metavar=("PORT", "LM_URL", "WORKERS", "MAX"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        port, lm_url, workers, max_c = args.serve
+        serve(int(port), lm_url, int(workers), int(max_c))
+        return 0
+
+    import httpx
+
+    from tests.helpers.serve_app import free_port
+
+    stub = Stub(args.lm_delay)
+    results: dict = {"lm_delay_s": args.lm_delay}
+    with stub.server:
+        port = free_port()
+        url = f"http://127.0.0.1:{port}"
+        argv = [
+            sys.executable,
+            __file__,
+            "--serve",
+            str(port),
+            stub.server.url,
+            str(args.workers),
+            str(args.max_concurrent),
+        ]
+        proc = subprocess.Popen(argv, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                try:
+                    httpx.get(url + "/healthz", timeout=2)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.3)
+            httpx.post(url + "/v1/ask", json=QUESTION, timeout=120)  # warm up (imports, first LM call)
+            quiesce(url, stub, proc.pid, [], cap=30)
+            results["abandoned"] = probe_abandoned(url, stub, proc.pid, args)
+            print("abandoned streams:", json.dumps(results["abandoned"]), flush=True)
+            stub.delay = min(args.lm_delay, 0.2)
+            results["concurrent"] = probe_concurrent(url, stub, args.concurrent)
+            print(f"{args.concurrent} concurrent streams:", json.dumps(results["concurrent"]), flush=True)
+            results["bad_bytes"] = probe_bad_bytes(url)
+            print("bad bytes:", json.dumps(results["bad_bytes"], ensure_ascii=False), flush=True)
+            results["slow_clients"] = probe_slow(port)
+            print("slow clients:", json.dumps(results["slow_clients"]), flush=True)
+            results["threads_at_end"] = threads_of(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(15)
+    results["dead_lm"] = probe_dead_lm(args.dead_timeout)
+    print("dead LM:", json.dumps(results["dead_lm"]), flush=True)
+    if args.out:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

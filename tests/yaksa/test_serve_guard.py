@@ -1,0 +1,111 @@
+"""The request guard on a real uvicorn server (127.0.0.1, raw sockets): a body that never finishes gets 408 and the
+connection closes, half-sent headers are cut off, the token is checked before the body is read, the Host header
+is checked on loopback servers, and responses carry security headers."""
+
+import socket
+import time
+
+import httpx
+import uvicorn
+
+from tests.helpers.serve_app import free_port, make_app
+from yaksa.app import ServeSettings
+from yaksa.app.limits import host_name
+from yaksa.app.protocol import with_header_timeout
+
+
+class Server:
+    """uvicorn with the header-timeout protocol, as `yaksa serve` runs it."""
+
+    def __init__(self, app, header_timeout_s=0.5):
+        import threading
+
+        self.port = free_port()
+        config = uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+            http=with_header_timeout(header_timeout_s),
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self):
+        self.thread.start()
+        deadline = time.monotonic() + 15
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc):
+        self.server.should_exit = True
+        self.thread.join(10)
+
+
+def raw(port: int, data: bytes, wait: float = 5.0) -> tuple[bytes, float]:
+    """Send `data`, read until the server closes; (what came back, seconds until closed)."""
+    start = time.monotonic()
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        s.settimeout(wait)
+        s.sendall(data)
+        got = b""
+        try:
+            while chunk := s.recv(65536):
+                got += chunk
+        except TimeoutError:
+            return got, float("inf")
+    return got, time.monotonic() - start
+
+
+HEAD = b"POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+
+
+def settings(**kw):
+    return ServeSettings(scores="off", **{"api_token": None, "body_timeout_s": 0.5, **kw})
+
+
+def test_a_body_that_never_finishes_gets_408_and_the_connection_closes():
+    with Server(make_app(settings=settings())) as server:
+        head = HEAD
+        got, seconds = raw(server.port, head + b'{"question":')
+    assert got.startswith(b"HTTP/1.1 408") and b"body_timeout" in got and seconds < 3
+
+
+def test_half_sent_headers_are_cut_off():
+    with Server(make_app(settings=settings())) as server:
+        got, seconds = raw(server.port, b"POST /v1/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le")
+    assert got == b"" and seconds < 3
+
+
+def test_the_token_is_checked_before_the_body_is_read():
+    with Server(make_app(settings=settings(api_token="s3cret"))) as server:
+        head = HEAD
+        got, seconds = raw(server.port, head)
+    assert got.startswith(b"HTTP/1.1 401") and b"unauthorized" in got and seconds < 0.5 + 2
+
+
+def test_host_header_and_security_headers():
+    app = make_app(settings=settings(allowed_hosts=("127.0.0.1", "localhost", "::1")))
+    with Server(app) as server:
+        url = f"http://127.0.0.1:{server.port}"
+        page = httpx.get(url + "/")
+        assert page.status_code == 200 and "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        health = httpx.get(url + "/healthz")
+        assert health.headers["x-content-type-options"] == "nosniff" and health.headers["x-frame-options"] == "DENY"
+        assert httpx.get(url + "/healthz", headers={"Host": f"localhost:{server.port}"}).status_code == 200
+        evil = httpx.get(url + "/healthz", headers={"Host": "rebind.example.com"})
+        assert evil.status_code == 400 and evil.json()["error"] == "bad_host"
+        ok = httpx.post(url + "/v1/ask", json={"question": "게보린 부작용"}, timeout=30)
+        assert ok.status_code == 200 and ok.headers["referrer-policy"] == "no-referrer"
+
+
+def test_host_name_parsing():
+    assert [host_name(h) for h in (b"127.0.0.1:8000", b"[::1]:80", b"LocalHost", b"", None)] == [
+        "127.0.0.1",
+        "::1",
+        "localhost",
+        "",
+        "",
+    ]

@@ -1,0 +1,43 @@
+"""One translator for the faults a user can fix in the index, the config and model files: each becomes one line
+that names the file and the command that fixes it. Every command goes through it (`yaksa.cli.main`, exit 2), and
+the HTTP server logs the same line instead of a traceback.
+
+Example:
+    >>> from retrievers.index_store import IndexCorrupt
+    >>> explain(IndexCorrupt("index documents /x/docs.jsonl are damaged: run `yaksa index --rebuild`"))
+    'index documents /x/docs.jsonl are damaged: run `yaksa index --rebuild`'
+    >>> explain(KeyError("metadata")) is None   # not a known fault: a bug, left to the traceback / the log
+    True
+"""
+
+from __future__ import annotations
+
+# exception class name -> the fix to append when the message does not already say which command to run
+_KNOWN = {
+    "IndexMissing": "run `yaksa index`",
+    "IndexCorrupt": "run `yaksa index --rebuild`",
+    "VectorStoreError": "run `yaksa index --rebuild` (or check YAKSA_CHROMA_URL)",
+    "ConfigError": "fix the file or run `yaksa tune-retrieval` to write a valid one",
+    "EmbedderUnavailable": "see `yaksa index --help`",
+    "RerankerUnavailable": "fix `reranker` in yaksa.toml or pass --reranker",
+    "StateError": "save a program with `yaksa compile --out FILE`",
+    "CorpusError": "see `yaksa index --help`",
+    "TextInputError": "",
+    "LMConfigurationError": "check --lm / --api-base / yaksa.toml [lm]",
+}
+
+
+def explain(error: BaseException) -> str | None:
+    """The one-line message for a known user-fixable fault (with the command that fixes it), else None."""
+    for cls in type(error).__mro__:
+        if cls.__name__ in _KNOWN:
+            fix = _KNOWN[cls.__name__]
+            break
+    else:
+        return None
+    text = " ".join(str(error).split()) or type(error).__name__
+    if len(text) > 400:
+        text = text[:400] + "…"
+    if fix and "`yaksa " not in text and fix not in text:
+        text = f"{text}: {fix}"
+    return text
