@@ -52,11 +52,23 @@ def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
     return q, warnings
 
 
+def asks_for_medicine(sections: list[str], has_names: bool, has_rules: bool) -> list[str]:
+    """Sections of a symptom question that names no medicine ("밤마다 속이 쓰려요", "목이 따끔한데 뭐 먹어요").
+
+    Such a question asks which medicine treats the symptom, so 효능 (efcy) is asked about too, beside any section
+    a word matched on the way (마다 -> 용법, 있는데 -> 주의사항). Named questions, questions without a symptom rule
+    and DUR questions (임신, 같이 먹어도) keep their sections.
+    """
+    if has_names or not has_rules or "efcy" in sections or any(s.startswith("dur:") for s in sections):
+        return sections
+    return ["efcy", *sections]
+
+
 def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000) -> QueryAnalysis:
     q, warnings = normalise_query(query, max_chars)
-    sections = lexicon.sections(q)
     found = names.match(q)
     expansions = lexicon.expand(q)
+    sections = asks_for_medicine(lexicon.sections(q), bool(found), bool(expansions))
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
     if not sections and found and expansions:
         # "게보린 먹고 속이 쓰려요": a named medicine plus a symptom is most often a side effect
