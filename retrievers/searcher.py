@@ -70,6 +70,7 @@ FORM_WORDS = (
     "플라스타",
 )
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
 @dataclass
@@ -302,16 +303,39 @@ class Searcher:
         for canon in qa.names.ingredients:
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            seqs = self.names.ingredient_products.get(canon, set())
-            if len(seqs) <= MAX_NAME_PRODUCTS:
-                for seq in seqs:
-                    for i in self._product_docs.get(seq, []):
-                        out.setdefault(i, 0.8)
+            for seq, weight in self._ingredient_products(canon).items():
+                for i in self._product_docs.get(seq, []):
+                    out.setdefault(i, weight)
         if any(sec.startswith("dur:") for sec in qa.sections):
-            for seq in products:
-                for canon in self._product_ingredients.get(seq, ()):
-                    for i in self._dur_by_ingredient.get(canon, []):
-                        out.setdefault(i, 0.6)
+            bridged = {canon for seq in products for canon in self._product_ingredients.get(seq, ())}
+            for canon in bridged:
+                for i in self._dur_by_ingredient.get(canon, []):
+                    out.setdefault(i, 0.6)
+            named = bridged | set(qa.names.ingredients)
+            for i in list(out):
+                if self.docs[i].source == "dur" and self._dur_pair(i) <= named and len(self._dur_pair(i)) == 2:
+                    out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
+        return out
+
+    def _dur_pair(self, i: int) -> set[str]:
+        """Canonical ingredient keys of a DUR row's ingredient and partner."""
+        meta = self.docs[i].metadata
+        out = set()
+        for field_name in ("ingredient", "partner"):
+            keys = ingredient_keys(meta.get(field_name, "")) if meta.get(field_name) else set()
+            if keys:
+                out.add(self.names.ingredients.get(min(keys, key=len), ""))
+        return out
+
+    def _ingredient_products(self, canon: str) -> dict[str, float]:
+        """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
+        in few enough products, its combinations too (0.8). An ingredient that many products share (우르소데옥시콜산,
+        216) still reaches the products made of it alone, which answer "what is this ingredient for" best."""
+        seqs = self.names.ingredient_products.get(canon, set())
+        single = {seq for seq in seqs if self._product_ingredients.get(seq) == {canon}}
+        out = dict.fromkeys(seqs, 0.8) if len(seqs) <= MAX_NAME_PRODUCTS else {}
+        if len(single) <= MAX_SINGLE_PRODUCTS:
+            out.update(dict.fromkeys(single, 0.9))
         return out
 
     def _embed_query(self, query: str) -> np.ndarray:
