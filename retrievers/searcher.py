@@ -300,13 +300,14 @@ class Searcher:
         for seq in products:
             for i in self._product_docs.get(seq, []):
                 out[i] = 1.0 if seq in preferred else 0.7
+        dur_question = any(sec.startswith("dur:") for sec in qa.sections)
         for canon in qa.names.ingredients:
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            for seq, weight in self._ingredient_products(canon).items():
+            for seq, weight in self._ingredient_products(canon, dur_question).items():
                 for i in self._product_docs.get(seq, []):
                     out.setdefault(i, weight)
-        if any(sec.startswith("dur:") for sec in qa.sections):
+        if dur_question:
             bridged = {canon for seq in products for canon in self._product_ingredients.get(seq, ())}
             for canon in bridged:
                 for i in self._dur_by_ingredient.get(canon, []):
@@ -327,14 +328,15 @@ class Searcher:
                 out.add(self.names.ingredients.get(min(keys, key=len), ""))
         return out
 
-    def _ingredient_products(self, canon: str) -> dict[str, float]:
+    def _ingredient_products(self, canon: str, dur_question: bool = False) -> dict[str, float]:
         """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
         in few enough products, its combinations too (0.8). An ingredient that many products share (우르소데옥시콜산,
-        216) still reaches the products made of it alone, which answer "what is this ingredient for" best."""
+        216) still reaches the products made of it alone, which answer "what is this ingredient for" best. In a DUR
+        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so only the few-products case applies."""
         seqs = self.names.ingredient_products.get(canon, set())
         single = {seq for seq in seqs if self._product_ingredients.get(seq) == {canon}}
         out = dict.fromkeys(seqs, 0.8) if len(seqs) <= MAX_NAME_PRODUCTS else {}
-        if len(single) <= MAX_SINGLE_PRODUCTS:
+        if not dur_question and len(single) <= MAX_SINGLE_PRODUCTS:
             out.update(dict.fromkeys(single, 0.9))
         return out
 
