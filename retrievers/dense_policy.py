@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from retrievers.query_analysis import QueryAnalysis
 
-POLICIES = ("always", "unnamed")
+POLICIES = ("always", "unnamed", "unguided")
 
 
 def needs_dense(analysis: QueryAnalysis, policy: str = "unnamed") -> bool:
@@ -29,4 +29,6 @@ def needs_dense(analysis: QueryAnalysis, policy: str = "unnamed") -> bool:
         return True
     if policy == "unnamed":
         return not analysis.names
+    if policy == "unguided":
+        return not analysis.names and not analysis.expansions
     raise ValueError(f"unknown dense policy {policy!r}: use one of {', '.join(POLICIES)}")

@@ -462,7 +462,9 @@ def open_searcher(
         embedder = None
         notes.append("dense vectors are not built yet (BM25, names and sections only): run `yaksa index` to finish")
     if dense and has_vectors:
-        embedder = embedder or get_embedder(manifest.get("embedder") or settings.embedder)
+        embedder = embedder or get_embedder(
+            manifest.get("embedder") or settings.embedder, num_threads=settings.query_threads
+        )
         vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name)
         store = ChromaStore.open(
             paths.chroma,

@@ -37,3 +37,10 @@ def test_always_policy_embeds_named_questions_too(mini_index):
         mini_index[0], settings=RetrievalSettings.load(dense="always"), embedder=HashEmbedder(), shared=False
     )
     assert s.gather("게보린 부작용").relevance > 0.0
+
+
+def test_unguided_policy_also_skips_questions_a_symptom_rule_covers():
+    symptom = analyse("머리가 깨질 것 같아요", NameIndex(), Lexicon.load())
+    plain = analyse("오늘 저녁 뭐 먹지", NameIndex(), Lexicon.load())
+    assert symptom.expansions and not needs_dense(symptom, "unguided")
+    assert needs_dense(plain, "unguided")

@@ -61,3 +61,10 @@ def test_asks_for_medicine_keeps_named_and_rule_less_questions():
     assert asks_for_medicine(["useMethod"], has_names=False, has_rules=True) == ["efcy", "useMethod"]
     assert asks_for_medicine(["useMethod"], has_names=True, has_rules=True) == ["useMethod"]
     assert asks_for_medicine(["useMethod"], has_names=False, has_rules=False) == ["useMethod"]
+
+
+def test_a_side_effect_of_something_taken_is_not_a_request_for_medicine():
+    from retrievers.query_analysis import asks_for_medicine
+
+    assert asks_for_medicine(["se"], False, True, "철분제먹고변이까매졌어요") == ["se"]
+    assert asks_for_medicine(["se"], False, True, "속쓰려요") == ["efcy", "se"]
