@@ -188,6 +188,8 @@ class Searcher:
 
         t = time.perf_counter()
         q_tokens = self.tokenizer(qa.query) + (self.tokenizer(" ".join(expansions)) if expansions else [])
+        if qa.expansions and not qa.names:  # a symptom question: the rules' own symptom words count three times
+            q_tokens += 2 * self.tokenizer(" ".join(self.lexicon.heads(qa.query)))
         avoid = set(self.tokenizer(" ".join(avoid_terms))) if avoid_terms else set()
         q_tokens = [tok for tok in q_tokens if tok not in avoid]
         bm25_all = self.bm25.scores(q_tokens)

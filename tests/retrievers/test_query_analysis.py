@@ -68,3 +68,8 @@ def test_a_side_effect_of_something_taken_is_not_a_request_for_medicine():
 
     assert asks_for_medicine(["se"], False, True, "철분제먹고변이까매졌어요") == ["se"]
     assert asks_for_medicine(["se"], False, True, "속쓰려요") == ["efcy", "se"]
+
+
+def test_rule_heads_are_the_symptom_words_the_rules_add_first():
+    heads = Lexicon.load().heads("목이 칼칼하고 머리가 아파요")
+    assert heads[:2] == ["두통", "인후통"] or set(heads) >= {"두통", "인후통"}
