@@ -299,19 +299,19 @@ class Searcher:
         out: dict[int, float] = {}
         products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
         preferred = self._by_dosage_form(products, qa.query)
-        for seq in products:
+        for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
             for i in self._product_docs.get(seq, []):
                 out[i] = 1.0 if seq in preferred else 0.7
         dur_question = any(sec.startswith("dur:") for sec in qa.sections)
-        for canon in qa.names.ingredients:
+        for canon in sorted(qa.names.ingredients):
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            for seq, weight in self._ingredient_products(canon, dur_question).items():
+            for seq, weight in sorted(self._ingredient_products(canon, dur_question).items()):
                 for i in self._product_docs.get(seq, []):
                     out.setdefault(i, weight)
         if dur_question:
             bridged = {canon for seq in products for canon in self._product_ingredients.get(seq, ())}
-            for canon in bridged:
+            for canon in sorted(bridged):
                 for i in self._dur_by_ingredient.get(canon, []):
                     out.setdefault(i, 0.6)
             named = bridged | set(qa.names.ingredients)
