@@ -1,15 +1,19 @@
-"""Retrieval latency, index build time and peak memory over the full corpus, against plain BM25.
+"""Retrieval latency, index build time and peak memory over the full corpus, against the seed's stack.
 
     python bench/retrieval.py            # latency over the dev+test questions (needs `yaksa index`)
     python bench/retrieval.py --build    # also time a fresh index build into a temp folder (minutes)
 
-Prints p50/p95 per query with the query embedding included, for the hybrid searcher and for the baseline
-measured in the same run: bm25s over lower-cased whitespace tokens of the same documents.
+Prints p50/p95 per query with the query path included (the query embedding is computed afresh for every
+question that needs it: the memo is cleared each time), for the hybrid searcher and, measured in the same run over
+the same documents, tokens and vectors, for the seed's stack (LangChain `EnsembleRetriever`: BM25 over Kiwi
+morphemes 0.8 + Chroma dense 0.2, bench/seed_stack.py) and plain bm25s over whitespace tokens; the ratios; and
+recall@5 of the hybrid searcher and the seed's stack on the in-scope questions.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import resource
 import statistics
 import sys
@@ -19,8 +23,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.seed_stack import build_seed_stack  # noqa: E402
+from metrics.retrieval import recall_at_k  # noqa: E402
 from metrics.retrieval_eval import load_questions  # noqa: E402
 from retrievers.bm25_index import BM25Index  # noqa: E402
+from retrievers.dense_policy import needs_dense  # noqa: E402
+from retrievers.index_store import default_index_dir  # noqa: E402
 from retrievers.searcher import open_searcher  # noqa: E402
 from retrievers.tokenizer import whitespace_tokens  # noqa: E402
 
@@ -30,51 +38,74 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def timed(fn, queries: list[str], repeat: int) -> list[float]:
+def timed(fn, queries: list[str], repeat: int, results: dict | None = None) -> list[float]:
     out = []
     for _ in range(repeat):
         for q in queries:
             t = time.perf_counter()
-            fn(q)
+            got = fn(q)
             out.append((time.perf_counter() - t) * 1000)
+            if results is not None:
+                results[q] = got
     return out
+
+
+def mean_recall(questions: list[dict], ranked: dict[str, list[str]], k: int = 5) -> float:
+    in_scope = [q for q in questions if q["kind"] != "oos"]
+    return sum(recall_at_k(ranked[q["question"]], set(q["gold"]), k) for q in in_scope) / max(1, len(in_scope))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=2, help="passes over the questions for the hybrid searcher")
+    ap.add_argument("--seed-repeat", type=int, default=1, help="passes for the seed's stack (~0.2 s a question)")
+    ap.add_argument("--index-dir", help="index folder (default: $YAKSA_INDEX_DIR or ~/.cache/yaksa/index)")
     ap.add_argument("--build", action="store_true", help="also time a fresh full index build")
     args = ap.parse_args()
 
-    queries = [q["question"] for split in ("dev", "test") for q in load_questions(split)]
+    questions = [q for split in ("dev", "test") for q in load_questions(split)]
+    queries = [q["question"] for q in questions]
+    index_dir = args.index_dir or default_index_dir()
     t = time.perf_counter()
-    searcher = open_searcher()
+    searcher = open_searcher(index_dir)
     open_s = time.perf_counter() - t
-
-    t = time.perf_counter()
-    baseline = BM25Index.build([whitespace_tokens(d.text) for d in searcher.docs], [d.id for d in searcher.docs])
-    base_build_s = time.perf_counter() - t
 
     def base_search(q: str):
         return baseline.top(whitespace_tokens(q), 20)
 
     def hybrid_search(q: str):
         searcher._query_cache.clear()  # time the query embedding every time, not the memo
-        return searcher.retrieve(q, k=5)
+        return [h.id for h in searcher.retrieve(q, k=20).candidates]
 
-    hybrid = timed(hybrid_search, queries, args.repeat)
+    def seed_search(q: str):
+        return [d.metadata["id"] for d in seed.invoke(q)]
+
+    hybrid_ranked: dict[str, list[str]] = {}
+    seed_ranked: dict[str, list[str]] = {}
+    hybrid = timed(hybrid_search, queries, args.repeat, hybrid_ranked)
+
+    t = time.perf_counter()
+    baseline = BM25Index.build([whitespace_tokens(d.text) for d in searcher.docs], [d.id for d in searcher.docs])
+    seed = build_seed_stack(searcher, index_dir)
+    base_build_s = time.perf_counter() - t
+    gc.collect()
+    gc.freeze()  # rank-bm25's millions of dicts would otherwise make collector pauses part of the seed's timing
+    seeded = timed(seed_search, queries, args.seed_repeat, seed_ranked)
     base = timed(base_search, queries, args.repeat)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    embedded = sum(needs_dense(searcher.gather(q).analysis, searcher.settings.dense) for q in queries)
 
     print(f"documents: {len(searcher.docs)}   queries: {len(queries)} x {args.repeat}   scorer: {searcher.scorer}")
-    print(f"open index: {open_s:.1f} s   peak RSS: {peak_mb:.0f} MB")
-    print(f"{'':<28}{'p50 ms':>10}{'p95 ms':>10}")
-    print(f"{'hybrid (incl. query embed)':<28}{statistics.median(hybrid):>10.1f}{pct(hybrid, 95):>10.1f}")
-    print(f"{'baseline bm25 whitespace':<28}{statistics.median(base):>10.2f}{pct(base, 95):>10.2f}")
-    print(
-        f"ratio hybrid/baseline p50: {statistics.median(hybrid) / statistics.median(base):.1f}x   "
-        f"baseline build: {base_build_s:.1f} s"
-    )
+    print(f"dense policy: {searcher.settings.dense}   queries embedded: {embedded}/{len(queries)}")
+    print(f"open index: {open_s:.1f} s   peak RSS: {peak_mb:.0f} MB   baselines built in {base_build_s:.1f} s")
+    print(f"{'':<40}{'p50 ms':>10}{'p95 ms':>10}{'R@5':>8}")
+    h50, h95 = statistics.median(hybrid), pct(hybrid, 95)
+    s50, s95 = statistics.median(seeded), pct(seeded, 95)
+    h_r5, s_r5 = mean_recall(questions, hybrid_ranked), mean_recall(questions, seed_ranked)
+    print(f"{'yaksa hybrid (incl. query path)':<40}{h50:>10.1f}{h95:>10.1f}{h_r5:>8.3f}")
+    print(f"{'seed EnsembleRetriever BM25 0.8+Chroma 0.2':<40}{s50:>10.1f}{s95:>10.1f}{s_r5:>8.3f}")
+    print(f"{'plain bm25s, whitespace tokens':<40}{statistics.median(base):>10.2f}{pct(base, 95):>10.2f}")
+    print(f"ratio seed/hybrid: p50 {s50 / h50:.1f}x   p95 {s95 / h95:.1f}x faster")
     stages = {}
     for q in queries[:100]:
         searcher._query_cache.clear()

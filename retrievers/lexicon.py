@@ -51,6 +51,15 @@ class Lexicon:
                 out.extend(a for a in adds if a not in out and squash(a) not in q)
         return out
 
+    def heads(self, query: str) -> list[str]:
+        """The first term each matching rule adds: the rule's own symptom word (두통, 인후통), weighted up in BM25."""
+        q = squash(query)
+        return list(
+            dict.fromkeys(
+                adds[0] for matches, adds in self.expansion_rules if adds and any(m and m in q for m in matches)
+            )
+        )
+
     def sections(self, query: str) -> list[str]:
         """Section codes the question asks about (leaflet sections, or ``dur:<code>``), in file order."""
         q = squash(query)

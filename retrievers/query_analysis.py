@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from retrievers.lexicon import Lexicon
-from retrievers.names import NameIndex, NameMatch
+from retrievers.names import NameIndex, NameMatch, squash
 
 # A DUR intent also points at the leaflet sections that carry the same caution.
 IMPLIED_SECTIONS = {
@@ -24,6 +24,25 @@ IMPLIED_SECTIONS = {
     "dur:gc": ("intrc", "atpn"),
     "intrc": ("dur:ac",),
 }
+
+
+# Words saying something was already taken or applied: with a side-effect word, the question is about that effect.
+AFTER_INTAKE = (
+    "먹고",
+    "먹었",
+    "먹은",
+    "먹으니",
+    "복용",
+    "바르고",
+    "발랐",
+    "바른",
+    "붙이고",
+    "붙였",
+    "넣고",
+    "넣었",
+    "뿌리고",
+    "뿌렸",
+)
 
 
 class QueryError(ValueError):
@@ -52,11 +71,25 @@ def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
     return q, warnings
 
 
+def asks_for_medicine(sections: list[str], has_names: bool, has_rules: bool, query: str = "") -> list[str]:
+    """Sections of a symptom question that names no medicine ("밤마다 속이 쓰려요", "목이 따끔한데 뭐 먹어요").
+
+    Such a question asks which medicine treats the symptom, so 효능 (efcy) is asked about too, beside any section
+    a word matched on the way (마다 -> 용법, 있는데 -> 주의사항). Named questions, questions without a symptom rule
+    and DUR questions (임신, 같이 먹어도) keep their sections.
+    """
+    if has_names or not has_rules or "efcy" in sections or any(s.startswith("dur:") for s in sections):
+        return sections
+    if "se" in sections and any(w in squash(query) for w in AFTER_INTAKE):
+        return sections  # "철분제 먹고 변이 까매졌어요": a side effect of something taken, not a symptom to treat
+    return ["efcy", *sections]
+
+
 def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000) -> QueryAnalysis:
     q, warnings = normalise_query(query, max_chars)
-    sections = lexicon.sections(q)
     found = names.match(q)
     expansions = lexicon.expand(q)
+    sections = asks_for_medicine(lexicon.sections(q), bool(found), bool(expansions), q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
     if not sections and found and expansions:
         # "게보린 먹고 속이 쓰려요": a named medicine plus a symptom is most often a side effect

@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections import defaultdict
@@ -27,6 +28,7 @@ import numpy as np
 
 from retrievers.bm25_index import BM25Index
 from retrievers.corpus import embedding_text
+from retrievers.dense_policy import needs_dense
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder, get_embedder
 from retrievers.fusion import fuse_features
@@ -68,6 +70,7 @@ FORM_WORDS = (
     "플라스타",
 )
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
 @dataclass
@@ -185,6 +188,8 @@ class Searcher:
 
         t = time.perf_counter()
         q_tokens = self.tokenizer(qa.query) + (self.tokenizer(" ".join(expansions)) if expansions else [])
+        if qa.expansions and not qa.names:  # a symptom question: the rules' own symptom words count three times
+            q_tokens += 2 * self.tokenizer(" ".join(self.lexicon.heads(qa.query)))
         avoid = set(self.tokenizer(" ".join(avoid_terms))) if avoid_terms else set()
         q_tokens = [tok for tok in q_tokens if tok not in avoid]
         bm25_all = self.bm25.scores(q_tokens)
@@ -193,7 +198,8 @@ class Searcher:
 
         t = time.perf_counter()
         qvec, dense_top = None, []
-        if self.embedder is not None and (self.store is not None or self._doc_vectors is not None):
+        has_dense = self.store is not None or self._doc_vectors is not None
+        if self.embedder is not None and has_dense and needs_dense(qa, s.dense):
             qvec = self._embed_query(qa.query)
             dense_top = self._dense_top(qvec, s.dense_depth)
         relevance = dense_top[0][1] if dense_top else 0.0
@@ -295,22 +301,47 @@ class Searcher:
         out: dict[int, float] = {}
         products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
         preferred = self._by_dosage_form(products, qa.query)
-        for seq in products:
+        for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
             for i in self._product_docs.get(seq, []):
                 out[i] = 1.0 if seq in preferred else 0.7
-        for canon in qa.names.ingredients:
+        dur_question = any(sec.startswith("dur:") for sec in qa.sections)
+        for canon in sorted(qa.names.ingredients):
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            seqs = self.names.ingredient_products.get(canon, set())
-            if len(seqs) <= MAX_NAME_PRODUCTS:
-                for seq in seqs:
-                    for i in self._product_docs.get(seq, []):
-                        out.setdefault(i, 0.8)
-        if any(sec.startswith("dur:") for sec in qa.sections):
-            for seq in products:
-                for canon in self._product_ingredients.get(seq, ()):
-                    for i in self._dur_by_ingredient.get(canon, []):
-                        out.setdefault(i, 0.6)
+            for seq, weight in sorted(self._ingredient_products(canon, dur_question).items()):
+                for i in self._product_docs.get(seq, []):
+                    out.setdefault(i, weight)
+        if dur_question:
+            bridged = {canon for seq in products for canon in self._product_ingredients.get(seq, ())}
+            for canon in sorted(bridged):
+                for i in self._dur_by_ingredient.get(canon, []):
+                    out.setdefault(i, 0.6)
+            named = bridged | set(qa.names.ingredients)
+            for i in list(out):
+                if self.docs[i].source == "dur" and self._dur_pair(i) <= named and len(self._dur_pair(i)) == 2:
+                    out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
+        return out
+
+    def _dur_pair(self, i: int) -> set[str]:
+        """Canonical ingredient keys of a DUR row's ingredient and partner."""
+        meta = self.docs[i].metadata
+        out = set()
+        for field_name in ("ingredient", "partner"):
+            keys = ingredient_keys(meta.get(field_name, "")) if meta.get(field_name) else set()
+            if keys:
+                out.add(self.names.ingredients.get(min(keys, key=len), ""))
+        return out
+
+    def _ingredient_products(self, canon: str, dur_question: bool = False) -> dict[str, float]:
+        """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
+        in few enough products, its combinations too (0.8). An ingredient that many products share (우르소데옥시콜산,
+        216) still reaches the products made of it alone, which answer "what is this ingredient for" best. In a DUR
+        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so only the few-products case applies."""
+        seqs = self.names.ingredient_products.get(canon, set())
+        single = {seq for seq in seqs if self._product_ingredients.get(seq) == {canon}}
+        out = dict.fromkeys(seqs, 0.8) if len(seqs) <= MAX_NAME_PRODUCTS else {}
+        if not dur_question and len(single) <= MAX_SINGLE_PRODUCTS:
+            out.update(dict.fromkeys(single, 0.9))
         return out
 
     def _embed_query(self, query: str) -> np.ndarray:
@@ -436,7 +467,9 @@ def open_searcher(
         notes.append("dense vectors are not built yet (BM25, names and sections only): run `yaksa index` to finish")
     remote = os.environ.get("YAKSA_CHROMA_URL") or manifest.get("chroma_url") or None
     if dense and has_vectors:
-        embedder = embedder or get_embedder(manifest.get("embedder") or settings.embedder)
+        embedder = embedder or get_embedder(
+            manifest.get("embedder") or settings.embedder, num_threads=settings.query_threads
+        )
         vectors = VectorCache.open(paths.vectors, dim=embedder.dim, model=embedder.name, strict=True)
     searcher = Searcher(
         docs,
@@ -461,6 +494,8 @@ def open_searcher(
     _single_threaded_blas()
     searcher.remote_store = bool(remote)
     searcher.warm_up()
+    gc.collect()
+    gc.freeze()  # the index's ~1M long-lived objects stay out of the collector's passes (100+ ms pauses otherwise)
     if shared:
         _SHARED[key] = searcher
     return searcher

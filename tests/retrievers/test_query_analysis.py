@@ -29,3 +29,47 @@ def test_section_feature_distinguishes_asked_and_implied_sections():
     assert section_feature("dur:cc", qa) == 1.0
     assert section_feature("atpnWarn", qa) == 0.5
     assert section_feature("depositMethod", qa) == 0.0
+
+
+@pytest.mark.parametrize(
+    "question, section",
+    [
+        ("이 약 화장실 선반에 둬도 되나요", "depositMethod"),
+        ("햇빛 드는 창가에 놔뒀는데 괜찮아요?", "depositMethod"),
+        ("약통에 옮겨 담아놔도 돼요", "depositMethod"),
+        ("애들 손 안닿는데 둬야해요?", "depositMethod"),
+        ("술을 매일 마시는 편인데 타이레놀 먹어도 되나", "atpnWarn"),
+        ("실수로 두번 먹었어요 어떡해요", "atpnWarn"),
+        ("이 연고 뭐에 바르는 거예요", "efcy"),
+        ("이 약 먹기 시작하고 속이 안좋아요", "se"),
+    ],
+)
+def test_indirect_section_intents_come_from_the_data(question, section):
+    assert section in Lexicon.load().sections(question)
+
+
+def test_a_symptom_question_naming_no_medicine_asks_for_efficacy():
+    qa = analyse("밤마다 속이 쓰려요", NameIndex(), Lexicon.load())
+    assert qa.sections[0] == "efcy" and section_feature("efcy", qa) == 1.0
+    dur = analyse("임신했는데 머리 아파요", NameIndex(), Lexicon.load())
+    assert "efcy" not in dur.sections  # a DUR question keeps its sections
+
+
+def test_asks_for_medicine_keeps_named_and_rule_less_questions():
+    from retrievers.query_analysis import asks_for_medicine
+
+    assert asks_for_medicine(["useMethod"], has_names=False, has_rules=True) == ["efcy", "useMethod"]
+    assert asks_for_medicine(["useMethod"], has_names=True, has_rules=True) == ["useMethod"]
+    assert asks_for_medicine(["useMethod"], has_names=False, has_rules=False) == ["useMethod"]
+
+
+def test_a_side_effect_of_something_taken_is_not_a_request_for_medicine():
+    from retrievers.query_analysis import asks_for_medicine
+
+    assert asks_for_medicine(["se"], False, True, "철분제먹고변이까매졌어요") == ["se"]
+    assert asks_for_medicine(["se"], False, True, "속쓰려요") == ["efcy", "se"]
+
+
+def test_rule_heads_are_the_symptom_words_the_rules_add_first():
+    heads = Lexicon.load().heads("목이 칼칼하고 머리가 아파요")
+    assert heads[:2] == ["두통", "인후통"] or set(heads) >= {"두통", "인후통"}
