@@ -11,7 +11,7 @@ from programs.verifier import FAILED_NOTICE
 from tests.helpers.scripted_lm import ANSWER, GOOD, PASS
 
 QUESTION = "게보린 먹고 속이 쓰려요"  # calibrated relevance 0.96 on the mini index: generate
-VAGUE = "그거 어떻게 먹어요?"  # relevance 0.69 < 0.7: rewrite
+VAGUE = "그거 어떻게 먹어요?"  # no product named: retrieval guesses among the useMethod sections
 SAME = {"core_terms": [], "recall_terms": [], "avoid_terms": [], "rerank_query": VAGUE}
 FAIL = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "문서에 없는 용량"}
 MISSING = {"verdict": "FAIL", "failure_cause": "missing_information", "feedback": "복용 간격"}
@@ -81,18 +81,31 @@ def test_basic_rag_generates_exactly_once(searcher, scripted):
     assert pred.trace["stop_reason"] == "basic_rag" and pred.trace["strategy"] == "basic_rag"
 
 
+def verdicts(answer):
+    """A scripted judge that gives `answer` ("yes"/"no") for every document it is shown."""
+    return lambda messages: {"verdicts": [answer] * messages[-1]["content"].count("[문서 "), "reason": "r"}
+
+
+LM_GRADING = get_profile(llm_grading=True)
+STRICT = 0.995  # a relevance threshold above every calibrated relevance on the mini index: the no-LM grade rewrites
+
+
 def test_low_grade_rewrites_searches_again_and_generates(searcher, scripted):
-    lm, lms = scripted(optimize=[SAME], rewrite=[{"rewritten_query": "재작성된 질의: 게보린 복용 방법"}])
-    pred = CRAG(backend=searcher, lms=lms)(question=VAGUE)
+    lm, lms = scripted(
+        optimize=[SAME],
+        rewrite=[{"rewritten_query": "재작성된 질의: 게보린 복용 방법"}],
+        grade=[verdicts("no"), verdicts("yes")],
+    )
+    pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
     assert routes(pred) == ["rewrite", "generate"]
-    assert lm.calls == ["optimize", "rewrite", "generate", "verify", "evaluate"]
+    assert lm.calls == ["optimize", "grade", "rewrite", "grade", "generate", "verify", "evaluate"]
     assert steps(pred, "retrieve")[-1]["query"] == "게보린 복용 방법" and pred.trace["rewrites"] == 1
     first, last = pred.trace["relevance_history"][0], pred.trace["relevance_history"][-1]
-    assert first < 0.7 <= last
+    assert first < 0.7 <= last  # (calibrated + verdict) / 2 read by the seed's 0.7 route
 
 
 def test_no_lm_rewrite_adds_the_asked_sections_words(searcher):
-    pred = CRAG(backend=searcher)(question=VAGUE)
+    pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(question=VAGUE)
     rewrites = steps(pred, "rewrite")
     assert routes(pred)[0] == "rewrite" and rewrites[0]["method"] == "keywords"
     assert rewrites[0]["query"] == f"{VAGUE} 용법 용량" and pred.trace["lm_calls"]["total"] == 0
@@ -100,17 +113,18 @@ def test_no_lm_rewrite_adds_the_asked_sections_words(searcher):
 
 def test_low_relevance_after_two_rewrites_uses_the_top_three(searcher, scripted):
     lm, lms = scripted(
-        optimize=[SAME], rewrite=[{"rewritten_query": "그거 먹는 법"}, {"rewritten_query": "그거 어떻게 해요"}]
+        optimize=[SAME],
+        rewrite=[{"rewritten_query": "그거 먹는 법"}, {"rewritten_query": "그거 어떻게 해요"}],
+        grade=[verdicts("no")],
     )
-    pred = CRAG(backend=searcher, lms=lms)(question=VAGUE)
+    pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
     assert routes(pred) == ["rewrite", "rewrite", "generate_low_relevance"]
     assert lm.calls.count("rewrite") == 2 and "generate_low_relevance" in lm.calls and "generate" not in lm.calls
     assert pred.trace["mode"] == "generate_low_relevance" and len(pred.contexts) == 3
 
 
 def test_a_repeated_rewrite_is_not_searched_nor_graded_again(searcher, scripted):
-    all_no = lambda messages: {"verdicts": ["no"] * messages[-1]["content"].count("[문서 "), "reason": "무관"}  # noqa: E731
-    lm, lms = scripted(optimize=[SAME], rewrite=[{"rewritten_query": VAGUE}], grade=[all_no])
+    lm, lms = scripted(optimize=[SAME], rewrite=[{"rewritten_query": VAGUE}], grade=[verdicts("no")])
     settings = get_profile(llm_grading=True)
     pred = CRAG(backend=searcher, settings=settings, lms=lms)(question=VAGUE)
     assert [s["searched"] for s in steps(pred, "rewrite")] == [False, False]
@@ -119,15 +133,17 @@ def test_a_repeated_rewrite_is_not_searched_nor_graded_again(searcher, scripted)
 
 
 def test_no_context_when_nothing_reaches_the_floor_after_the_rewrites(searcher, scripted):
-    lm, lms = scripted(optimize=[SAME], rewrite=[{"rewritten_query": "그거"}, {"rewritten_query": "저거"}])
-    settings = get_profile(low_relevance_floor=0.95)  # above every calibrated document relevance here
+    lm, lms = scripted(
+        optimize=[SAME], rewrite=[{"rewritten_query": "그거"}, {"rewritten_query": "저거"}], grade=[verdicts("no")]
+    )
+    settings = get_profile(llm_grading=True, low_relevance_floor=0.95)  # above every document's relevance here
     pred = CRAG(backend=searcher, settings=settings, lms=lms)(question=VAGUE)
     assert routes(pred)[-1] == "generate_no_context" and "generate_no_context" in lm.calls
     assert pred.contexts == [] and pred.citations == [] and pred.trace["mode"] == "generate_no_context"
 
 
 def test_no_lm_no_context_answer_says_nothing_was_found(searcher):
-    settings = get_profile(low_relevance_floor=0.95, max_rewrites=0)
+    settings = get_profile(low_relevance_floor=0.95, max_rewrites=0, relevance_threshold=STRICT)
     pred = CRAG(backend=searcher, settings=settings)(question="콘택트렌즈 세척")
     assert routes(pred)[-1] == "generate_no_context"
     assert "찾지 못했습니다" in pred.answer and "전문가와 꼭 상담하세요" in pred.answer
