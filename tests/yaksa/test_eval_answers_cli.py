@@ -38,7 +38,7 @@ def test_eval_answers_reports_per_kind(tmp_path, capsys):
     out = capsys.readouterr().out
     summary = json.loads(out[out.index("{") :])
     assert summary["product"]["n"] == 2 and summary["product"]["cites_gold"] == 1.0
-    assert summary["vague"]["first_route"] == {"rewrite": 1}
+    assert summary["vague"]["n"] == 1 and sum(summary["vague"]["first_route"].values()) == 1
     assert summary["out_of_scope"] == {"n": 1, "blocked": 1.0}
     assert summary["all"]["lm_calls_mean"] == 0 and summary["all"]["chars_median"] > 0
 
