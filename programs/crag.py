@@ -150,7 +150,9 @@ class CRAG(dspy.Module):
         s = self.settings
         profile = user if isinstance(user, UserProfile) else UserProfile.from_dict(user)
         question, warnings = self._clean(question)
-        run = Run(self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step))
+        run = Run(
+            self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step), time_budget_s=s.time_budget_s or None
+        )
         q = _Question(question, profile if s.user_context else UserProfile(), run, warnings)
         try:
             self._answer(q)
@@ -435,8 +437,9 @@ class CRAG(dspy.Module):
             q.best = q.snapshot(score)
 
     def _out_of_budget(self, q: _Question, error: BudgetExhausted) -> None:
-        q.trace.stop_reason = "lm_budget_exhausted"
-        q.trace.step("stop", reason="lm_budget_exhausted", detail=str(error))
+        reason, notice = getattr(error, "reason", "lm_budget_exhausted"), getattr(error, "notice", BUDGET_NOTICE)
+        q.trace.stop_reason = reason
+        q.trace.step("stop", reason=reason, detail=str(error))
         if q.best is None and q.answer:
             self._keep_best(q, None)
         if q.best is None:  # no answer yet: quote the documents
@@ -449,13 +452,13 @@ class CRAG(dspy.Module):
                 q.result.sections if q.result else (),
                 self.settings.extractive_docs,
                 self.settings.extractive_sentences,
-                BUDGET_NOTICE,
+                notice,
             )
             q.contexts, q.context_docs, q.method = [d.text for d in docs], list(docs), "extractive"
             q.mode = GENERATE if docs else NO_CONTEXT
             self._keep_best(q, None)
             return
-        q.best["answer"] = f"{q.best['answer'].rstrip()}\n\n{BUDGET_NOTICE}"
+        q.best["answer"] = f"{q.best['answer'].rstrip()}\n\n{notice}"
 
     def _finish(self, q: _Question, start: float) -> dspy.Prediction:
         best = q.best or q.snapshot(None)

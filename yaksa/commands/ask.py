@@ -41,6 +41,9 @@ def register(subparsers) -> None:
     p.add_argument("--trace", action="store_true", help="print the steps the program took")
     p.add_argument("--no-stream", action="store_true", help="do not stream tokens when an LM is configured")
     p.add_argument("--no-web", action="store_true", help="skip web references even when TAVILY_API_KEY is set")
+    from yaksa.commands._lab import add_lm_limit_args
+
+    add_lm_limit_args(p, time_budget=True)
     p.set_defaults(func=run)
 
 
@@ -90,6 +93,10 @@ def build_program(args):
         overrides["lm_call_budget"] = args.budget
     if args.no_web:
         overrides["web_references"] = False
+    if getattr(args, "time_budget", None) is not None:
+        if args.time_budget < 0:
+            raise UserError("--time-budget must be 0 (no limit) or more seconds")
+        overrides["time_budget_s"] = args.time_budget
     settings = get_profile(args.profile, **overrides)
     config = lm_config(args, cache=False)
     if getattr(args, "model", None):
