@@ -112,6 +112,7 @@ def call_with_limits(fn: Callable[[], Any], limits: CallLimits, deadline: float 
         TimeBudgetExhausted: the deadline passed first.
         Exception: whatever ``fn`` raised.
     """
+    _warm_client()
     events: queue.Queue = queue.Queue()
     outer = dspy.settings.send_stream
     listened = {id(getattr(listener, "predict", None)) for listener in dspy.settings.stream_listeners or []}
@@ -163,6 +164,24 @@ def call_with_limits(fn: Callable[[], Any], limits: CallLimits, deadline: float 
         if kind == "error":
             raise value
         return value
+
+
+_warm = threading.Lock()
+_warmed = False
+
+
+def _warm_client() -> None:
+    """Import the HTTP client stack once, before any clock starts: litellm's first import takes seconds on a busy
+    machine, which is not the server's time to first token."""
+    global _warmed
+    if _warmed:
+        return
+    with _warm:
+        try:
+            import litellm  # noqa: F401
+        except Exception:
+            pass
+        _warmed = True
 
 
 def _streamed(fn: Callable[[], Any], sink: _Sink) -> Any:

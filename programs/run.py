@@ -244,7 +244,10 @@ def _dialect_hint(error: Exception, lm) -> str:
     text = str(error)[:2000].lower()
     if settings is None or not any(word in text for word in ("response_format", "json_schema", "schema", "grammar")):
         return ""
-    if not any(code in text for code in ("400", "422", "500", "badrequest", "internal", "unprocessable")):
+    names = type(error).__name__.lower() + text
+    if not any(
+        code in names for code in ("400", "422", "500", "badrequest", "servererror", "internal", "unprocessable")
+    ):
         return ""
     return (
         f" — the server may not take structured outputs in this dialect: set structured for the {settings.role} "

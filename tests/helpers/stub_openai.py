@@ -28,8 +28,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class StubOpenAI:
-    def __init__(self, replies=None):
+    def __init__(self, replies=None, owned_by: str | None = None):
         self.replies = list(replies or ["ok"])
+        self.owned_by = owned_by
         self.requests: list[dict] = []
         self.disconnects = 0
         self._closed = threading.Event()
@@ -70,7 +71,8 @@ class StubOpenAI:
                     pass
 
             def do_GET(self):
-                self._send(200, json.dumps({"data": [{"id": "stub", "object": "model"}]}).encode())
+                model = {"id": "stub", "object": "model", **({"owned_by": stub.owned_by} if stub.owned_by else {})}
+                self._send(200, json.dumps({"data": [model]}).encode())
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
