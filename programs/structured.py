@@ -15,7 +15,8 @@ Dialects (the ``structured`` setting, per LM):
 The schema is tight so that a small model cannot wander: literal fields are enums, scores bounded numbers
 (``"0.0-1.0"`` in a field's description becomes ``minimum``/``maximum``), lists have ``maxItems`` and short items,
 and free text a ``maxLength`` sized so that the whole reply fits the role's ``max_tokens`` at one token per
-character. With grammar-constrained decoding the reply therefore always closes its JSON before the limit.
+character (a limit too small even for the shortest bounds is raised to what they need for that call). With
+grammar-constrained decoding the reply therefore always closes its JSON before the limit.
 
 Example:
     >>> import dspy
@@ -133,8 +134,12 @@ class StructuredAdapter(JSONAdapter):
         self.max_tokens = max_tokens
 
     def _prepare_response_format(self, lm, lm_kwargs, signature):
-        schema = output_schema(signature, int(lm_kwargs.get("max_tokens") or self.max_tokens))
+        limit = int(lm_kwargs.get("max_tokens") or (getattr(lm, "kwargs", {}) or {}).get("max_tokens") or 0)
+        schema = output_schema(signature, limit or self.max_tokens)
         lm_kwargs["response_format"] = response_format(self.dialect, schema, signature.__name__)
+        need = worst_case_tokens(schema)
+        if limit and need > limit:  # a limit too small for the shortest schema would cut the JSON: raise it
+            lm_kwargs["max_tokens"] = need
 
     def parse(self, signature, completion: str) -> dict[str, Any]:
         try:
@@ -188,6 +193,24 @@ def output_schema(signature, max_tokens: int = 1024) -> dict:
     for name in texts:
         props[name]["maxLength"] = max(MIN_TEXT_CHARS, budget // len(texts))
     return schema
+
+
+def worst_case_tokens(schema: dict) -> int:
+    """The most tokens a reply to `schema` can take at one token per character (top-level fields)."""
+    total = 12
+    for name, prop in schema.get("properties", {}).items():
+        total += len(name) + 8
+        if "enum" in prop:
+            total += max(len(str(v)) for v in prop["enum"]) + 2
+        elif prop.get("type") == "array" and "maxItems" in prop:
+            total += prop["maxItems"] * (prop.get("items", {}).get("maxLength", LIST_ITEM_CHARS) + 4) + 2
+        elif prop.get("type") == "string" and "maxLength" in prop:
+            total += prop["maxLength"] + 2
+        elif prop.get("type") in ("number", "integer", "boolean"):
+            total += 18
+        else:
+            total += 300
+    return total
 
 
 def clamp_numbers(signature, fields: dict) -> dict:
