@@ -127,11 +127,13 @@ def run(args) -> int:
     pred = _stream(program, question, user) if stream else program(question=question, user=user)
     unreachable = pred.trace.get("unreachable") or []
     if unreachable:
-        where = config.api_base or "the provider's default endpoint"
+        where = sorted({config.base(role) or "the provider's default endpoint" for role in unreachable})
         raise UserError(
-            f"the LM for {', '.join(unreachable)} could not be reached at {where} "
-            "(check --lm / --api-base / YAKSA_API_BASE)"
+            f"the LM for {', '.join(unreachable)} could not be reached at {', '.join(where)} "
+            "(check --lm / --api-base / YAKSA_API_BASE, or raise --first-token-timeout for a slow server)"
         )
+    for cut in pred.trace.get("cut") or []:  # slow calls and the time budget: the answer stands, say what was cut
+        print(f"yaksa: warning: {cut['role']} LM call cut ({cut['why']}: {cut['detail']})", file=sys.stderr)
     if args.json:
         print(json.dumps(prediction_json(pred, config), ensure_ascii=False, indent=2))
         return 0
