@@ -51,6 +51,7 @@ def mlflow_server(tmp_path, monkeypatch):
         if mlflow.active_run():
             mlflow.end_run()
         mlflow.dspy.autolog(disable=True)
+        mlflow.flush_trace_async_logging()  # traces still queued for this server must go before it stops
         process.terminate()
         try:
             process.wait(15)
