@@ -52,6 +52,16 @@ BUDGET_NOTICES = {
     "extractive": "※ LM 호출 한도를 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
 }
 BUDGET_NOTICE = BUDGET_NOTICES["best"]
+TIME_NOTICES = {
+    "passed": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
+    "best": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
+    "extractive": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
+}
+
+
+def budget_notices(error: BudgetExhausted) -> dict:
+    """The notices of the budget that ran out: LM calls, or time (`TimeBudgetExhausted`)."""
+    return TIME_NOTICES if getattr(error, "reason", "") == "time_budget_exhausted" else BUDGET_NOTICES
 MAX_STEPS = 200  # a guard: every loop has its own cap, so a real question takes a few dozen steps at most
 
 __all__ = ["CRAG", "OUT_OF_SCOPE_ANSWER", "BUDGET_NOTICE", "BUDGET_NOTICES"]
@@ -143,14 +153,17 @@ class CRAG(dspy.Module):
         s = self.settings
         profile = user if isinstance(user, UserProfile) else UserProfile.from_dict(user)
         question, warnings = self._clean(question)
-        run = Run(self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step))
+        run = Run(
+            self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step), time_budget_s=s.time_budget_s or None
+        )
         st = QuestionState(question, profile if s.user_context else UserProfile(), run, warnings)
         try:
             self._run_graph(st)
-        except BudgetExhausted as e:
-            st.trace.stop_reason = "lm_budget_exhausted"
-            st.trace.step("stop", reason="lm_budget_exhausted", detail=str(e))
-            graph.out_of_budget(self, st, BUDGET_NOTICES)
+        except BudgetExhausted as e:  # the LM-call budget, or the wall-clock budget (a subclass)
+            reason = getattr(e, "reason", "lm_budget_exhausted")
+            st.trace.stop_reason = reason
+            st.trace.step("stop", reason=reason, detail=str(e))
+            graph.out_of_budget(self, st, budget_notices(e))
         return self._finish(st, start)
 
     # ------------------------------------------------------------- the graph

@@ -64,8 +64,12 @@ def read_state(path: str | Path) -> dict:
     return state
 
 
-def build_program(header: dict, backend=None, lms: dict | None = None):
-    """An uncompiled program of the kind and profile the header names."""
+def build_program(header: dict, backend=None, lms: dict | None = None, web_references: bool = True):
+    """An uncompiled program of the kind and profile the header names.
+
+    Web references are on unless `web_references` is False: a compile runs without them (its profile says
+    ``web_references=False``), which must not switch them off for the apps that load the result.
+    """
     kind = header.get("program", "crag")
     if kind == "turn":
         from programs.turn import TurnEvaluator
@@ -82,10 +86,16 @@ def build_program(header: dict, backend=None, lms: dict | None = None):
     if isinstance(saved, dict):
         known = {f for f in CragSettings.__dataclass_fields__}
         settings = settings.replace(**{k: _tuple(v) for k, v in saved.items() if k in known})
-    return CRAG(backend=backend, settings=settings, lms=lms)
+    return CRAG(backend=backend, settings=settings.replace(web_references=web_references), lms=lms)
 
 
-def load(uri: str | Path, backend=None, lms: dict | str | None = "config", allow_pickle: bool = False):
+def load(
+    uri: str | Path,
+    backend=None,
+    lms: dict | str | None = "config",
+    allow_pickle: bool = False,
+    web_references: bool = True,
+):
     """A ready program from a JSON state path or an MLflow model URI.
 
     Args:
@@ -93,6 +103,7 @@ def load(uri: str | Path, backend=None, lms: dict | str | None = "config", allow
         backend: the search backend (None: the default searcher, opened on first use).
         lms: LMs per role; ``"config"`` (default) builds them from yaksa.toml / the environment; None or {} for none.
         allow_pickle: allow ``.pkl`` programs (trusted files only; they run code when loaded).
+        web_references: look up web links for answers (on unless False; the compile's own setting is not kept).
     """
     if lms == "config":
         from programs.lm_config import load_lm_config
@@ -107,7 +118,7 @@ def load(uri: str | Path, backend=None, lms: dict | str | None = "config", allow
         return dspy.load(text, allow_pickle=True)
     path = _download(text) if text.startswith(("models:/", "runs:/", "mlflow-artifacts:")) else Path(text)
     state = read_state(path)
-    program = build_program(state["yaksa"], backend=backend, lms=lms)
+    program = build_program(state["yaksa"], backend=backend, lms=lms, web_references=web_references)
     for entry in state.values():  # a predictor's own LM would bypass the per-role LMs: never taken from a file
         if isinstance(entry, dict) and entry.get("lm") is not None:
             entry["lm"] = None

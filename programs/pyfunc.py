@@ -1,8 +1,8 @@
 """The MLflow pyfunc flavour of a compiled yaksa program: ``mlflow.pyfunc.load_model(uri).predict({"question": ...})``.
 
 The registered model holds the JSON state as the artifact ``program`` (``artifacts/yaksa_state.json``) and this small
-wrapper. MLflow stores the wrapper with cloudpickle, so `mlflow.pyfunc.load_model` unpickles it: use it for models
-from your own registry. `programs.load` reads only the JSON artifact and is the safe default for apps.
+wrapper, logged as a model-from-code (`programs/pyfunc_model.py`): `mlflow.pyfunc.load_model` runs that file and
+unpickles nothing. `programs.load` reads only the JSON artifact and is the lighter path for apps.
 
 Example:
     >>> model = mlflow.pyfunc.load_model("models:/yaksa-crag@champion")      # doctest: +SKIP

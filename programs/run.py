@@ -1,9 +1,13 @@
 """The per-question context every module of the program shares: the LM for each role, the LM-call budget, and the
 trace that explains the answer.
 
-All LM calls go through `Run.call`, which checks and charges the budget, picks the role's LM with
-``dspy.context(lm=...)``, times the call and records failures. A role whose server cannot be reached (connection
-error or timeout) is switched off for the rest of the question, so one dead server costs one timeout, not ten.
+All LM calls go through `Run.call`, which checks and charges the budget, picks the role's LM and adapter with
+``dspy.context(lm=..., adapter=...)``, runs the call under its limits (`programs.lm_call`: first token, inactivity,
+the question's wall-clock deadline), times it and records failures. A role whose server cannot be reached
+(connection refused, no first token) or that stalled is switched off for the rest of the question, so one dead
+server costs one timeout, not ten. Every call is one HTTP request (the LMs are built without retries), so the
+budget counts requests. The trace lists each call that was cut and why (``cut``) and counts the replies that did not
+parse per role (``parse_failures``).
 
 Example:
     >>> import dspy
@@ -23,8 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import dspy
+from dspy.utils.exceptions import AdapterParseError
 
 from programs.budget import ROLES, BudgetExhausted, LMBudget
+from programs.lm_call import LMCallCut, TimeBudgetExhausted, call_with_limits
+from programs.structured import adapter_for
 
 UNREACHABLE_ERRORS = (
     "APIConnectionError",
@@ -38,6 +45,9 @@ UNREACHABLE_ERRORS = (
     "LMTransportError",
     "LMTimeoutError",
     "LMAuthError",
+    "Connection error",
+    "ConnectionRefused",
+    "Connection refused",
 )
 
 
@@ -56,6 +66,10 @@ class Trace:
         stop_reason: why the program stopped.
         fallbacks: where an LM step fell back to its heuristic, and why.
         errors: LM errors, one line each.
+        cut: LM calls cut by a limit: ``{"role", "why", "detail", "seconds", "tokens"}`` with ``why`` one of
+            ``unreachable`` (no first token), ``slow`` (tokens stopped), ``time_budget`` (the question's time ran
+            out).
+        parse_failures: replies that did not parse, per role.
         on_step: called with each step dict as it is recorded (e.g. to stream progress); never part of `to_dict`.
             An exception it raises is ignored, so a listener cannot break an answer.
     """
@@ -70,6 +84,8 @@ class Trace:
     stop_reason: str = ""
     fallbacks: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    cut: list[dict] = field(default_factory=list)
+    parse_failures: dict[str, int] = field(default_factory=lambda: {r: 0 for r in ROLES})
     timings: dict[str, float] = field(default_factory=dict)
     on_step: Callable[[dict], Any] | None = field(default=None, repr=False, compare=False)
 
@@ -99,6 +115,8 @@ class Trace:
             "stop_reason": self.stop_reason,
             "fallbacks": self.fallbacks,
             "errors": self.errors,
+            "cut": self.cut,
+            "parse_failures": dict(self.parse_failures),
             "timings": self.timings,
         }
 
@@ -110,15 +128,26 @@ class Run:
         lms: the LM of each role; a role left out uses ``dspy.settings.lm`` (what ``dspy.configure`` set).
         budget_limit: the most LM calls this question may make.
         trace: an existing trace to append to.
+        time_budget_s: the most seconds this question may take from now (None: no limit); an LM call that would
+            run past it is cut, and no call starts after it (`TimeBudgetExhausted`, a `BudgetExhausted`).
     """
 
-    def __init__(self, lms: dict[str, Any] | None = None, budget_limit: int | None = 12, trace: Trace | None = None):
+    def __init__(
+        self,
+        lms: dict[str, Any] | None = None,
+        budget_limit: int | None = 12,
+        trace: Trace | None = None,
+        time_budget_s: float | None = None,
+    ):
         configured = lms or {}
         self.lms = {role: configured.get(role) or dspy.settings.lm for role in ROLES}
         self.budget = LMBudget(budget_limit)
         self.trace = trace or Trace()
         self.disabled: dict[str, str] = {}
+        self.slow: set[str] = set()
         self.lm_seconds = 0.0
+        self.time_budget_s = time_budget_s
+        self.deadline = time.monotonic() + time_budget_s if time_budget_s else None
 
     @property
     def uses_lm(self) -> bool:
@@ -133,34 +162,97 @@ class Run:
         """Call `predictor` with the LM of `role`, charging the budget.
 
         Raises:
-            BudgetExhausted: no LM call is left (nothing is called).
-            RuntimeError: the role has no LM, or it was switched off after a connection failure.
+            BudgetExhausted: no LM call is left, or the time budget ran out before or during the call
+                (`TimeBudgetExhausted`).
+            RuntimeError: the role has no LM, or it was switched off after a connection failure or a stall.
             Exception: whatever the LM or the adapter raised (a parse error, a server error); the caller falls back.
         """
         if not self.has_lm(role):
             raise RuntimeError(self.disabled.get(role) or f"no LM configured for the {role} role")
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            self._cut(role, "time_budget", f"no time left for a {role} call", 0.0, 0)
+            raise TimeBudgetExhausted(f"wall-clock budget of {self.time_budget_s:g} s used up before a {role} call")
         self.budget.charge(role)
         self.trace.lm_calls[role] = self.trace.lm_calls.get(role, 0) + 1
         self.trace.lm_calls["total"] += 1
-        adapter = dspy.settings.adapter or dspy.ChatAdapter(use_json_adapter_fallback=False)
+        lm = self.lms[role]
+        settings = getattr(lm, "yaksa", None)
+        adapter = dspy.settings.adapter or (
+            adapter_for(lm) if settings else dspy.ChatAdapter(use_json_adapter_fallback=False)
+        )
         start = time.perf_counter()
         try:
-            with dspy.context(lm=self.lms[role], adapter=adapter):
-                return predictor(**inputs)
+            with dspy.context(lm=lm, adapter=adapter):
+                if settings is None:  # a scripted LM in tests: no HTTP, no limits to watch
+                    return predictor(**inputs)
+                return call_with_limits(lambda: predictor(**inputs), settings.limits, self.deadline)
+        except TimeBudgetExhausted as e:
+            self._cut(role, "time_budget", str(e), e.waited_s, e.tokens)
+            raise
         except BudgetExhausted:
             raise
+        except LMCallCut as e:
+            verb = "could not be reached" if e.kind == "unreachable" else "was too slow"
+            self.disabled[role] = f"the {role} LM {verb} ({e})"
+            if e.kind == "slow":
+                self.slow.add(role)
+            self.trace.errors.append(f"{role}: {e.kind}: {e}")
+            self._cut(role, e.kind, str(e), e.waited_s, e.tokens)
+            raise
         except Exception as e:
+            if isinstance(e, AdapterParseError):
+                self.trace.parse_failures[role] = self.trace.parse_failures.get(role, 0) + 1
             message = f"{role}: {type(e).__name__}: {str(e)[:200]}"
-            self.trace.errors.append(message)
-            if any(name in type(e).__name__ or name in str(e)[:300] for name in UNREACHABLE_ERRORS):
+            hint = _dialect_hint(e, lm)
+            self.trace.errors.append(f"{message}{hint}")
+            if _unreachable(e):
                 self.disabled[role] = f"the {role} LM could not be reached ({type(e).__name__})"
+                self._cut(role, "unreachable", f"{type(e).__name__}: {str(e)[:120]}", time.perf_counter() - start, 0)
             raise
         finally:
             self.lm_seconds += time.perf_counter() - start
 
+    def _cut(self, role: str, why: str, detail: str, seconds: float, tokens: int) -> None:
+        entry = {"role": role, "why": why, "detail": detail, "seconds": round(seconds, 1), "tokens": tokens}
+        self.trace.cut.append(entry)
+        self.trace.step("cut", **entry)
+
     def unreachable(self) -> list[str]:
-        """Roles switched off because their server could not be reached."""
-        return list(self.disabled)
+        """Roles switched off because their server could not be reached (a role that was only slow is not listed:
+        its cut is in ``trace.cut``)."""
+        return [role for role in self.disabled if role not in self.slow]
+
+    def reasons(self) -> dict[str, str]:
+        """Why each switched-off role was switched off (unreachable or too slow), one line each."""
+        return dict(self.disabled)
+
+
+def _unreachable(error: BaseException) -> bool:
+    """True for a connection failure, a timeout or an auth error, looking through the exception's causes."""
+    seen = 0
+    while error is not None and seen < 6:
+        if any(name in type(error).__name__ or name in str(error)[:300] for name in UNREACHABLE_ERRORS):
+            return True
+        error, seen = error.__cause__ or error.__context__, seen + 1
+    return False
+
+
+def _dialect_hint(error: Exception, lm) -> str:
+    """A hint when a server refused the structured-output dialect (e.g. llama-cpp-python answers 500 to
+    ``json_schema``)."""
+    settings = getattr(lm, "yaksa", None)
+    text = str(error)[:2000].lower()
+    if settings is None or not any(word in text for word in ("response_format", "json_schema", "schema", "grammar")):
+        return ""
+    names = type(error).__name__.lower() + text
+    if not any(
+        code in names for code in ("400", "422", "500", "badrequest", "servererror", "internal", "unprocessable")
+    ):
+        return ""
+    return (
+        f" — the server may not take structured outputs in this dialect: set structured for the {settings.role} "
+        "role (json_schema, json_object+schema or off) in [lm] of yaksa.toml or with --structured"
+    )
 
 
 __all__ = ["Run", "Trace", "BudgetExhausted"]

@@ -31,6 +31,10 @@ class CragSettings:
         safety_checks: the duplicate-document, stagnation and decline stops (the iteration cap always applies).
         user_context: use the user profile in rewriting and generation and pull in the DUR rules that apply.
         web_references: look up web links (Tavily) in parallel; they never enter the LM context.
+        lm_call_budget: the most LM calls (HTTP requests) one question may make.
+        time_budget_s: the most seconds one question may spend (0: no limit). Like the call budget, when it runs
+            out the best answer so far (or the extractive answer) is returned with a notice. 120 s: the seed's
+            pipeline took 110-130 s per question on GPUs; past that a user is better served by the cited extract.
     """
 
     refine_strategy: str = "corrective_rag"
@@ -62,6 +66,7 @@ class CragSettings:
     max_verify_rounds: int = 3
     max_research: int = 1
     lm_call_budget: int = 12
+    time_budget_s: float = 120.0
     max_question_chars: int = 500
     previous_answer_chars: int = 200
     strip_threshold: float = 0.2
@@ -76,6 +81,8 @@ class CragSettings:
             raise ValueError(f"unknown refine_strategy {self.refine_strategy!r}; choose one of {', '.join(STRATEGIES)}")
         if self.lm_call_budget < 0:
             raise ValueError("lm_call_budget must be >= 0")
+        if self.time_budget_s < 0:
+            raise ValueError("time_budget_s must be >= 0 (0: no wall-clock limit)")
 
     def replace(self, **changes) -> CragSettings:
         return dataclasses.replace(self, **changes)

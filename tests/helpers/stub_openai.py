@@ -6,6 +6,9 @@ Each request to ``POST /v1/chat/completions`` takes the next scripted reply (the
 * ``{"status": 500, "body": "..."}``: that status and raw body;
 * ``{"delay": 2.0, "content": "..."}``: wait, then answer (a timeout for a short client timeout);
 * ``{"raw": "{not json"}``: a 200 whose body is not valid JSON;
+* ``{"drip": 1.0, "content": "..."}``: a streamed reply sent one token (word) every ``drip`` seconds, flushed as it
+  goes (a slow but progressing model); without ``stream`` in the request the whole reply comes after all the waits;
+* ``{"hang": True}``: accept the request and never send a byte (a dead server that holds the connection);
 * a callable ``request_json -> reply`` for replies that depend on the prompt.
 
 Every request body is kept in ``server.requests``.
@@ -18,15 +21,19 @@ Example:
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class StubOpenAI:
-    def __init__(self, replies=None):
+    def __init__(self, replies=None, owned_by: str | None = None):
         self.replies = list(replies or ["ok"])
+        self.owned_by = owned_by
         self.requests: list[dict] = []
+        self.disconnects = 0
+        self._closed = threading.Event()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._server.daemon_threads = True
@@ -64,7 +71,8 @@ class StubOpenAI:
                     pass
 
             def do_GET(self):
-                self._send(200, json.dumps({"data": [{"id": "stub", "object": "model"}]}).encode())
+                model = {"id": "stub", "object": "model", **({"owned_by": stub.owned_by} if stub.owned_by else {})}
+                self._send(200, json.dumps({"data": [model]}).encode())
 
             def do_POST(self):
                 length = int(self.headers.get("Content-Length") or 0)
@@ -73,6 +81,11 @@ class StubOpenAI:
                 except json.JSONDecodeError:
                     request = {}
                 reply = stub._next(request)
+                if isinstance(reply, dict) and reply.get("hang"):
+                    stub._closed.wait()
+                    return
+                if isinstance(reply, dict) and "drip" in reply:
+                    return self._drip(str(reply.get("content", "")), float(reply["drip"]), request)
                 if isinstance(reply, dict) and "delay" in reply:
                     time.sleep(reply["delay"])
                     reply = reply.get("content", "")
@@ -91,6 +104,28 @@ class StubOpenAI:
                 body = "".join(f"data: {json.dumps(e)}\n\n" for e in events) + "data: [DONE]\n\n"
                 self._send(200, body.encode(), "text/event-stream")
 
+            def _drip(self, content: str, every: float, request: dict):
+                tokens = [t for t in re.split(r"(?<=\s)", content) if t] or [""]
+                if not request.get("stream"):
+                    stub._closed.wait(every * len(tokens))
+                    return self._send(200, json.dumps(completion(content, request)).encode())
+                self.send_response(200)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                try:
+                    for token in tokens:
+                        if stub._closed.wait(every):
+                            return
+                        self.wfile.write(f"data: {json.dumps(chunk_event(token, request, None))}\n\n".encode())
+                        self.wfile.flush()
+                    self.wfile.write(
+                        f"data: {json.dumps(chunk_event('', request, 'stop'))}\n\ndata: [DONE]\n\n".encode()
+                    )
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    stub.disconnects += 1
+
         return Handler
 
     def __enter__(self):
@@ -98,6 +133,7 @@ class StubOpenAI:
         return self
 
     def __exit__(self, *exc):
+        self._closed.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -114,7 +150,10 @@ def completion(content: str, request: dict) -> dict:
 
 
 def chunk_event(text: str, request: dict, finish):
+    """One streamed chunk; the last one (with `finish`) reports usage as OpenAI does, 1 + 1 tokens."""
+    usage = {"usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}} if finish else {}
     return {
+        **usage,
         "id": "chatcmpl-stub",
         "object": "chat.completion.chunk",
         "created": int(time.time()),

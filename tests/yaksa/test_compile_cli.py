@@ -59,6 +59,10 @@ def test_bootstrap_compile_logs_registers_and_loads_back(lab, capsys, tmp_path):
     from_file = load(state_out, backend=lab.backend, lms=lms)
     from_registry = programs.load("models:/yaksa-crag@champion", backend=lab.backend, lms=lms)
     assert from_file.dump_state() == from_registry.dump_state()
+    # the compile ran without web references; loading turns them back on unless asked otherwise
+    assert state["yaksa"]["settings"]["web_references"] is False
+    assert from_file.settings.web_references and from_registry.settings.web_references
+    assert not load(state_out, backend=lab.backend, lms=lms, web_references=False).settings.web_references
     question = "게보린 부작용"
     expected = from_file(question=question)
     assert from_registry(question=question).answer == expected.answer
@@ -66,7 +70,14 @@ def test_bootstrap_compile_logs_registers_and_loads_back(lab, capsys, tmp_path):
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(retrievers.searcher, "open_searcher", lambda *a, **k: lab.backend)
+        pickle_loads = []
+        real_loads = pickle.loads
+        patch.setattr(pickle, "loads", lambda *a, **k: pickle_loads.append(1) or real_loads(*a, **k))
+        # logged as a model-from-code: the model folder holds the code file, no pickled python model
+        files = {a.path for a in MlflowClient().list_artifacts(version.run_id, "model")}
+        assert not any(f.endswith(".pkl") for f in files)
         model = mlflow.pyfunc.load_model("models:/yaksa-crag@champion")
+        assert pickle_loads == []
         model.unwrap_python_model().program.shared.lms = {}
         assert model.predict({"question": question})[0]["answer"] == expected.answer
 

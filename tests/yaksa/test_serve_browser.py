@@ -77,7 +77,7 @@ def test_streamed_cited_answer_and_citation_dialog_with_an_lm(browser, shots):
             page.click("button[data-tab=web]")
             assert "식품의약품안전처" in page.inner_text("#tab-web")
             page.close()
-    assert [r.get("stream") for r in stub.requests][:2] == [None, True]  # the generator's tokens were streamed
+    assert [r.get("stream") for r in stub.requests][:2] == [True, True]  # every call streams; the answer shows
 
 
 def test_no_lm_banner_and_out_of_scope_notice(browser, shots):

@@ -74,7 +74,7 @@ def test_tokens_stream_from_a_real_lm_before_the_answer():
     tokens = [d for n, d in events if n == "token"]
     assert tokens and all(t["source"] == "lm" for t in tokens) and len(tokens) > 1
     assert "".join(t["text"] for t in tokens).startswith("게보린을 먹고 속이 쓰리면")
-    assert [r.get("stream") for r in server.requests] == [None, True, None, None]
+    assert [r.get("stream") for r in server.requests] == [True] * 4  # every call streams; only answers show
 
 
 def test_program_error_is_an_error_event_without_internals():
@@ -146,3 +146,31 @@ def test_concurrent_streams_share_one_program_and_keep_their_own_answers():
         assert next(d for n, d in events if n == "accepted")["question"] == question
         assert answer["trace"]["lm_calls"]["total"] == 4  # each question has its own budget and trace
     assert app.state.gate.in_flight == 0
+
+
+def test_a_regeneration_is_a_new_generation_not_appended_to_the_draft():
+    from tests.programs.test_stub_lm import chat
+
+    judged = []
+
+    def low_then_high(request):
+        system = request["messages"][0]["content"]
+        if "`grounding`" in system:  # the first answer scores low: the program searches again and regenerates
+            judged.append(1)
+            score = 0.1 if len(judged) == 1 else 0.9
+            return chat(grounding=score, completeness=score, accuracy=score, missing_info='["복용량"]',
+                        improvement_suggestions='["용량"]', needs_retrieval="true", reason="부족")  # fmt: skip
+        if "`answer`" in system and "`context`" in system and "`verdict`" not in system:
+            return chat(answer="답변 초안입니다. [문서 1]\n\n전문가와 꼭 상담하세요.")
+        return by_prompt(request)
+
+    with StubOpenAI([low_then_high]) as server:
+        config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x")
+        # a profile without the duplicate-document stop, so the fake backend's same documents are generated from again
+        events = stream(make_app(lms=config.build(), profile="self_refine_llm_quality"))
+    tokens = [d for n, d in events if n == "token"]
+    generations = sorted({t["generation"] for t in tokens})
+    assert len(generations) >= 2, "the program should have generated twice"
+    for g in generations:  # each generation is one whole answer text on its own
+        text = "".join(t["text"] for t in tokens if t["generation"] == g)
+        assert text.startswith("답변 ") and text.count("초안입니다") == 1

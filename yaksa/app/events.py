@@ -6,7 +6,8 @@ event          data
 accepted       ``{"request_id", "question", "profile"}``: sent at once, before any work
 status         ``{"step", "label", "detail"}``: one per pipeline step (retrieve, grade, generate, verify ...)
 progress       ``{"stage": "answer" | "scores", "percent"}``: 0-100, never goes back within a stage
-token          ``{"text", "source": "lm" | "final"}``: answer text as the generator writes it; ``final`` when
+token          ``{"text", "source": "lm" | "final", "generation"}``: answer text as the generator writes it; a new
+               ``generation`` number starts a new text (a draft, then a regeneration), never appended; ``final`` when
                no LM streamed (the no-LM extractive answer is sent in pieces, so every client can build the
                answer from tokens)
 answer         ``{"answer", "citations", "out_of_scope", "mode", "method", "uses_lm", "notice", "warnings",

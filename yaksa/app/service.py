@@ -283,8 +283,9 @@ class ProgramHost:
                         percent = p
                         yield event("progress", {"stage": "answer", "percent": p})
                 elif kind == "token":
-                    tokens.append(value)
-                    yield event("token", {"text": value, "source": "lm"})
+                    text, generation = value
+                    tokens.append(text)
+                    yield event("token", {"text": text, "source": "lm", "generation": generation})
                 elif kind == "failed":
                     log.error("question failed", exc_info=value)
                     yield event("error", {"error": "program_error", "message": _safe_message(value)})
@@ -326,10 +327,13 @@ class ProgramHost:
             is_async_program=True,
             async_streaming=True,
         )
+        generation = 1  # a draft and its regeneration are separate generations: a client shows one at a time
         try:
             async for chunk in streaming(**kwargs):
                 if isinstance(chunk, StreamResponse):
-                    await queue.put(("token", chunk.chunk))
+                    await queue.put(("token", (chunk.chunk, generation)))
+                    if getattr(chunk, "is_last_chunk", False):
+                        generation += 1
                 elif isinstance(chunk, dspy.Prediction):
                     await queue.put(("prediction", chunk))
         except asyncio.CancelledError:

@@ -31,6 +31,44 @@ def add_lm_args(p, cache_flag: bool = True) -> None:
     p.add_argument("--config", help="config file with an [lm] section (default: ./yaksa.toml or $YAKSA_CONFIG)")
     if cache_flag:
         p.add_argument("--no-cache", action="store_true", help="bypass DSPy's LM cache (default: cached)")
+    add_lm_limit_args(p)
+
+
+def add_lm_limit_args(p, time_budget: bool = False) -> None:
+    """Per-role servers, output limits, structured outputs and call limits (docs/crag.md "LM limits")."""
+    g = p.add_argument_group("LM servers and limits (ROLE is query, generate, verify or judge)")
+    g.add_argument("--role-api-base", action="append", metavar="ROLE=URL", help="a server for one role")
+    g.add_argument(
+        "--role-api-key-env", action="append", metavar="ROLE=VAR", help="environment variable holding a role's key"
+    )
+    g.add_argument("--max-tokens", action="append", metavar="[ROLE=]N", help="output limit for every role or one role")
+    g.add_argument(
+        "--structured",
+        action="append",
+        metavar="[ROLE=]MODE",
+        help="structured outputs: auto (default), json_schema, json_object+schema or off",
+    )
+    g.add_argument("--first-token-timeout", type=float, metavar="S", help="seconds to the first token (default 60)")
+    g.add_argument("--idle-timeout", type=float, metavar="S", help="seconds between tokens (default 30)")
+    g.add_argument(
+        "--no-lm-stream", action="store_true", help="do not stream LM calls (servers without server-sent events)"
+    )
+    if time_budget:
+        g.add_argument("--time-budget", type=float, metavar="S", help="seconds per question, 0 for none (default 120)")
+
+
+def role_values(values, what: str, all_roles: bool = True) -> dict[str, str]:
+    """``["generate=800", "300"]`` -> ``{"generate": "800", "*": "300"}``; a bare value means every role."""
+    out = {}
+    for value in values or []:
+        role, sep, rest = str(value).partition("=")
+        if sep and role in ROLES:
+            out[role] = rest
+        elif all_roles and not (sep and role.isidentifier() and role.islower()):
+            out["*"] = value
+        else:
+            raise UserError(f"{what} {value!r}: use ROLE=VALUE with ROLE one of {', '.join(ROLES)}")
+    return out
 
 
 def add_data_args(p, train: bool = True) -> None:
@@ -54,6 +92,15 @@ def lm_config(args, cache: bool | None = None):
             model=getattr(args, "lm", None),
             api_base=getattr(args, "api_base", None),
             role_models={r: getattr(args, f"lm_{r}", None) for r in ROLES},
+            timeout=getattr(args, "first_token_timeout", None),
+            role_api_bases=role_values(getattr(args, "role_api_base", None), "--role-api-base", all_roles=False),
+            role_api_key_envs=role_values(
+                getattr(args, "role_api_key_env", None), "--role-api-key-env", all_roles=False
+            ),
+            max_tokens=role_values(getattr(args, "max_tokens", None), "--max-tokens"),
+            structured=role_values(getattr(args, "structured", None), "--structured"),
+            idle_timeout=getattr(args, "idle_timeout", None),
+            stream=False if getattr(args, "no_lm_stream", False) else None,
         )
     except LMConfigError as e:
         raise UserError(str(e)) from None

@@ -46,6 +46,9 @@ def register(subparsers) -> None:
     p.add_argument("--trace", action="store_true", help="print the steps the program took")
     p.add_argument("--no-stream", action="store_true", help="do not stream tokens when an LM is configured")
     p.add_argument("--no-web", action="store_true", help="skip web references even when TAVILY_API_KEY is set")
+    from yaksa.commands._lab import add_lm_limit_args
+
+    add_lm_limit_args(p, time_budget=True)
     p.set_defaults(func=run)
 
 
@@ -93,6 +96,10 @@ def build_program(args):
         overrides["lm_call_budget"] = args.budget
     if args.no_web:
         overrides["web_references"] = False
+    if getattr(args, "time_budget", None) is not None:
+        if args.time_budget < 0:
+            raise UserError("--time-budget must be 0 (no limit) or more seconds")
+        overrides["time_budget_s"] = args.time_budget
     settings = get_profile(args.profile, **overrides)
     config = lm_config(args, cache=False)
     if getattr(args, "model", None):
@@ -127,11 +134,13 @@ def run(args) -> int:
     pred = _stream(program, question, user) if stream else program(question=question, user=user)
     unreachable = pred.trace.get("unreachable") or []
     if unreachable:
-        where = config.api_base or "the provider's default endpoint"
+        where = sorted({config.base(role) or "the provider's default endpoint" for role in unreachable})
         raise UserError(
-            f"the LM for {', '.join(unreachable)} could not be reached at {where} "
-            "(check --lm / --api-base / YAKSA_API_BASE)"
+            f"the LM for {', '.join(unreachable)} could not be reached at {', '.join(where)} "
+            "(check --lm / --api-base / YAKSA_API_BASE, or raise --first-token-timeout for a slow server)"
         )
+    for cut in pred.trace.get("cut") or []:  # slow calls and the time budget: the answer stands, say what was cut
+        print(f"yaksa: warning: {cut['role']} LM call cut ({cut['why']}: {cut['detail']})", file=sys.stderr)
     if args.json:
         print(json.dumps(prediction_json(pred, config), ensure_ascii=False, indent=2))
         return 0

@@ -139,8 +139,8 @@ def run_compile(args, backend=None) -> dict:
     import dspy
     import mlflow
 
+    import programs.pyfunc
     from programs.loading import save_state
-    from programs.pyfunc import YaksaModel
     from yaksa import tracking
 
     config = _lab.lm_config(args)
@@ -219,7 +219,8 @@ def run_compile(args, backend=None) -> dict:
             mlflow.log_artifact(str(state), artifact_path="program")
             info = mlflow.pyfunc.log_model(
                 name="model",
-                python_model=YaksaModel(),
+                # model-from-code: mlflow.pyfunc.load_model runs this file and unpickles nothing
+                python_model=str(Path(programs.pyfunc.__file__).with_name("pyfunc_model.py")),
                 artifacts={"program": str(state)},
                 registered_model_name=None if args.no_register else model_name,
                 pip_requirements=["yaksa", f"dspy=={dspy.__version__}", f"mlflow=={mlflow.__version__}"],

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from yaksa.cli import UserError
@@ -53,6 +54,8 @@ def _retrieve(searcher, query: str, k: int):
         return searcher.retrieve(query, k=k)
     except QueryError as e:
         raise UserError(str(e)) from None
+    except Exception as e:
+        raise _store_error(e) from None
 
 
 def _batch(searcher, args) -> int:
@@ -67,8 +70,21 @@ def _batch(searcher, args) -> int:
         except (QueryError, TextInputError) as e:
             print(f"warning: line skipped: {e}", file=sys.stderr)
             rows = []
+        except Exception as e:
+            raise _store_error(e) from None
         print(json.dumps(rows, ensure_ascii=False), flush=True)
     return 0
+
+
+def _store_error(error: Exception) -> Exception:
+    """A vector store (a Chroma server) that stopped answering becomes one line; anything else is re-raised."""
+    text = f"{type(error).__name__}: {error}"
+    if not any(w in text for w in ("Connect", "connect", "Chroma", "VectorStore", "refused", "Timeout")):
+        return error
+    url = os.environ.get("YAKSA_CHROMA_URL") or "the vector store"
+    return UserError(
+        f"the Chroma server at {url} stopped answering ({text[:160]}); start it again or unset YAKSA_CHROMA_URL"
+    )
 
 
 def _print_human(result, explain: bool) -> None:

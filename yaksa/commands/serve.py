@@ -27,6 +27,9 @@ def register(subparsers) -> None:
         p.add_argument(f"--lm-{role}", help=f"model for the {role} role only")
     p.add_argument("--api-base", help="base URL of an OpenAI-compatible server (vLLM, llama.cpp, Ollama)")
     p.add_argument("--config", help="config file with an [lm] section (default: ./yaksa.toml or $YAKSA_CONFIG)")
+    from yaksa.commands._lab import add_lm_limit_args
+
+    add_lm_limit_args(p, time_budget=True)
     p.add_argument("--profile", help="strategy profile when --model is not given (default full_context_engineering)")
     p.add_argument("--no-web", action="store_true", help="no web references even when TAVILY_API_KEY is set")
     p.add_argument("--max-concurrent", type=int, default=64, help="questions in flight before 429 (default 64)")
@@ -66,6 +69,12 @@ def load_program(args):
         program = CRAG(backend=backend, settings=get_profile(args.profile), lms=lms)
     if args.no_web:
         program.settings = program.settings.replace(web_references=False)
+    budget = program.settings.time_budget_s if args.time_budget is None else args.time_budget
+    if budget < 0:
+        raise UserError("--time-budget must be 0 (no limit) or more seconds")
+    if not budget or budget > args.timeout * 0.9:  # the question ends with its best answer before the 504
+        budget = round(args.timeout * 0.9, 1)
+    program.settings = program.settings.replace(time_budget_s=budget)
     return program
 
 

@@ -1,0 +1,122 @@
+"""A real local LM, measured: llama-cpp-python's server with Gemma 3 270M (the ``local`` extra) on 127.0.0.1.
+
+Prints the server's time to first token and tokens/s on one streamed request, then, for a few in-scope dev questions
+(trainsets/qa/dev.jsonl) answered by the full CRAG program with every role on that server: seconds and LM calls per
+question, replies that did not parse, calls cut (and why), and the share of answers that were LM-generated and
+survived verification (the rest are the documented extractive fallback).
+
+    python bench/local_lm.py [--questions 3] [--max-tokens 48] [--generate-tokens 96] [--time-budget 45]
+        [--index-dir DIR] [--out bench/out/local_lm.json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+from tests.helpers.local_lm import MISSING, LlamaServer, local_extra_installed  # noqa: E402
+
+
+def stream_speed(server: LlamaServer, max_tokens: int = 64) -> dict:
+    """Time to first token and tokens/s of one streamed text completion (a base model continues text; in a chat it
+    often stops at once)."""
+    import httpx
+
+    body = {
+        "model": server.alias,
+        "max_tokens": max_tokens,
+        "stream": True,
+        "prompt": "게보린정은 두통, 치통, 생리통에 쓰는 해열진통제입니다. 복용할 때 주의할 점은",
+    }
+    start = time.monotonic()
+    first, chunks = None, 0
+    with httpx.Client(timeout=120) as client, client.stream("POST", server.url + "/completions", json=body) as r:
+        for line in r.iter_lines():
+            if line.startswith("data: ") and line != "data: [DONE]":
+                delta = json.loads(line[6:])["choices"][0].get("text")
+                if delta:
+                    first = first or time.monotonic()
+                    chunks += 1
+    end = time.monotonic()
+    return {
+        "ttft_s": round((first or end) - start, 2),
+        "tokens": chunks,
+        "tokens_per_s": round((chunks - 1) / (end - first), 1) if first and chunks > 1 else 0.0,
+    }
+
+
+def main() -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--questions", type=int, default=3)
+    p.add_argument("--max-tokens", type=int, default=48, help="output limit of query, verify and judge")
+    p.add_argument("--generate-tokens", type=int, default=96, help="output limit of generate")
+    p.add_argument("--time-budget", type=float, default=45.0, help="seconds per question")
+    p.add_argument("--index-dir", help="search index (default: the built index)")
+    p.add_argument("--out", type=Path, default=ROOT / "bench/out/local_lm.json")
+    args = p.parse_args()
+    if not local_extra_installed():
+        print(f"skipped: {MISSING}")
+        return 0
+    from programs.crag import CRAG
+    from programs.lm_config import load_lm_config
+    from programs.profiles import get_profile
+    from retrievers.searcher import open_searcher
+
+    rows = [json.loads(line) for line in (ROOT / "trainsets/qa/dev.jsonl").read_text(encoding="utf-8").splitlines()]
+    questions = [r["question"] for r in rows if not r.get("out_of_scope")][: args.questions]
+    searcher = open_searcher(args.index_dir)
+    with LlamaServer() as server:
+        speed = stream_speed(server)
+        print(f"server: time to first token {speed['ttft_s']} s, {speed['tokens_per_s']} tokens/s")
+        config = load_lm_config(
+            "/nonexistent", env={}, model=server.model, api_base=server.url,
+            max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
+        )  # fmt: skip
+        settings = get_profile(web_references=False, time_budget_s=args.time_budget)
+        program = CRAG(backend=searcher, settings=settings, lms=config.build())
+        results = []
+        for q in questions:
+            start = time.monotonic()
+            pred = program(question=q)
+            t = pred.trace
+            row = {
+                "question": q,
+                "seconds": round(time.monotonic() - start, 1),
+                "lm_calls": t["lm_calls"]["total"],
+                "parse_failures": sum(t["parse_failures"].values()),
+                "cut": [f"{c['role']}:{c['why']}" for c in t["cut"]],
+                "method": t["method"],
+                "verification": t["verification"],
+                "stop_reason": t["stop_reason"],
+                "cited": "[문서 " in pred.answer,
+            }
+            results.append(row)
+            print(json.dumps(row, ensure_ascii=False))
+    survived = [r for r in results if r["method"] == "lm" and r["verification"] == "pass"]
+    summary = {
+        **speed,
+        "questions": len(results),
+        "seconds_per_question": round(statistics.mean(r["seconds"] for r in results), 1),
+        "lm_calls_per_question": round(statistics.mean(r["lm_calls"] for r in results), 2),
+        "parse_failures": sum(r["parse_failures"] for r in results),
+        "lm_answers_surviving_verification": f"{len(survived)}/{len(results)}",
+        "cited": f"{sum(r['cited'] for r in results)}/{len(results)}",
+        "limits": {"max_tokens": args.max_tokens, "generate": args.generate_tokens, "time_budget_s": args.time_budget},
+    }
+    print(json.dumps(summary, ensure_ascii=False))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps({"summary": summary, "questions": results}, ensure_ascii=False, indent=2) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,82 @@
+"""A real MLflow tracking server on 127.0.0.1 (sqlite backend, local artifact root): a compile against the stub LM
+logs to it over HTTP and registers ``yaksa-crag``, and ``yaksa ask --model models:/yaksa-crag@champion`` loads it back
+through the server."""
+
+import contextlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+
+import mlflow
+import pytest
+from mlflow import MlflowClient
+
+from tests.helpers.lab import *  # noqa: F403
+from tests.helpers.serve_app import free_port
+from yaksa import cli
+
+
+@pytest.fixture
+def mlflow_server(tmp_path, monkeypatch):
+    if shutil.which("mlflow") is None and not os.path.exists(os.path.join(os.path.dirname(sys.executable), "mlflow")):
+        pytest.skip("the mlflow command is not installed")
+    port = free_port()
+    store = tmp_path / "server"
+    store.mkdir()
+    command = [
+        sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
+        "--backend-store-uri", f"sqlite:///{store / 'mlflow.db'}", "--artifacts-destination", str(store / "artifacts"),
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/health", timeout=2):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    pytest.fail("mlflow server did not start")
+                time.sleep(0.5)
+        monkeypatch.setenv("MLFLOW_TRACKING_URI", url)
+        mlflow.set_tracking_uri(url)
+        yield url
+    finally:
+        if mlflow.active_run():
+            mlflow.end_run()
+        mlflow.dspy.autolog(disable=True)
+        mlflow.flush_trace_async_logging()  # traces still queued for this server must go before it stops
+        process.terminate()
+        try:
+            process.wait(15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def test_compile_logs_over_http_and_ask_loads_the_champion_through_the_server(  # noqa: F405
+    mlflow_server, fresh_cache, backend, stub, qa_dir, monkeypatch, tmp_path
+):
+    monkeypatch.chdir(tmp_path)
+    argv = [
+        "compile", "--optimizer", "bootstrap", "--train", "2", "--dev", "1", "--profile", "baseline", "--promote",
+        "--data", str(qa_dir), "--experiment", "server", "--lm", "openai/stub", "--api-base", stub.url,
+    ]  # fmt: skip
+    assert cli.main(argv) == 0
+    client = MlflowClient(mlflow_server)
+    version = client.get_model_version_by_alias("yaksa-crag", "champion")
+    run = client.get_run(version.run_id)
+    assert run.data.params["optimizer"] == "bootstrap" and "dev_score_after" in run.data.metrics
+    assert [a.path for a in client.list_artifacts(run.info.run_id, "program")] == ["program/yaksa_state.json"]
+    assert not (tmp_path / "mlruns").exists()  # nothing went to the local default store
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = cli.main(["ask", "게보린 부작용", "--model", "models:/yaksa-crag@champion", "--json", "--no-web"])
+    pred = json.loads(out.getvalue())
+    assert code == 0 and pred["citations"] and pred["answer"]
