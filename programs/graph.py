@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from programs import routing
+from programs import coverage, grounding, routing
 from programs.budget import BudgetExhausted
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.generator import format_context
@@ -30,6 +30,10 @@ OUT_OF_SCOPE_ANSWER = (
     "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 병용·임부·노인 금기)에 대해 물어봐 주세요."
 )
 MAX_DUR_DOCS = 3
+GROUNDING_REMOVED_NOTICE = "※ 근거 확인: 인용한 문서로 확인되지 않는 문장 {n}개를 답변에서 뺐습니다."
+GROUNDING_FALLBACK_NOTICE = (
+    "※ 근거 확인: 답변의 문장이 인용한 문서로 확인되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
+)
 
 
 def hashes(docs) -> list[str]:
@@ -176,7 +180,49 @@ def generate(p, st: QuestionState) -> dict:
     )
     st.verification, st.verify_action, st.verify_rounds = "off", "", 0
     st.doc_hashes.append(hashes(st.result.documents if st.result and mode != NO_CONTEXT else st.docs))
-    return {"mode": out.mode, "method": out.method, "documents": [d.id for d in out.docs], "chars": len(out.answer)}
+    checked = ground(p, st)
+    return {
+        "mode": out.mode,
+        "method": st.method,
+        "documents": [d.id for d in out.docs],
+        "chars": len(st.answer),
+        "grounding": checked,
+    }
+
+
+def ground(p, st: QuestionState) -> dict:
+    """The grounding check (programs/grounding.py, no LM): drop every sentence the documents it cites do not support;
+    when what remains no longer answers (no cited sentence left, or a requirement the answer met is lost), fall back
+    to the extractive answer. Returns what the trace records (sentences removed with their reasons)."""
+    names = getattr(p.shared.backend, "names", None)
+    names = names if hasattr(names, "match") else None
+    user_text = " ".join([st.question, st.profile.summary(), *st.profile.medicines])
+    out = grounding.check(st.answer, st.context_docs, user_text, names)
+    info = {**out.to_dict(), "fallback": False}
+    if not out.removed:
+        return info
+    sections = st.result.sections if st.result else ()
+    numbered = {i: d.id for i, d in enumerate(st.context_docs, 1)}
+    reqs = coverage.requirements(st.question, sections, st.profile)
+    lost = len(coverage.missing(reqs, out.answer, numbered)) > len(coverage.missing(reqs, st.answer, numbered))
+    if out.kept_cited == 0 or lost or not st.context_docs:
+        docs = st.context_docs
+        st.answer = extractive_answer(
+            st.question,
+            docs,
+            st.mode if docs else NO_CONTEXT,
+            st.terms,
+            sections,
+            p.settings.extractive_docs,
+            p.settings.extractive_sentences,
+            GROUNDING_FALLBACK_NOTICE,
+        )
+        st.method, info["fallback"] = "extractive", True
+        st.trace.fallback("grounding", f"{len(out.removed)} unsupported sentence(s) removed; extractive answer")
+    else:
+        notice = GROUNDING_REMOVED_NOTICE.format(n=len(out.removed))
+        st.answer = f"{out.answer.rstrip()}\n\n{notice}"
+    return info
 
 
 def verify(p, st: QuestionState) -> dict:
@@ -212,6 +258,10 @@ def correct(p, st: QuestionState) -> dict:
     try:
         st.answer = p.verifier.fix(st.question, format_context(st.context_docs), st.answer, st.verify_feedback, st.run)
         st.verify_action = CORRECT
+        checked = ground(p, st)
+        if checked["fallback"]:
+            st.verification, st.verify_action = "grounding_fallback", GIVE_UP
+        return {"round": st.verify_rounds, "chars": len(st.answer), "grounding": checked}
     except BudgetExhausted:
         raise
     except Exception as e:

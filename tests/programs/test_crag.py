@@ -201,10 +201,13 @@ def test_stagnation_and_decline_stop_and_keep_the_better_answer(searcher, script
 
 
 def test_budget_exhaustion_after_a_failed_verification_never_ships_the_failed_answer(searcher, scripted):
-    lm, lms = scripted(verify=[FAIL], generate=[{"answer": "하루 37정 복용 [문서 1] 전문가와 꼭 상담하세요."}])
+    # the answer passes the grounding check (nothing checkable in it) but fails verification
+    failing = {"answer": "검증에 실패할 답변입니다. [문서 1] 전문가와 꼭 상담하세요."}
+    lm, lms = scripted(verify=[FAIL], generate=[failing])
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=3))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted" and lm.calls == ["optimize", "generate", "verify"]
-    assert "37정" not in pred.answer and BUDGET_NOTICES["extractive"] in pred.answer and "[문서 1]" in pred.answer
+    assert "검증에 실패할" not in pred.answer and BUDGET_NOTICES["extractive"] in pred.answer
+    assert "[문서 1]" in pred.answer
 
 
 def test_budget_exhaustion_ships_the_last_answer_that_passed(searcher, scripted):
