@@ -186,7 +186,7 @@ def generate(p, st: QuestionState) -> dict:
         "method": st.method,
         "documents": [d.id for d in out.docs],
         "chars": len(st.answer),
-        "grounding": checked,
+        "grounding_check": checked,
     }
 
 
@@ -261,7 +261,7 @@ def correct(p, st: QuestionState) -> dict:
         checked = ground(p, st)
         if checked["fallback"]:
             st.verification, st.verify_action = "grounding_fallback", GIVE_UP
-        return {"round": st.verify_rounds, "chars": len(st.answer), "grounding": checked}
+        return {"round": st.verify_rounds, "chars": len(st.answer), "grounding_check": checked}
     except BudgetExhausted:
         raise
     except Exception as e:
