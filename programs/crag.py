@@ -28,7 +28,7 @@ import time
 
 import dspy
 
-from programs import graph
+from programs import coverage, graph
 from programs.budget import BudgetExhausted
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
@@ -190,7 +190,7 @@ class CRAG(dspy.Module):
                 st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}")
             seen = {d.id for d in out}
             added = [r for r in rules if r.id not in seen]
-            out += added
+            out = added + out  # the user's safety rules first (programs/safety_rules.py)
             st.trace.step("dur_rules", types=types, ingredients=ingredients[:10], added=[d.id for d in added])
         if s.knowledge_refinement and out:
             out, stats = self.refiner.refine(st.question, out, st.terms, st.result.sections if st.result else ())
@@ -210,6 +210,7 @@ class CRAG(dspy.Module):
     def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
         best = st.best or st.snapshot(None)
         answer = best["answer"]
+        cited = set(coverage.cited_numbers(answer))
         citations = [
             {
                 "n": i,
@@ -217,7 +218,7 @@ class CRAG(dspy.Module):
                 "title": d.title,
                 "product": d.metadata.get("item_name") or d.metadata.get("ingredient", ""),
                 "section": d.metadata.get("section_label") or d.metadata.get("dur_type", ""),
-                "cited": f"[문서 {i}]" in answer,
+                "cited": i in cited,
             }
             for i, d in enumerate(best["context_docs"], 1)
         ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from programs import coverage, grounding, routing
+from programs import coverage, grounding, routing, safety_rules
 from programs.budget import BudgetExhausted
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.generator import format_context
@@ -181,13 +181,21 @@ def generate(p, st: QuestionState) -> dict:
     st.verification, st.verify_action, st.verify_rounds = "off", "", 0
     st.doc_hashes.append(hashes(st.result.documents if st.result and mode != NO_CONTEXT else st.docs))
     checked = ground(p, st)
+    rules = add_rules(st)
     return {
+        "rules_added": rules,
         "mode": out.mode,
         "method": st.method,
         "documents": [d.id for d in out.docs],
         "chars": len(st.answer),
         "grounding_check": checked,
     }
+
+
+def add_rules(st: QuestionState) -> list[str]:
+    """Quote and cite, at the top of the answer, every DUR rule of the user's profile the answer does not cite."""
+    st.answer, added = safety_rules.add_missing_rules(st.answer, st.context_docs)
+    return added
 
 
 def ground(p, st: QuestionState) -> dict:
@@ -261,7 +269,8 @@ def correct(p, st: QuestionState) -> dict:
         checked = ground(p, st)
         if checked["fallback"]:
             st.verification, st.verify_action = "grounding_fallback", GIVE_UP
-        return {"round": st.verify_rounds, "chars": len(st.answer), "grounding_check": checked}
+        rules = add_rules(st)
+        return {"round": st.verify_rounds, "chars": len(st.answer), "grounding_check": checked, "rules_added": rules}
     except BudgetExhausted:
         raise
     except Exception as e:

@@ -90,7 +90,9 @@ def test_knowledge_refinement_keeps_relevant_strips_in_order_and_every_document(
 
 def test_extractive_answer_quotes_cites_and_warns():
     answer = extractive_answer("게보린 구토", DOCS[:4], max_docs=2)
-    assert "[문서 1]" in answer and "[문서 2]" in answer and "[문서 3]" not in answer
+    quotes = answer.split("\n\n")[1].splitlines()
+    assert quotes[0].startswith("[이상반응(부작용)] 구역, 구토") and quotes[0].endswith("[문서 4]")  # the answer leads
+    assert len(quotes) <= 2
     assert "전문가와 꼭 상담하세요." in answer and "LM" in answer
     low = extractive_answer("게보린 구토", DOCS[:4], mode="generate_low_relevance")
     assert low.startswith("검색된 문서가 질문과 직접 관련되지 않을 수 있어")
