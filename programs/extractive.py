@@ -44,6 +44,7 @@ RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대�
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 SLOT_BONUS = 0.3
+LEAD_SHARE = 0.5  # the top document's best sentence leads unless another scores twice as high
 SAME = 0.8  # bigram Jaccard at which two sentences count as the same
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
 
@@ -118,7 +119,14 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             own = coverage(asked, s.text)  # the user's own words count beyond the expansion terms
             candidates.append(Quote(s.text, round(own + s.score + bonus - 0.01 * n, 4), [n]))
     chosen: list[Quote] = []
-    for q in sorted(candidates, key=lambda q: -q.score):
+    # retrieval's (and the grade's) best document leads with its best sentence; the others compete by score
+    first = min((q.sources[0] for q in candidates), default=0)
+    ranked = sorted(candidates, key=lambda q: -q.score)
+    lead = next((q for q in ranked if q.sources[0] == first), None)
+    if lead is not None and lead.score < LEAD_SHARE * ranked[0].score:
+        lead = None  # the top document has nothing close to the question: the best sentence leads
+    ranked = ([lead] if lead else []) + [q for q in ranked if q is not lead]
+    for q in ranked:
         if _merge(chosen, q.text, q.score, q.sources[0]) or _merge(rules, q.text, q.score, q.sources[0]):
             continue
         if len(chosen) >= max_sentences:

@@ -30,6 +30,7 @@ OUT_OF_SCOPE_ANSWER = (
     "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 병용·임부·노인 금기)에 대해 물어봐 주세요."
 )
 MAX_DUR_DOCS = 3
+EXTRACTIVE_POOL = 5  # retrieval's top 5: what the no-LM answer may quote from
 GROUNDING_REMOVED_NOTICE = "※ 근거 확인: 인용한 문서로 확인되지 않는 문장 {n}개를 답변에서 뺐습니다."
 GROUNDING_FALLBACK_NOTICE = (
     "※ 근거 확인: 답변의 문장이 인용한 문서로 확인되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
@@ -160,7 +161,7 @@ def rewrite(p, st: QuestionState) -> dict:
 def generate(p, st: QuestionState) -> dict:
     """Write the answer for the route from the chosen documents plus the user's DUR rules."""
     mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
-    context_docs = p.context_documents(st, st.docs) if mode != NO_CONTEXT else []
+    context_docs = p.context_documents(st, extractive_pool(st)) if mode != NO_CONTEXT else []
     out = p.generator(
         question=st.question,
         docs=context_docs,
@@ -231,6 +232,16 @@ def ground(p, st: QuestionState) -> dict:
         notice = GROUNDING_REMOVED_NOTICE.format(n=len(out.removed))
         st.answer = f"{out.answer.rstrip()}\n\n{notice}"
     return info
+
+
+def extractive_pool(st: QuestionState) -> list:
+    """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
+    picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
+    can still be quoted."""
+    if st.route != GENERATE or st.run.has_lm("generate") or st.result is None:
+        return st.docs
+    kept = {d.id for d in st.docs}
+    return st.docs + [d for d in st.result.documents[:EXTRACTIVE_POOL] if d.id not in kept]
 
 
 def verify(p, st: QuestionState) -> dict:

@@ -17,6 +17,7 @@ Example:
 from __future__ import annotations
 
 from programs.coverage import cited_ids
+from programs.extractive import same
 
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 
@@ -35,9 +36,17 @@ def add_missing_rules(answer: str, docs: list) -> tuple[str, list[str]]:
     """Quote, cited, every applicable rule in `docs` the answer does not cite; returns the answer and the ids added."""
     numbered = {i: d.id for i, d in enumerate(docs, 1)}
     cited = set(cited_ids(answer, numbered))
-    lines, added = [], []
+    covered = [d.text for d in docs if d.id in cited and is_rule(d)]
+    groups: list[tuple[str, list[int]]] = []  # the same rule text (rows that differ only in code) quoted once
+    added = []
     for n, doc in enumerate(docs, 1):
-        if is_rule(doc) and doc.id not in cited:
-            lines.append(f"{doc.text.strip()} [문서 {n}]")
-            added.append(doc.id)
+        if not is_rule(doc) or doc.id in cited or any(same(doc.text, c) for c in covered):
+            continue
+        added.append(doc.id)
+        group = next((g for g in groups if same(g[0], doc.text)), None)
+        if group:
+            group[1].append(n)
+        else:
+            groups.append((doc.text.strip(), [n]))
+    lines = [f"{text} [문서 {', '.join(map(str, ns))}]" for text, ns in groups]
     return ("\n".join([*lines, answer]) if lines else answer), added

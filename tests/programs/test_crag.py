@@ -268,6 +268,29 @@ def test_pregnant_user_pulls_in_the_pregnancy_rules_of_the_products_ingredients(
     assert not steps(plain, "dur_rules")
 
 
+BUFEN = {"core_terms": ["부루펜"], "recall_terms": ["이부프로펜"], "avoid_terms": [], "rerank_query": "부루펜 효능"}
+
+
+def test_the_users_rules_lead_the_lm_context_and_an_answer_omitting_them_gets_them_added(searcher, scripted):
+    lm, lms = scripted(
+        optimize=[BUFEN], generate=[{"answer": "부루펜은 두통에 씁니다. [문서 3]\n\n전문가와 꼭 상담하세요."}]
+    )
+    pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
+    prompt = next(m for name, m in lm.prompts if name == "generate")[-1]["content"]
+    assert prompt.index("[임부금기]") < prompt.index("[효능") and pred.contexts[0].startswith("[임부금기]")
+    generate = steps(pred, "generate")[0]
+    assert generate["rules_added"] and generate["rules_added"][0].startswith("dur:cc:")
+    assert pred.answer.startswith("[임부금기] 이부프로펜") and pred.citations[0]["cited"]
+
+
+def test_an_lm_answer_citing_the_rule_is_left_as_it_is(searcher, scripted):
+    answer = "임신 중에는 이부프로펜을 쓰면 안 됩니다. [문서 1]\n\n전문가와 꼭 상담하세요."
+    lm, lms = scripted(optimize=[BUFEN], generate=[{"answer": answer}])
+    pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
+    generate = steps(pred, "generate")[0]
+    assert generate["rules_added"] == [] and pred.answer.startswith("임신 중에는 이부프로펜을")
+
+
 def test_web_references_are_returned_but_never_enter_an_lm_context(searcher, scripted, no_web):
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms, web=no_web)(question=QUESTION)
