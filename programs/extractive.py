@@ -44,8 +44,10 @@ RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대�
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 SLOT_BONUS = 0.3
-LEAD_SHARE = 0.5  # the top document's best sentence leads unless another scores twice as high
-SAME = 0.8  # bigram Jaccard at which two sentences count as the same
+NAMED_BONUS = 0.2  # sentences of the product the question names
+LEAD_SHARE = 0.0  # the top document's best sentence leads (a share of the best score it must reach)
+MIN_GRAMS = 12  # shorter sentences count as the same only when equal
+SAME = 0.85  # bigram Jaccard at which two sentences count as the same
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
 
 
@@ -68,8 +70,10 @@ class Quote:
 
 def same(a: str, b: str) -> bool:
     """Two sentences the same up to a few characters (sibling products' leaflets)."""
+    if re.sub(r"\W", "", a) == re.sub(r"\W", "", b):
+        return True
     ga, gb = bigrams(a), bigrams(b)
-    return bool(ga and gb) and len(ga & gb) / len(ga | gb) >= SAME
+    return min(len(ga), len(gb)) >= MIN_GRAMS and len(ga & gb) / len(ga | gb) >= SAME
 
 
 def _is_rule(doc: Document) -> bool:
@@ -114,8 +118,9 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             continue
         if n > POOL + n_rules:
             continue
+        named = _product(doc)[:2] in question  # a document of the product the question names
         for s in doc_strips:
-            bonus = SLOT_BONUS if any(w in s.text for w in slots) else 0.0
+            bonus = (SLOT_BONUS if any(w in s.text for w in slots) else 0.0) + (NAMED_BONUS if named else 0.0)
             own = coverage(asked, s.text)  # the user's own words count beyond the expansion terms
             candidates.append(Quote(s.text, round(own + s.score + bonus - 0.01 * n, 4), [n]))
     chosen: list[Quote] = []
