@@ -50,6 +50,7 @@ BUDGET_NOTICES = {
     "passed": "※ LM 호출 한도를 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
     "best": "※ 이 질문에 쓸 수 있는 LM 호출 횟수를 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
     "extractive": "※ LM 호출 한도를 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
+    "unverified": "※ LM 호출 한도를 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
 }
 BUDGET_NOTICE = BUDGET_NOTICES["best"]
 MAX_STEPS = 200  # a guard: every loop has its own cap, so a real question takes a few dozen steps at most

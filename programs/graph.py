@@ -374,17 +374,23 @@ def keep_best(st: QuestionState, score: float | None) -> None:
         st.best = st.snapshot(score)
 
 
+FAILED = ("fail", "failed")
+
+
 def out_of_budget(p, st: QuestionState, notices: dict) -> None:
     """The budget (calls or time) ran out: ship the last answer that passed verification, else the best evaluated
-    answer, else the current one unless it failed verification, else the extractive answer — and say which."""
-    current_ok = st.answer and st.verification not in ("fail", "failed")
+    answer unless it failed verification, else the current one unless it failed, else the extractive answer — and
+    say which."""
+    current_ok = st.answer and st.verification not in FAILED
     if st.last_passed is not None:
         st.best, which = dict(st.last_passed), "passed"
-    elif st.best is not None:
+    elif st.best is not None and st.best["verification"] not in FAILED:
         which = "best"
     elif current_ok:
-        keep_best(st, None)
-        which = "best"
+        st.best, which = (
+            st.snapshot(None),
+            ("unverified" if st.verification == "off" and "unverified" in notices else "best"),
+        )
     else:
         docs = st.docs or (st.result.documents if st.result and not st.out_of_scope else [])
         st.answer = extractive_answer(

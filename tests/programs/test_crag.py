@@ -210,6 +210,24 @@ def test_budget_exhaustion_after_a_failed_verification_never_ships_the_failed_an
     assert "[문서 " in pred.answer
 
 
+def test_budget_exhaustion_never_ships_an_evaluated_answer_that_failed_verification(searcher, scripted):
+    """Verification fails every round (3 corrections, then the answer carries the failed notice and is evaluated);
+    the re-search runs the budget out: the user gets the extractive answer, said plainly, not the failed one."""
+    lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
+    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=11))(question=QUESTION)
+    assert pred.trace["stop_reason"] == "lm_budget_exhausted" and lm.calls.count("correct") == 3
+    assert steps(pred, "evaluate") and pred.trace["verification"] == "skipped (budget)"
+    assert "교정된 답변" not in pred.answer and BUDGET_NOTICES["extractive"] in pred.answer
+    assert FAILED_NOTICE not in pred.answer and "[문서 " in pred.answer
+
+
+def test_budget_exhaustion_before_verifying_a_new_answer_says_it_is_unverified(searcher, scripted):
+    lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
+    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=12))(question=QUESTION)
+    assert pred.trace["stop_reason"] == "lm_budget_exhausted" and lm.calls[-1] == "generate"
+    assert "교정된 답변" not in pred.answer and BUDGET_NOTICES["unverified"] in pred.answer
+
+
 def test_budget_exhaustion_ships_the_last_answer_that_passed(searcher, scripted):
     lm, lms = scripted(evaluate=[low(0.2)], verify=[PASS, FAIL], rewrite=[{"rewritten_query": "부루펜 부작용"}])
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=7))(question=QUESTION)
