@@ -40,7 +40,8 @@ _CITES_AFTER = re.compile(r"(?:\s*\[문서\s*[\d,\s]+\])+")
 _NATIVE = {"한": "1", "두": "2", "세": "3", "네": "4", "다섯": "5", "여섯": "6", "일곱": "7", "여덟": "8"}
 _NATIVE_RE = re.compile(r"(?<![가-힣])(다섯|여섯|일곱|여덟|한|두|세|네)\s*(번|회|정|알|캡슐|포|잔|방울)")
 _UNITS = "mg|mcg|μg|ml|kg|iu|g|정|캡슐|포|회|일|시간|세|개월|주|%|방울|잔|분|단위"
-_QTY = re.compile(rf"(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)(?:(?:~|-|내지)(\d+(?:\.\d+)?))?({_UNITS})")
+_NUM = r"\d+(?:\.\d+|/\d+)?"
+_QTY = re.compile(rf"(?<![\d/])(?<!\d\.)({_NUM})(?:(?:~|-|내지)({_NUM}))?({_UNITS})")
 _PROHIBIT = re.compile(
     r"안\s*(?:되|됩|돼)|마십시오|마세요|말\s*것|말아야|금기|금지|하지\s*않도록|삼가|상의하십시오|상의하세요|상담하십시오|"
     r"주의하십시오|피하십시오"
@@ -88,16 +89,24 @@ def quantities(text: str) -> list[str]:
 
 
 def has_quantity(token: str, normalised_text: str) -> bool:
-    found = re.search(rf"(?<!\d)(?<!\d\.){re.escape(token)}", normalised_text) is not None
+    found = re.search(rf"(?<![\d/])(?<!\d\.){re.escape(token)}", normalised_text) is not None
     return found or _in_range(token, normalised_text)
 
 
+def _value(number: str) -> float:
+    top, _, bottom = number.partition("/")
+    return float(top) / float(bottom) if bottom and float(bottom) else float(top)
+
+
 def _in_range(token: str, text: str) -> bool:
-    m = re.fullmatch(r"(\d+(?:\.\d+)?)(.+)", token)
+    """The token's value lies inside a range of the text with the same unit (1~3정 holds 2정; 1/2~1정 holds 1/2정)."""
+    m = re.fullmatch(rf"({_NUM})(.+)", token)
     if not m:
         return False
-    for r in re.finditer(rf"(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?)(?:~|-|내지)(\d+(?:\.\d+)?){re.escape(m.group(2))}", text):
-        if float(r.group(1)) <= float(m.group(1)) <= float(r.group(2)):
+    value = _value(m.group(1))
+    for r in re.finditer(rf"(?<![\d/])(?<!\d\.)({_NUM})(?:~|-|내지)({_NUM}){re.escape(m.group(2))}", text):
+        lo, hi = sorted((_value(r.group(1)), _value(r.group(2))))
+        if lo <= value <= hi:
             return True
     return False
 

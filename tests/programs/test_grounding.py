@@ -103,3 +103,17 @@ def test_numbers_the_user_gave_are_not_claims(given, corpus):
 def test_normalised_forms():
     assert normalise("하루 세 번 2 알") == "1일3회2정"
     assert quantities("1~2정, 4,000 밀리그람, 12살") == ["1정", "2정", "4000mg", "12세"]
+    assert quantities("1회 1/2~1정") == ["1회", "1/2정", "1정"]
+
+
+def test_fractions_and_ranges_of_a_document_are_supported():
+    from retrievers.documents import Document
+
+    doc = Document(
+        "easydrug:1:useMethod", "우루사\n[용법·용량] 이 약은 1회 1/2~1정(50 mg~100 mg)씩, 1일 3회 복용합니다."
+    )
+    out = check("[용법·용량] 이 약은 1회 1/2~1정(50 mg~100 mg)씩, 1일 3회 복용합니다. [문서 1]", [doc])
+    assert out.removed == []
+    assert [r["reason"] for r in check("1회 2정씩 복용합니다. [문서 1]", [doc]).removed] == [
+        "the number 2정 is not in the cited documents"
+    ]
