@@ -51,6 +51,15 @@ def test_yaksa_ask_plain_output_has_the_checked_answer(capsys):
     assert "37정" not in out and "[문서 9]" not in out and "근거 확인" in out
 
 
+def test_yaksa_ask_streaming_ends_with_the_checked_answer_in_place_of_the_draft(capsys):
+    with StubOpenAI([inventing]) as server:
+        argv = ["ask", "게보린 먹고 속이 쓰려요", "--lm", "openai/stub", "--api-base", server.url, "--no-web"]
+        assert cli.main(argv) == 0
+    out = capsys.readouterr().out
+    draft, _, final = out.partition("--- 최종 답변 (근거 확인·검증·교정 후; 위의 초안 대신 이 답변을 보세요) ---")
+    assert "37정" in draft and final and "37정" not in final and "[문서 9]" not in final and "근거 확인" in final
+
+
 def app_over_stub(server):
     config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x")
     config.num_retries = 0
