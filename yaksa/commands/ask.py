@@ -23,7 +23,7 @@ def register(subparsers) -> None:
     p.add_argument(
         "question",
         help="the question, in Korean (or English); with --json, '-' reads one question per stdin line and writes "
-        'one JSON object per line (a bad line gets an {"error": ...} object on its line)',
+        "one JSON object per line (a bad line gets an {\"error\": ...} object on its line)",
     )
     p.add_argument("--lm", help="litellm model string for every role, e.g. openai/gpt-4o-mini (default: none, no LM)")
     for role in ("query", "generate", "verify", "judge"):
