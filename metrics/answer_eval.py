@@ -28,8 +28,29 @@ def answer_text(answer: str) -> str:
     return "\n".join(lines).replace("전문가와 꼭 상담하세요.", "").strip()
 
 
-def answer_row(example: dict, pred: dict, ms: float) -> dict:
-    """One question's figures from a prediction dict (``yaksa ask --json`` fields)."""
+def slot_sentences(question: str, gold_texts: list[str]) -> list[str]:
+    """The sentences of the gold documents that carry a slot word the question raises (술, 임신, 아이, 운전 …)."""
+    from programs.coverage import SLOTS
+    from programs.text import split_sentences
+
+    compact = "".join(question.split())
+    words = [w for asks, says in SLOTS.values() if any(a in compact for a in asks) for w in (*asks, *says)]
+    if not words:
+        return []
+    return [s for t in gold_texts for s in split_sentences(t) if any(w in s for w in words)]
+
+
+def has_sentence(answer: str, sentences: list[str]) -> bool:
+    """The answer quotes one of the sentences (spacing aside) or one the same up to a few characters."""
+    from programs.extractive import same
+
+    flat = "".join(answer.split())
+    return any("".join(s.split()) in flat or any(same(s, a) for a in answer.splitlines()) for s in sentences)
+
+
+def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
+    """One question's figures from a prediction dict (``yaksa ask --json`` fields); `doc_text` (id -> text) lets
+    the row say whether the answer quotes a gold sentence carrying the question's slot word."""
     trace = pred.get("trace") or {}
     gold = set(example.get("gold") or [])
     steps = trace.get("steps", [])
@@ -39,6 +60,8 @@ def answer_row(example: dict, pred: dict, ms: float) -> dict:
     later_hits = [[h["id"] for h in s["hits"]] for s in retrieves[1:] if s.get("purpose") == "relevance"]
     cited = [c["id"] for c in pred.get("citations", []) if c.get("cited")]
     first_has_gold = bool(gold & set(first_hits[:5]))
+    checks = [s["grounding_check"] for s in steps if s.get("grounding_check")]
+    slot = slot_sentences(example.get("question", ""), [doc_text(g) for g in sorted(gold)]) if doc_text else []
     rewrote = any(s.get("step") == "rewrite" for s in steps)
     return {
         "id": example.get("id", ""),
@@ -58,8 +81,24 @@ def answer_row(example: dict, pred: dict, ms: float) -> dict:
         "lm_calls": (trace.get("lm_calls") or {}).get("total", 0),
         "parse_failures": sum((trace.get("parse_failures") or {}).values()),
         "chars": len(answer_text(pred.get("answer", ""))),
+        "slot_gold": bool(slot),
+        "slot_quoted": bool(slot) and has_sentence(pred.get("answer", ""), slot),
+        "sentences_checked": sum(c.get("checked", 0) for c in checks),
+        "sentences_removed": sum(len(c.get("removed", [])) for c in checks),
+        "grounding_fallback": any(c.get("fallback") for c in checks),
+        "duplicate_quotes": duplicate_quotes(pred.get("answer", "")),
         "ms": round(ms, 1),
     }
+
+
+def duplicate_quotes(answer: str) -> int:
+    """Lines of the answer that quote the same sentence as an earlier line (near-duplicates count)."""
+    from programs.extractive import same
+    from programs.grounding import CITE
+
+    lines = [CITE.sub("", ln).strip() for ln in answer_text(answer).splitlines() if CITE.search(ln)]
+    lines = [ln.split(": ", 1)[-1] for ln in lines]
+    return sum(any(same(ln, earlier) for earlier in lines[:i]) for i, ln in enumerate(lines))
 
 
 def _share(rows, key) -> float | None:
@@ -84,6 +123,13 @@ def _group(rows: list[dict]) -> dict:
         "lm_calls_mean": round(statistics.fmean(r["lm_calls"] for r in rows), 3) if rows else None,
         "parse_failures": sum(r["parse_failures"] for r in rows),
         "chars_median": statistics.median(r["chars"] for r in rows) if rows else None,
+        "slot_questions": sum(r["slot_gold"] for r in rows),
+        "slot_quoted": _share([r for r in rows if r["slot_gold"]], "slot_quoted"),
+        "sentences_checked": sum(r["sentences_checked"] for r in rows),
+        "sentences_removed": sum(r["sentences_removed"] for r in rows),
+        "answers_with_removals": _share(rows, "sentences_removed"),
+        "grounding_fallbacks": sum(r["grounding_fallback"] for r in rows),
+        "duplicate_quotes": sum(r["duplicate_quotes"] for r in rows),
         "ms_p50": round(statistics.median(r["ms"] for r in rows), 1) if rows else None,
     }
 

@@ -87,10 +87,14 @@ def requirements(question: str, sections=(), profile=None) -> list[Requirement]:
     return list({(r.kind, r.key): r for r in out}.values())
 
 
+def cited_numbers(answer: str) -> list[int]:
+    """The document numbers the answer cites, ``[문서 N]`` and ``[문서 1, 2]`` alike, in order, without repeats."""
+    return list(dict.fromkeys(int(n) for group in CITE.findall(answer) for n in re.findall(r"\d+", group)))
+
+
 def cited_ids(answer: str, numbered: dict[int, str]) -> list[str]:
     """Ids of the documents the answer cites with ``[문서 N]`` (or ``[문서 1, 2]``) that exist in `numbered`."""
-    ns = [int(n) for group in CITE.findall(answer) for n in re.findall(r"\d+", group)]
-    return [numbered[n] for n in dict.fromkeys(ns) if n in numbered]
+    return [numbered[n] for n in cited_numbers(answer) if n in numbered]
 
 
 def covered(req: Requirement, answer: str, ids: list[str]) -> bool:

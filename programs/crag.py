@@ -28,7 +28,7 @@ import time
 
 import dspy
 
-from programs import graph
+from programs import coverage, graph
 from programs.budget import BudgetExhausted
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
@@ -50,12 +50,14 @@ BUDGET_NOTICES = {
     "passed": "※ LM 호출 한도를 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
     "best": "※ 이 질문에 쓸 수 있는 LM 호출 횟수를 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
     "extractive": "※ LM 호출 한도를 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
+    "unverified": "※ LM 호출 한도를 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
 }
 BUDGET_NOTICE = BUDGET_NOTICES["best"]
 TIME_NOTICES = {
     "passed": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
     "best": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
     "extractive": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
+    "unverified": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
 }
 
 
@@ -203,7 +205,7 @@ class CRAG(dspy.Module):
                 st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}")
             seen = {d.id for d in out}
             added = [r for r in rules if r.id not in seen]
-            out += added
+            out = added + out  # the user's safety rules first (programs/safety_rules.py)
             st.trace.step("dur_rules", types=types, ingredients=ingredients[:10], added=[d.id for d in added])
         if s.knowledge_refinement and out:
             out, stats = self.refiner.refine(st.question, out, st.terms, st.result.sections if st.result else ())
@@ -223,6 +225,7 @@ class CRAG(dspy.Module):
     def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
         best = st.best or st.snapshot(None)
         answer = best["answer"]
+        cited = set(coverage.cited_numbers(answer))
         citations = [
             {
                 "n": i,
@@ -230,7 +233,7 @@ class CRAG(dspy.Module):
                 "title": d.title,
                 "product": d.metadata.get("item_name") or d.metadata.get("ingredient", ""),
                 "section": d.metadata.get("section_label") or d.metadata.get("dur_type", ""),
-                "cited": f"[문서 {i}]" in answer,
+                "cited": i in cited,
             }
             for i, d in enumerate(best["context_docs"], 1)
         ]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from programs import routing
+from programs import coverage, grounding, routing, safety_rules
 from programs.budget import BudgetExhausted
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.generator import format_context
@@ -30,6 +30,11 @@ OUT_OF_SCOPE_ANSWER = (
     "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 병용·임부·노인 금기)에 대해 물어봐 주세요."
 )
 MAX_DUR_DOCS = 3
+EXTRACTIVE_POOL = 5  # retrieval's top 5: what the no-LM answer may quote from
+GROUNDING_REMOVED_NOTICE = "※ 근거 확인: 인용한 문서로 확인되지 않는 문장 {n}개를 답변에서 뺐습니다."
+GROUNDING_FALLBACK_NOTICE = (
+    "※ 근거 확인: 답변의 문장이 인용한 문서로 확인되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
+)
 
 
 def hashes(docs) -> list[str]:
@@ -156,7 +161,7 @@ def rewrite(p, st: QuestionState) -> dict:
 def generate(p, st: QuestionState) -> dict:
     """Write the answer for the route from the chosen documents plus the user's DUR rules."""
     mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
-    context_docs = p.context_documents(st, st.docs) if mode != NO_CONTEXT else []
+    context_docs = p.context_documents(st, extractive_pool(st)) if mode != NO_CONTEXT else []
     out = p.generator(
         question=st.question,
         docs=context_docs,
@@ -176,7 +181,67 @@ def generate(p, st: QuestionState) -> dict:
     )
     st.verification, st.verify_action, st.verify_rounds = "off", "", 0
     st.doc_hashes.append(hashes(st.result.documents if st.result and mode != NO_CONTEXT else st.docs))
-    return {"mode": out.mode, "method": out.method, "documents": [d.id for d in out.docs], "chars": len(out.answer)}
+    checked = ground(p, st)
+    rules = add_rules(st)
+    return {
+        "rules_added": rules,
+        "mode": out.mode,
+        "method": st.method,
+        "documents": [d.id for d in out.docs],
+        "chars": len(st.answer),
+        "grounding_check": checked,
+    }
+
+
+def add_rules(st: QuestionState) -> list[str]:
+    """Quote and cite, at the top of the answer, every DUR rule of the user's profile the answer does not cite."""
+    st.answer, added = safety_rules.add_missing_rules(st.answer, st.context_docs)
+    return added
+
+
+def ground(p, st: QuestionState) -> dict:
+    """The grounding check (programs/grounding.py, no LM): drop every sentence the documents it cites do not support;
+    when what remains no longer answers (no cited sentence left, or a requirement the answer met is lost), fall back
+    to the extractive answer. Returns what the trace records (sentences removed with their reasons)."""
+    names = getattr(p.shared.backend, "names", None)
+    names = names if hasattr(names, "match") else None
+    user_text = " ".join([st.question, st.profile.summary(), *st.profile.medicines])
+    out = grounding.check(st.answer, st.context_docs, user_text, names)
+    info = {**out.to_dict(), "fallback": False}
+    if not out.removed:
+        return info
+    sections = st.result.sections if st.result else ()
+    numbered = {i: d.id for i, d in enumerate(st.context_docs, 1)}
+    reqs = coverage.requirements(st.question, sections, st.profile)
+    lost = len(coverage.missing(reqs, out.answer, numbered)) > len(coverage.missing(reqs, st.answer, numbered))
+    if out.kept_cited == 0 or lost or not st.context_docs:
+        docs = st.context_docs
+        st.answer = extractive_answer(
+            st.question,
+            docs,
+            st.mode if docs else NO_CONTEXT,
+            st.terms,
+            sections,
+            p.settings.extractive_docs,
+            p.settings.extractive_sentences,
+            GROUNDING_FALLBACK_NOTICE,
+        )
+        st.method, info["fallback"] = "extractive", True
+        st.trace.fallback("grounding", f"{len(out.removed)} unsupported sentence(s) removed; extractive answer")
+    else:
+        notice = GROUNDING_REMOVED_NOTICE.format(n=len(out.removed))
+        st.answer = f"{out.answer.rstrip()}\n\n{notice}"
+    return info
+
+
+def extractive_pool(st: QuestionState) -> list:
+    """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
+    picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
+    can still be quoted."""
+    if st.route != GENERATE or st.run.has_lm("generate") or st.result is None:
+        return st.docs
+    kept = {d.id for d in st.docs}
+    return st.docs + [d for d in st.result.documents[:EXTRACTIVE_POOL] if d.id not in kept]
 
 
 def verify(p, st: QuestionState) -> dict:
@@ -212,6 +277,11 @@ def correct(p, st: QuestionState) -> dict:
     try:
         st.answer = p.verifier.fix(st.question, format_context(st.context_docs), st.answer, st.verify_feedback, st.run)
         st.verify_action = CORRECT
+        checked = ground(p, st)
+        if checked["fallback"]:
+            st.verification, st.verify_action = "grounding_fallback", GIVE_UP
+        rules = add_rules(st)
+        return {"round": st.verify_rounds, "chars": len(st.answer), "grounding_check": checked, "rules_added": rules}
     except BudgetExhausted:
         raise
     except Exception as e:
@@ -304,17 +374,23 @@ def keep_best(st: QuestionState, score: float | None) -> None:
         st.best = st.snapshot(score)
 
 
+FAILED = ("fail", "failed")
+
+
 def out_of_budget(p, st: QuestionState, notices: dict) -> None:
     """The budget (calls or time) ran out: ship the last answer that passed verification, else the best evaluated
-    answer, else the current one unless it failed verification, else the extractive answer — and say which."""
-    current_ok = st.answer and st.verification not in ("fail", "failed")
+    answer unless it failed verification, else the current one unless it failed, else the extractive answer — and
+    say which."""
+    current_ok = st.answer and st.verification not in FAILED
     if st.last_passed is not None:
         st.best, which = dict(st.last_passed), "passed"
-    elif st.best is not None:
+    elif st.best is not None and st.best["verification"] not in FAILED:
         which = "best"
     elif current_ok:
-        keep_best(st, None)
-        which = "best"
+        st.best, which = (
+            st.snapshot(None),
+            ("unverified" if st.verification == "off" and "unverified" in notices else "best"),
+        )
     else:
         docs = st.docs or (st.result.documents if st.result and not st.out_of_scope else [])
         st.answer = extractive_answer(

@@ -90,7 +90,9 @@ def test_knowledge_refinement_keeps_relevant_strips_in_order_and_every_document(
 
 def test_extractive_answer_quotes_cites_and_warns():
     answer = extractive_answer("게보린 구토", DOCS[:4], max_docs=2)
-    assert "[문서 1]" in answer and "[문서 2]" in answer and "[문서 3]" not in answer
+    quotes = answer.split("\n\n")[1].splitlines()
+    assert quotes[0].endswith("[문서 1]")  # retrieval's best document leads
+    assert quotes[1].startswith("[이상반응(부작용)] 구역, 구토") and quotes[1].endswith("[문서 4]") and len(quotes) == 2
     assert "전문가와 꼭 상담하세요." in answer and "LM" in answer
     low = extractive_answer("게보린 구토", DOCS[:4], mode="generate_low_relevance")
     assert low.startswith("검색된 문서가 질문과 직접 관련되지 않을 수 있어")
@@ -203,3 +205,24 @@ def test_verifier_charges_the_budget():
     run = Run(lms={"verify": ScriptedLM()}, budget_limit=0)
     with pytest.raises(BudgetExhausted):
         Verifier().check("q", "c", "a", run)
+
+
+def sibling(seq: str, name: str, text: str) -> Document:
+    meta = {"item_name": name, "section": "efcy", "section_label": "효능·효과"}
+    return Document(f"easydrug:{seq}:efcy", f"{name}\n[효능·효과] {text}", meta)
+
+
+def test_extractive_answer_quotes_a_sentence_shared_by_siblings_once_citing_all():
+    same = "이 약은 눈의 피로, 눈의 침침함에 사용합니다."
+    docs = [sibling("1", "가점안액", same), sibling("2", "나점안액", same)]
+    docs.append(sibling("3", "다점안액", "결막염에 씁니다."))
+    answer = extractive_answer("가점안액 눈이 침침해요", docs)
+    assert answer.count("눈의 침침함") == 1 and f"[효능·효과] {same} [문서 1, 2]" in answer
+
+
+def test_extractive_answer_lists_products_for_which_medicine_questions():
+    texts = {"가정": "두통에 씁니다.", "나정": "두통, 치통에 씁니다.", "다정": "두통."}
+    docs = [sibling(str(n), name, text) for n, (name, text) in enumerate(texts.items(), 1)]
+    answer = extractive_answer("머리 아플 때 무슨 약 먹어요?", docs)
+    assert answer.startswith("효능·효과가 질문과 맞는 제품입니다: 가정, 나정, 다정.")
+    assert "가정: [효능·효과] 두통에 씁니다. [문서 1]" in answer and "나정: " in answer

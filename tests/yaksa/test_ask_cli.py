@@ -30,8 +30,10 @@ def test_json_shows_the_trace_with_zero_lm_calls(capsys):
     assert cli.main(["ask", "부루펜 먹어도 돼요?", "--json", "--user", '{"pregnant": true}']) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["trace"]["lm_calls"]["total"] == 0 and data["contexts"]
-    assert data["citations"][0]["product"] == "부루펜정200밀리그램(이부프로펜)"
-    assert "dur:cc:2158" in [c["id"] for c in data["citations"]]  # 이부프로펜 임부금기, pulled in by the profile
+    first = data["citations"][0]  # the user's rule first: 이부프로펜 임부금기, pulled in by the profile, cited
+    assert first["id"] == "dur:cc:2158" and first["section"] == "임부금기" and first["cited"]
+    assert "부루펜정200밀리그램(이부프로펜)" in [c["product"] for c in data["citations"]]
+    assert data["answer"].index("[임부금기]") < data["answer"].index("전문가와 꼭 상담하세요")
 
 
 def test_out_of_scope_message(capsys):

@@ -84,3 +84,27 @@ def test_fit_relevance_fits_reports_and_writes(tmp_path, capsys, monkeypatch):
     assert "calibration on the test split" in text and "AUC" in text and out.exists()
     assert json.loads(out.read_text())["report"]["results"]["n"] == 9
     assert cli.main(["fit-relevance", "-C", "0", "--no-mlflow"]) == 2
+
+
+def test_eval_answers_counts_the_invented_claims_the_grounding_check_caught(tmp_path, capsys):
+    """An OpenAI-compatible stub whose every answer adds an invented dose with [문서 9]: all caught, per kind."""
+    from tests.helpers.stub_openai import StubOpenAI
+    from tests.yaksa.test_grounding_stub import inventing
+
+    rows = [r for r in ROWS if r["gold"]][:2]
+    with StubOpenAI([inventing]) as server:
+        argv = ["eval-answers", "--questions", write(tmp_path, rows), "--no-mlflow", "--json"]
+        assert cli.main([*argv, "--lm", "openai/stub", "--api-base", server.url]) == 0
+    out = capsys.readouterr().out
+    summary = json.loads(out[out.index("{") :])
+    assert summary["all"]["sentences_removed"] == 2 and summary["all"]["answers_with_removals"] == 1.0
+    assert summary["all"]["duplicate_quotes"] == 0
+
+
+def test_eval_answers_reports_slot_sentences_and_no_removals_without_an_lm(tmp_path, capsys):
+    rows = [{"id": "s", "kind": "slot", "question": "게보린 먹고 술 마셔도 돼?", "gold": ["easydrug:197900277:intrc"]}]
+    assert cli.main(["eval-answers", "--questions", write(tmp_path, rows), "--no-mlflow", "--json"]) == 0
+    out = capsys.readouterr().out
+    summary = json.loads(out[out.index("{") :])
+    assert summary["slot"]["slot_questions"] == 1 and summary["slot"]["slot_quoted"] == 1.0
+    assert summary["slot"]["sentences_removed"] == 0 and summary["slot"]["sentences_checked"] > 0

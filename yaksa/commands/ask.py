@@ -202,7 +202,7 @@ def _stream(program, question, user):
         print()
     if pred.answer.strip() != "".join(streamed).strip():
         if streamed:
-            print("\n--- 최종 답변 (검증·교정 후) ---")
+            print("\n--- 최종 답변 (근거 확인·검증·교정 후; 위의 초안 대신 이 답변을 보세요) ---")
         print(pred.answer)
     return pred
 

@@ -19,7 +19,9 @@ def register(sub) -> None:
         "eval-answers",
         help="answer a question set with gold documents and report citations, routes, corrections and cost",
         description="Answer every question of a set with gold document ids (default: the retrieval dev split) "
-        "and report per kind: the share of answers citing a gold document in their text, the first route and the "
+        "and report per kind: the share of answers citing a gold document in their text, the share quoting the gold "
+        "sentence that carries the question's slot word (술, 임신 …), sentences the grounding check removed, "
+        "near-duplicate sentences quoted twice, the first route and the "
         "routes taken, stop reasons, rewrites, LM calls, parse failures, answer length (without notices) and "
         "latency; the retrieval evaluator's AUC (first relevance vs a gold document in the first top 5); and, among "
         "questions whose first top 5 had no gold document, the share routed to a corrective route and the share "
@@ -66,14 +68,13 @@ def run(args) -> int:
         raise UserError(f"unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
     questions = load_set(args)
     config = lm_config(args)
-    program = CRAG(
-        backend=open_backend(args), settings=get_profile(args.profile, web_references=False), lms=config.build()
-    )
+    backend = open_backend(args)
+    program = CRAG(backend=backend, settings=get_profile(args.profile, web_references=False), lms=config.build())
     rows = []
     for q in tqdm(questions, desc="answering", unit="q"):
         start = time.perf_counter()
         pred = program(question=q["question"])
-        rows.append(answer_row(q, prediction_json(pred), (time.perf_counter() - start) * 1000))
+        rows.append(answer_row(q, prediction_json(pred), (time.perf_counter() - start) * 1000, doc_text(backend)))
     summary = summarise(rows)
     print(json.dumps(summary, ensure_ascii=False, indent=1) if args.json else format_summary(summary))
     if not args.no_mlflow:
@@ -81,16 +82,25 @@ def run(args) -> int:
     return 0
 
 
+def doc_text(backend):
+    """id -> document text over the backend's documents ("" for an id it does not hold), or None without them."""
+    docs, by_id = getattr(backend, "docs", None), getattr(backend, "by_id", None)
+    if docs is None or by_id is None:
+        return None
+    return lambda i: docs[by_id[i]].text if i in by_id else ""
+
+
 def format_summary(summary: dict) -> str:
     head = f"{'kind':<20}{'n':>4}{'gold@5':>8}{'cited':>7}{'misses':>8}{'→corr.':>8}{'fixed':>7}{'ok→corr.':>9}"
-    lines = [head + f"{'LM':>6}{'chars':>7}{'p50 ms':>8}"]
+    lines = [head + f"{'LM':>6}{'chars':>7}{'slot':>7}{'cut':>5}{'dup':>5}{'p50 ms':>8}"]
     for kind, g in summary.items():
         if kind == "out_of_scope":
             continue
         lines.append(
             f"{kind:<20}{g['n']:>4}{_f(g['gold_in_first_top5']):>8}{_f(g['cites_gold']):>7}{g['misses']:>8}"
             f"{_f(g['misses_corrective']):>8}{_f(g['misses_corrected']):>7}{_f(g['found_corrective']):>9}"
-            f"{_f(g['lm_calls_mean']):>6}{g['chars_median'] or 0:>7.0f}{g['ms_p50'] or 0:>8.0f}"
+            f"{_f(g['lm_calls_mean']):>6}{g['chars_median'] or 0:>7.0f}{_f(g['slot_quoted']):>7}"
+            f"{g['sentences_removed']:>5}{g['duplicate_quotes']:>5}{g['ms_p50'] or 0:>8.0f}"
         )
     a = summary["all"]
     lines += [
@@ -100,7 +110,12 @@ def format_summary(summary: dict) -> str:
         f"retrieval evaluator AUC (relevance vs gold in first top 5): {a['evaluator_auc']}",
         f"out of scope: {summary['out_of_scope']['n']} questions, blocked {_f(summary['out_of_scope']['blocked'])}",
         "(gold@5: a gold document in the first top 5; cited: the answer cites one; →corr.: misses routed to "
-        "rewrite/low-relevance/no-context; fixed: a rewrite found a gold document; ok→corr.: found ones rerouted)",
+        "rewrite/low-relevance/no-context; fixed: a rewrite found a gold document; ok→corr.: found ones rerouted; "
+        "chars: median answer length without notices; slot: share quoting the gold sentence with the question's "
+        "slot word, where the gold document has one; cut: sentences the grounding check removed; dup: near-duplicate "
+        "sentences quoted twice)",
+        f"grounding check: {a['sentences_checked']} sentences checked, {a['sentences_removed']} removed, "
+        f"{a['grounding_fallbacks']} fallbacks to the extractive answer; slot questions: {a['slot_questions']}",
     ]
     return "\n".join(lines)
 

@@ -1,0 +1,52 @@
+"""The user's safety rules first: the DUR rules the profile pulled in (병용금기, 임부금기, 노인주의, 연령금기) lead the
+generator's context, and an answer that cites none of an applicable rule gets it added, quoted and cited, at its top.
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> text = "[임부금기] 이소프로필안티피린은(는) 임부에게 사용하면 안 되는 성분입니다."
+    >>> rule = Document("dur:cc:1", text, {"dur_type": "임부금기"})
+    >>> leaflet = Document("easydrug:1:efcy", "게보린정\\n[효능] 두통에 씁니다.")
+    >>> docs = rules_first([leaflet, rule])
+    >>> [d.id for d in docs]
+    ['dur:cc:1', 'easydrug:1:efcy']
+    >>> print(add_missing_rules("두통에 씁니다. [문서 2]", docs)[0])
+    [임부금기] 이소프로필안티피린은(는) 임부에게 사용하면 안 되는 성분입니다. [문서 1]
+    두통에 씁니다. [문서 2]
+"""
+
+from __future__ import annotations
+
+from programs.coverage import cited_ids
+from programs.extractive import same
+
+RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
+
+
+def is_rule(doc) -> bool:
+    """A DUR rule of a kind that applies to the user (by profile)."""
+    return doc.id.startswith("dur:") and doc.metadata.get("dur_type", "") in RULE_TYPES
+
+
+def rules_first(docs: list) -> list:
+    """The same documents, the user's DUR rules first (their order kept)."""
+    return [d for d in docs if is_rule(d)] + [d for d in docs if not is_rule(d)]
+
+
+def add_missing_rules(answer: str, docs: list) -> tuple[str, list[str]]:
+    """Quote, cited, every applicable rule in `docs` the answer does not cite; returns the answer and the ids added."""
+    numbered = {i: d.id for i, d in enumerate(docs, 1)}
+    cited = set(cited_ids(answer, numbered))
+    covered = [d.text for d in docs if d.id in cited and is_rule(d)]
+    groups: list[tuple[str, list[int]]] = []  # the same rule text (rows that differ only in code) quoted once
+    added = []
+    for n, doc in enumerate(docs, 1):
+        if not is_rule(doc) or doc.id in cited or any(same(doc.text, c) for c in covered):
+            continue
+        added.append(doc.id)
+        group = next((g for g in groups if same(g[0], doc.text)), None)
+        if group:
+            group[1].append(n)
+        else:
+            groups.append((doc.text.strip(), [n]))
+    lines = [f"{text} [문서 {', '.join(map(str, ns))}]" for text, ns in groups]
+    return ("\n".join([*lines, answer]) if lines else answer), added
