@@ -64,6 +64,8 @@ TIME_NOTICES = {
 def budget_notices(error: BudgetExhausted) -> dict:
     """The notices of the budget that ran out: LM calls, or time (`TimeBudgetExhausted`)."""
     return TIME_NOTICES if getattr(error, "reason", "") == "time_budget_exhausted" else BUDGET_NOTICES
+
+
 MAX_STEPS = 200  # a guard: every loop has its own cap, so a real question takes a few dozen steps at most
 
 __all__ = ["CRAG", "OUT_OF_SCOPE_ANSWER", "BUDGET_NOTICE", "BUDGET_NOTICES"]

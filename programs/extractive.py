@@ -45,6 +45,7 @@ POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 SLOT_BONUS = 0.3
 NAMED_BONUS = 0.2  # sentences of the product the question names
+OFF_SECTION_PENALTY = 0.2  # sentences of a section the question did not ask, when one it asked was found
 LEAD_SHARE = 0.0  # the top document's best sentence leads (a share of the best score it must reach)
 MIN_GRAMS = 12  # shorter sentences count as the same only when equal
 SAME = 0.85  # bigram Jaccard at which two sentences count as the same
@@ -111,6 +112,8 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     candidates: list[Quote] = []
     strips = refiner.strips(question, docs, terms, sections)
     n_rules = sum(_is_rule(d) for d in docs)
+    # a question asking for a section quotes that section first when a document of it was found
+    asked_found = any(not _is_rule(d) and d.metadata.get("section") in sections for d in docs[: POOL + n_rules])
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
@@ -119,10 +122,11 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         if n > POOL + n_rules:
             continue
         named = _product(doc)[:2] in question  # a document of the product the question names
+        penalty = OFF_SECTION_PENALTY if asked_found and doc.metadata.get("section") not in sections else 0.0
         for s in doc_strips:
             bonus = (SLOT_BONUS if any(w in s.text for w in slots) else 0.0) + (NAMED_BONUS if named else 0.0)
             own = coverage(asked, s.text)  # the user's own words count beyond the expansion terms
-            candidates.append(Quote(s.text, round(own + s.score + bonus - 0.01 * n, 4), [n]))
+            candidates.append(Quote(s.text, round(own + s.score + bonus - penalty - 0.01 * n, 4), [n]))
     chosen: list[Quote] = []
     # retrieval's (and the grade's) best document leads with its best sentence; the others compete by score
     first = min((q.sources[0] for q in candidates), default=0)

@@ -226,3 +226,22 @@ def test_extractive_answer_lists_products_for_which_medicine_questions():
     answer = extractive_answer("머리 아플 때 무슨 약 먹어요?", docs)
     assert answer.startswith("효능·효과가 질문과 맞는 제품입니다: 가정, 나정, 다정.")
     assert "가정: [효능·효과] 두통에 씁니다. [문서 1]" in answer and "나정: " in answer
+
+
+def test_a_question_asking_for_a_section_quotes_that_section_before_others(monkeypatch):
+    import programs.extractive as extractive
+
+    def doc(sec, label, body):
+        meta = {"item_name": "활명수", "section": sec, "section_label": label}
+        return Document(f"easydrug:1:{sec}", f"활명수 (정향)\n[{label}] {body}", meta)
+
+    docs = [
+        doc("atpn", "사용상 주의사항", "만 3개월 미만의 젖먹이는 이 약을 복용하지 마십시오."),
+        doc("useMethod", "용법·용량", "15세 이상은 1회 1병을 복용합니다. 복용간격은 4시간 이상으로 합니다."),
+        doc("efcy", "효능·효과", "이 약은 식욕감퇴, 소화불량, 과식, 체함, 구역, 구토에 사용합니다."),
+    ]
+    question, asked = "활명수 몇살부터 먹일수 있어요", ["useMethod", "atpn"]
+    chosen = extractive.choose(question, docs, sections=asked, max_sentences=2)
+    assert [q.sources for q in chosen] == [[1], [2]]  # 효능 was not asked
+    monkeypatch.setattr(extractive, "OFF_SECTION_PENALTY", 0.0)
+    assert [q.sources for q in extractive.choose(question, docs, sections=asked, max_sentences=2)] == [[1], [3]]
