@@ -42,11 +42,10 @@ def register(sub) -> None:
 def load_set(args) -> list[dict]:
     from pathlib import Path
 
+    from metrics.retrieval_eval import SETS_DIR  # trainsets/retrieval
     from yaksa.commands._lab import read_jsonl
 
-    path = (
-        Path(args.questions) if args.questions else Path(__file__).resolve().parents[2] / "trainsets" / SETS[args.split]
-    )
+    path = Path(args.questions) if args.questions else SETS_DIR.parent / SETS[args.split]
     rows = read_jsonl(path)
     bad = [i for i, r in enumerate(rows, 1) if not isinstance(r, dict) or not str(r.get("question") or "").strip()]
     if bad:
