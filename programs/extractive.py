@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from programs.coverage import SECTION_WORDS, SLOTS
 from programs.refinement import KnowledgeRefiner
@@ -46,6 +47,8 @@ TARGET_CHARS = 280  # further sentences are added only while the quotes stay thi
 SLOT_BONUS = 0.3
 NAMED_BONUS = 0.2  # sentences of the product the question names
 OFF_SECTION_PENALTY = 0.2  # sentences of a section the question did not ask, when one it asked was found
+NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
+MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 LEAD_SHARE = 0.0  # the top document's best sentence leads (a share of the best score it must reach)
 MIN_GRAMS = 12  # shorter sentences count as the same only when equal
 SAME = 0.85  # bigram Jaccard at which two sentences count as the same
@@ -86,6 +89,17 @@ def _product(doc: Document) -> str:
     return re.sub(r"\(.*", "", str(name)).strip() or str(name)
 
 
+def names_product(question: str, doc: Document) -> bool:
+    """The question names this leaflet's product: they share `NAME_PREFIX` or more consecutive characters of the
+    product name (spaces ignored; 대웅우루사연질캡슐 is named by 우루사). Shorter names never count, so 2-letter
+    brands do not match everyday words."""
+    if doc.id.startswith("dur:"):
+        return False
+    name, asked = "".join(_product(doc).split()), "".join(question.split())
+    match = SequenceMatcher(None, name, asked, autojunk=False).find_longest_match(0, len(name), 0, len(asked))
+    return match.size >= NAME_PREFIX
+
+
 def _slot_words(question: str) -> list[str]:
     compact = "".join(question.split())
     return [w for asks, says in SLOTS.values() if any(a in compact for a in asks) for w in (*asks, *says)]
@@ -102,24 +116,40 @@ def _merge(quotes: list[Quote], text: str, score: float, n: int) -> bool:
     return False
 
 
+def _merge_source(quotes: list[Quote], text: str, n: int) -> None:
+    """Cite source `n` on a quote of the same sentence, if there is one."""
+    for q in quotes:
+        if same(q.text, text) and n not in q.sources:
+            q.sources.append(n)
+            q.sources.sort()
+            return
+
+
 def choose(question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3) -> list[Quote]:
     """The user's rules (each once), then the best sentences of the first `POOL` documents, best first, duplicates
-    merged, while the quotes stay short."""
+    merged, while the quotes stay short. When the question names a product whose leaflet was found, other
+    products' leaflets are not quoted on their own (their dosing or warnings would read as the named product's);
+    a sentence they share with a quoted one still cites them."""
     refiner = KnowledgeRefiner(threshold=0.0)
     slots = _slot_words(question)
     asked = bigrams(question)
     rules: list[Quote] = []
     candidates: list[Quote] = []
+    shared: list[Quote] = []
     strips = refiner.strips(question, docs, terms, sections)
     n_rules = sum(_is_rule(d) for d in docs)
     # a question asking for a section quotes that section first when a document of it was found
     asked_found = any(not _is_rule(d) and d.metadata.get("section") in sections for d in docs[: POOL + n_rules])
+    named_found = any(names_product(question, d) for d in docs[: POOL + n_rules])
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
             continue
         if n > POOL + n_rules:
+            continue
+        if named_found and not doc.id.startswith("dur:") and not names_product(question, doc):
+            shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
             continue
         named = _product(doc)[:2] in question  # a document of the product the question names
         penalty = OFF_SECTION_PENALTY if asked_found and doc.metadata.get("section") not in sections else 0.0
@@ -138,7 +168,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     for q in ranked:
         if _merge(chosen, q.text, q.score, q.sources[0]) or _merge(rules, q.text, q.score, q.sources[0]):
             continue
-        if len(chosen) >= max_sentences:
+        if len(chosen) >= max_sentences or (chosen and q.score < MIN_SCORE):
             continue
         length = sum(len(c.text) for c in chosen)
         if chosen and length + len(q.text) > TARGET_CHARS:
@@ -146,6 +176,8 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         if chosen and any(q.sources[0] in c.sources for c in chosen) and len(chosen) + 1 >= max_sentences:
             continue  # the last place goes to another document
         chosen.append(q)
+    for q in shared:
+        _merge_source(chosen, q.text, q.sources[0])
     return rules + chosen
 
 

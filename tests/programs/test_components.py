@@ -245,3 +245,38 @@ def test_a_question_asking_for_a_section_quotes_that_section_before_others(monke
     assert [q.sources for q in chosen] == [[1], [2]]  # 효능 was not asked
     monkeypatch.setattr(extractive, "OFF_SECTION_PENALTY", 0.0)
     assert [q.sources for q in extractive.choose(question, docs, sections=asked, max_sentences=2)] == [[1], [3]]
+
+
+def test_a_question_naming_a_product_does_not_quote_another_products_leaflet():
+    def usage(seq, name, body):
+        meta = {"item_name": name, "section": "useMethod", "section_label": "용법·용량"}
+        return Document(f"easydrug:{seq}:useMethod", f"{name}\n[용법·용량] {body}", meta)
+
+    docs = [
+        usage("1", "베아제정", "성인 1회 1정 1일 3회 식후에 복용합니다."),
+        usage("2", "무좀크림", "감염부위에 하루에 2번 바르고, 4주 동안 계속 사용합니다."),
+    ]
+    answer = extractive_answer("베아제 하루에 몇번 먹어요", docs)
+    assert "1일 3회" in answer
+    assert "하루에 2번" not in answer  # the other product's dosing would read as 베아제's
+    assert "[문서 2]" not in answer
+    # without the named product's leaflet, the other leaflet is still quoted
+    assert "하루에 2번" in extractive_answer("베아제 하루에 몇번 먹어요", docs[1:])
+
+
+def test_a_sentence_with_nothing_of_the_question_does_not_fill_the_last_place(monkeypatch):
+    import programs.extractive as extractive
+
+    def doc(sec, label, body):
+        meta = {"item_name": "가나정", "section": sec, "section_label": label}
+        return Document(f"easydrug:1:{sec}", f"가나정\n[{label}] {body}", meta)
+
+    docs = [
+        doc("useMethod", "용법·용량", "1회 1정 1일 3회 식후에 복용합니다."),
+        doc("intrc", "상호작용(함께 먹으면 안 되는 약·음식)", "제산제와 함께 복용하지 마십시오."),
+    ]
+    chosen = extractive.choose("가나정 하루 몇번 먹어요", docs, sections=["useMethod"], max_sentences=3)
+    assert [q.sources for q in chosen] == [[1]]
+    monkeypatch.setattr(extractive, "MIN_SCORE", -1.0)
+    chosen = extractive.choose("가나정 하루 몇번 먹어요", docs, sections=["useMethod"], max_sentences=3)
+    assert [q.sources for q in chosen] == [[1], [2]]  # the filler the floor keeps out
