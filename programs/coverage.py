@@ -31,6 +31,8 @@ SLOTS = {
     "고령": (("노인", "어르신", "고령", "할머니", "할아버지", "부모님"), ("고령", "노인", "65세")),
     "운전": (("운전", "기계조작", "기계 조작"), ("운전", "기계")),
 }
+# the DUR rule type a slot raised by the question's own words calls for (programs/profile.py uses the same names)
+SLOT_DUR_TYPES = {"소아": "특정연령대금기", "임신": "임부금기", "고령": "노인주의"}
 SECTION_WORDS = {
     "efcy": "효능",
     "useMethod": "복용법",
@@ -71,11 +73,26 @@ class Requirement:
     words: tuple[str, ...] = ()
 
 
+def raised_slots(question: str) -> list[str]:
+    """The slots the question's own words raise (술, 임신, 아이 …), in `SLOTS` order."""
+    compact = "".join(question.split())
+    return [slot for slot, (asks, _) in SLOTS.items() if any(w in compact for w in asks)]
+
+
+def question_dur_types(question: str) -> list[str]:
+    """DUR rule types the question itself calls for: a pregnant asker 임부금기, a child 특정연령대금기, an elderly
+    person 노인주의 — as a profile saying so would.
+
+    >>> question_dur_types("임산부 감기약 뭐 먹어야돼요")
+    ['임부금기']
+    """
+    return [SLOT_DUR_TYPES[slot] for slot in raised_slots(question) if slot in SLOT_DUR_TYPES]
+
+
 def requirements(question: str, sections=(), profile=None) -> list[Requirement]:
     """Sections asked, slots raised by the question's words, and the profile's items, without repeats."""
-    compact = "".join(question.split())
     out = [Requirement(SECTION_WORDS[s], "section", s) for s in sections if s in SECTION_WORDS]
-    raised = [slot for slot, (asks, _) in SLOTS.items() if any(w in compact for w in asks)]
+    raised = raised_slots(question)
     if profile is not None:
         raised += [s for s, on in (("임신", profile.pregnant), ("고령", profile.elderly)) if on]
         if profile.age is not None and profile.age < 12:

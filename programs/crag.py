@@ -28,7 +28,7 @@ import time
 
 import dspy
 
-from programs import coverage, graph
+from programs import coverage, graph, safety_rules
 from programs.budget import BudgetExhausted
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
@@ -191,15 +191,14 @@ class CRAG(dspy.Module):
         return start_web_references(query)
 
     def context_documents(self, st: QuestionState, docs: list[Document]) -> list[Document]:
-        """The documents the generator sees: the chosen ones plus the user's DUR rules, cut to relevant strips."""
+        """The documents the generator sees: the chosen ones plus the DUR rules of the user's profile and of who the
+        question says it is for (임산부, 아이, 어르신), cut to relevant strips."""
         s = self.settings
         out = list(docs)
-        types = st.profile.dur_types() if s.user_context else []
+        types = [*st.profile.dur_types(), *coverage.question_dur_types(st.question)] if s.user_context else []
+        types = list(dict.fromkeys(types))
         if types and out:
-            ingredients = sorted(
-                {i.strip() for d in out for i in str(d.metadata.get("main_ingr", "")).split(",") if i.strip()}
-                | {d.metadata.get("ingredient", "") for d in out} - {""}
-            )
+            ingredients = safety_rules.answer_ingredients(st.question, out)
             try:
                 rules = self.backend.dur_rules(ingredients, types)[: graph.MAX_DUR_DOCS] if ingredients else []
             except Exception as e:  # a backend without DUR rules must not stop the answer

@@ -89,15 +89,18 @@ def _product(doc: Document) -> str:
     return re.sub(r"\(.*", "", str(name)).strip() or str(name)
 
 
-def names_product(question: str, doc: Document) -> bool:
-    """The question names this leaflet's product: they share `NAME_PREFIX` or more consecutive characters of the
-    product name (spaces ignored; 대웅우루사연질캡슐 is named by 우루사). Shorter names never count, so 2-letter
-    brands do not match everyday words."""
-    if doc.id.startswith("dur:"):
-        return False
-    name, asked = "".join(_product(doc).split()), "".join(question.split())
+def mentions(question: str, name: str) -> bool:
+    """The question mentions `name`: they share `NAME_PREFIX` or more consecutive characters (spaces and case
+    ignored; 대웅우루사연질캡슐 is mentioned by 우루사, 로페라미드염산염 by 로페라미드). Shorter names never count,
+    so 2-letter brands do not match everyday words."""
+    name, asked = "".join(name.split()).lower(), "".join(question.split()).lower()
     match = SequenceMatcher(None, name, asked, autojunk=False).find_longest_match(0, len(name), 0, len(asked))
     return match.size >= NAME_PREFIX
+
+
+def names_product(question: str, doc: Document) -> bool:
+    """The question names this leaflet's product (`mentions`); never true of a DUR row."""
+    return not doc.id.startswith("dur:") and mentions(question, _product(doc))
 
 
 def _slot_words(question: str) -> list[str]:

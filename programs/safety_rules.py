@@ -17,7 +17,7 @@ Example:
 from __future__ import annotations
 
 from programs.coverage import cited_ids
-from programs.extractive import same
+from programs.extractive import mentions, names_product, same
 
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 
@@ -25,6 +25,33 @@ RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대�
 def is_rule(doc) -> bool:
     """A DUR rule of a kind that applies to the user (by profile)."""
     return doc.id.startswith("dur:") and doc.metadata.get("dur_type", "") in RULE_TYPES
+
+
+def answer_ingredients(question: str, docs: list) -> list[str]:
+    """The ingredients whose DUR rules apply to an answer from `docs`, in document order. When the question names
+    products or ingredients, only theirs: the named leaflets' main ingredients and the ingredients (of leaflets or
+    DUR rows) the question mentions — a retrieved leaflet or rule about another drug is not the user's drug.
+    Otherwise ("which medicine for …") every leaflet's main ingredients.
+
+    >>> from retrievers.documents import Document
+    >>> leaflet = Document("easydrug:1:efcy", "x", {"item_name": "가나정", "main_ingr": "이부프로펜, 카페인"})
+    >>> other = Document("dur:cc:9", "x", {"ingredient": "코비시스타트"})
+    >>> rule = Document("dur:cc:8", "x", {"ingredient": "와파린"})
+    >>> answer_ingredients("임신 중에 와파린 먹어도 되나요", [other, leaflet, rule])
+    ['와파린']
+    >>> answer_ingredients("임신 중에 두통약 뭐 먹어요", [other, leaflet, rule])
+    ['이부프로펜', '카페인']
+    """
+    leaflets = [(d, _ingredients(d)) for d in docs if not d.id.startswith("dur:")]
+    rows = [str(d.metadata.get("ingredient", "")).strip() for d in docs if d.id.startswith("dur:")]
+    named = [i for d, ingredients in leaflets if names_product(question, d) for i in ingredients]
+    named += [i for _, ingredients in leaflets for i in ingredients if mentions(question, i)]
+    named += [i for i in rows if i and mentions(question, i)]
+    return list(dict.fromkeys(named or [i for _, ingredients in leaflets for i in ingredients]))
+
+
+def _ingredients(doc) -> list[str]:
+    return [i.strip() for i in str(doc.metadata.get("main_ingr", "")).split(",") if i.strip()]
 
 
 def rules_first(docs: list) -> list:

@@ -161,12 +161,13 @@ class Searcher:
         return self.docs[i] if i is not None else None
 
     def dur_rules(self, ingredients: list[str], dur_types: list[str]) -> list[Document]:
-        """DUR rows of the given types (codes like ``cc`` or names like 임부금기) for the given ingredients."""
-        wanted = set()
+        """DUR rows of the given types (codes like ``cc`` or names like 임부금기) for the given ingredients, in the
+        ingredients' order."""
+        wanted: dict[str, None] = {}  # in the order given: callers cut the list, so it must not depend on hashing
         for name in ingredients:
             keys = ingredient_keys(name) if name.strip() else set()
             if keys:
-                wanted.add(self.names.ingredients.get(shortest_key(keys), shortest_key(keys)))
+                wanted[self.names.ingredients.get(shortest_key(keys), shortest_key(keys))] = None
         out = []
         for canon in wanted:
             for i in self._dur_by_ingredient.get(canon, []):

@@ -408,3 +408,12 @@ def test_a_state_compiled_before_the_graph_still_loads(searcher):
         "grader.grade was compiled for an older signature and starts uncompiled; recompile with `yaksa compile`"
     ]
     assert "[문서 " in program(question=QUESTION).answer
+
+
+def test_a_question_saying_who_it_is_for_pulls_in_their_rules_without_a_profile(searcher):
+    pred = CRAG(backend=searcher)(question="임신 중인데 부루펜 먹어도 되나요?")
+    rules = steps(pred, "dur_rules")
+    assert rules and rules[0]["types"] == ["임부금기"]
+    assert rules[0]["ingredients"] == ["이부프로펜"]  # the named product's ingredient only
+    assert "[임부금기]" in pred.answer
+    assert any(c["id"] == "dur:cc:2158" and c["cited"] for c in pred.citations)  # 이부프로펜 임부금기
