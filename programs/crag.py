@@ -30,6 +30,7 @@ import dspy
 
 from programs import coverage, graph, safety_rules
 from programs.budget import BudgetExhausted
+from programs.extractive import unknown_name_notice
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
 from programs.graph import OUT_OF_SCOPE_ANSWER
@@ -223,9 +224,22 @@ class CRAG(dspy.Module):
             return question[:limit], [f"question cut to {limit} characters"]
         return question, []
 
+    def _unknown_names(self, st: QuestionState) -> list[str]:
+        """Words of a question without a recognised name that neither the dictionary, the corpus nor the answer's
+        documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py)."""
+        r = st.result
+        coverage = getattr(self.backend, "coverage", None)
+        if r is None or r.out_of_scope or r.products or not r.hits or not callable(coverage):
+            return []
+        return list(coverage(r.query, [], r.hits)["unknown_words"])
+
     def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
         best = st.best or st.snapshot(None)
         answer = best["answer"]
+        unknown = self._unknown_names(st)
+        if unknown:
+            answer = f"{unknown_name_notice(unknown, [h.doc for h in st.result.hits])}\n\n{answer}"
+            st.trace.step("unknown_names", words=unknown)
         cited = set(coverage.cited_numbers(answer))
         citations = [
             {

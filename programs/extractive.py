@@ -40,6 +40,11 @@ NO_CONTEXT_ANSWER = (
     "질문과 관련된 의약품 문서를 찾지 못했습니다. 제품명이나 성분명, 궁금한 내용(효능, 용법, 부작용, 상호작용 등)을 "
     "넣어 다시 질문해 보세요."
 )
+UNKNOWN_NAME_NOTICE = (
+    "※ 질문의 {words}은(는) 문서에서 찾지 못한 이름입니다: 아래 내용은 다른 의약품에 대한 것일 수 있습니다. "
+    "한글 제품명이나 성분명으로 다시 물어봐 주세요."
+)
+READ_AS_NOTICE = "※ 질문의 {pairs}(으)로 보고 찾았습니다."
 INSUFFICIENT_NOTICE = "※ 정보 부족: 검색된 문서에 이 질문에 답할 정보가 충분하지 않습니다."
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 POOL = 5  # documents considered (retrieval's top 5)
@@ -48,11 +53,45 @@ SLOT_BONUS = 0.3
 NAMED_BONUS = 0.2  # sentences of the product the question names
 OFF_SECTION_PENALTY = 0.2  # sentences of a section the question did not ask, when one it asked was found
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
+READ_AS_RATIO = 0.6  # similarity at which an unknown word reads as the start of a found product's name
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 LEAD_SHARE = 0.0  # the top document's best sentence leads (a share of the best score it must reach)
 MIN_GRAMS = 12  # shorter sentences count as the same only when equal
 SAME = 0.85  # bigram Jaccard at which two sentences count as the same
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
+
+
+def read_as(word: str, docs: list[Document]) -> str:
+    """The product of `docs` whose name starts like `word` (a misspelling: 부루팬 → 부루펜), or ""."""
+    best, best_ratio = "", 0.0
+    for doc in docs:
+        name = "".join(_product(doc).split())
+        for n in dict.fromkeys((len(word), len(word) + 1, max(len(word) - 1, 2))):
+            blocks = SequenceMatcher(None, word, name[:n], autojunk=False).get_matching_blocks()
+            ratio = sum(b.size for b in blocks) / max(len(word), n)
+            if ratio > best_ratio:
+                best, best_ratio = name[:n], ratio
+    return best if best_ratio >= READ_AS_RATIO else ""
+
+
+def unknown_name_notice(words: list[str], docs: list[Document]) -> str:
+    """The opening line for an answer to a question with names nobody knows ("" without words): the product a
+    misspelt name was read as, or a warning that the documents may be about other medicines.
+
+    >>> from retrievers.documents import Document
+    >>> docs = [Document("easydrug:1:se", "x", {"item_name": "부루펜정200밀리그램"})]
+    >>> unknown_name_notice(["부루팬"], docs)
+    "※ 질문의 '부루팬'을(를) '부루펜'(으)로 보고 찾았습니다."
+    >>> unknown_name_notice(["lexapro"], docs).split(":")[0]
+    "※ 질문의 'lexapro'은(는) 문서에서 찾지 못한 이름입니다"
+    """
+    read = {w: read_as(w, docs) for w in words[:3]}
+    unknown = [w for w, r in read.items() if not r]
+    if unknown:
+        return UNKNOWN_NAME_NOTICE.format(words=", ".join(f"'{w}'" for w in unknown))
+    if read:
+        return READ_AS_NOTICE.format(pairs=", ".join(f"'{w}'을(를) '{r}'" for w, r in read.items()))
+    return ""
 
 
 def ensure_safety_line(answer: str) -> str:

@@ -38,9 +38,14 @@ class BM25Index:
         model.index(bm25s.tokenization.Tokenized(ids=ids_per_doc, vocab=vocab), show_progress=False)
         return cls(model, list(ids))
 
+    @property
+    def vocabulary(self) -> dict[str, int]:
+        """Every token of the indexed corpus (token -> its id)."""
+        return self.model.vocab_dict
+
     def scores(self, query_tokens: list[str]) -> np.ndarray:
         """BM25 score of every document (index order) for the query tokens; zeros when none is known."""
-        known = [t for t in query_tokens if t in self.model.vocab_dict]
+        known = [t for t in query_tokens if t in self.vocabulary]
         if not known:
             return np.zeros(len(self.ids), dtype=np.float32)
         return np.asarray(self.model.get_scores(known), dtype=np.float32)

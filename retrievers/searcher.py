@@ -37,6 +37,7 @@ from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, ingredient_keys, load_names, shortest_key
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
+from retrievers.query_coverage import uncovered_names, unknown_words
 from retrievers.rerankers import Reranker, load_reranker
 from retrievers.result import RetrievalResult
 from retrievers.settings import RetrievalSettings
@@ -271,6 +272,14 @@ class Searcher:
             warnings=[*qa.warnings, *self.notes],
             timings=timings,
         )
+
+    def coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
+        """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions
+        and words nobody knows. Not part of `retrieve` (it costs a second Kiwi pass); the program asks for it."""
+        return {
+            "names_uncovered": uncovered_names(names, hits),
+            "unknown_words": unknown_words(self.tokenizer.unknown_words(query), self.bm25.vocabulary, names, hits),
+        }
 
     def guard(self, g: Gathered, hits: list[Hit], reranked: bool | None = None) -> tuple[bool, str]:
         """Stage 5: the OOS guard for gathered evidence and final hits (`reranked`: whether `hits` carry

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 
 # Nouns, roots, foreign words, numbers, and verb/adjective stems ("졸리", "쓰리") carry the meaning.
 KEEP_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "XR", "SL", "SH", "SN", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
+UNKNOWN_NOUN_IDS = frozenset({2, 3})  # Kiwi's placeholder morphemes for a common / proper noun it does not know
 STOP_FORMS = frozenset({"것", "수", "등", "때", "이", "하", "있", "되", "않", "없", "약", "경우", "및"})
 
 
@@ -47,6 +48,15 @@ class KiwiTokenizer:
 
     def __call__(self, text: str) -> list[str]:
         return self._keep(self._kiwi.tokenize(text))
+
+    def unknown_words(self, text: str) -> list[str]:
+        """Words of `text` Kiwi's dictionary (and the user dictionary) does not know, and words in Latin letters:
+        where an unrecognised or misspelt drug name ends up (락툴로오스, 부루팬, lexapro; not 서울 or 여행)."""
+        return [
+            t.form.lower()
+            for t in self._kiwi.tokenize(text)
+            if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS)
+        ]
 
     def batch(self, texts: list[str]) -> Iterable[list[str]]:
         """Tokenise many texts (Kiwi's own batching with `num_workers` threads; one by one in single-thread mode)."""

@@ -417,3 +417,12 @@ def test_a_question_saying_who_it_is_for_pulls_in_their_rules_without_a_profile(
     assert rules[0]["ingredients"] == ["이부프로펜"]  # the named product's ingredient only
     assert "[임부금기]" in pred.answer
     assert any(c["id"] == "dur:cc:2158" and c["cited"] for c in pred.citations)  # 이부프로펜 임부금기
+
+
+def test_an_answer_to_a_name_nobody_knows_says_so_first(searcher):
+    pred = CRAG(backend=searcher)(question="lexapro 부작용")
+    assert pred.answer.startswith("※ 질문의 'lexapro'은(는) 문서에서 찾지 못한 이름입니다")
+    assert steps(pred, "unknown_names")[0]["words"] == ["lexapro"]
+    known = CRAG(backend=searcher)(question="게보린 부작용")
+    assert not known.answer.startswith("※")
+    assert not steps(known, "unknown_names")

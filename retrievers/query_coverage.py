@@ -1,0 +1,48 @@
+"""What of the question the retrieved documents leave out.
+
+Retrieval scores say how well the top documents match what was recognised in a question; they cannot see what was
+*not* recognised. These can: a recognised name that no top document mentions (a two-drug question answered with
+one drug's leaflets), and a word that neither Kiwi's dictionary nor the corpus knows and no top document contains
+(an unknown brand, a misspelt ingredient, a name in Latin letters). The program tells the user when the answer's
+documents are about something other than a name it could not recognise (`programs/extractive.py` `unknown_name_notice`).
+
+Example:
+    >>> from retrievers.documents import Document, Hit
+    >>> hits = [Hit(Document("easydrug:1:intrc", "이부프로펜과 함께 복용하지 마십시오"), 3.0)]
+    >>> uncovered_names(["이부프로펜", "메토트렉세이트"], hits)
+    ['메토트렉세이트']
+    >>> unknown_words(["부루팬", "이부프로펜"], vocabulary={"이부프로펜"}, names=[], hits=hits)
+    ['부루팬']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable
+
+from retrievers.documents import Hit
+
+
+def _squash(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def _hit_text(hits: list[Hit]) -> str:
+    return _squash(" ".join(f"{h.doc.title} {h.doc.text}" for h in hits))
+
+
+def uncovered_names(names: Iterable[str], hits: list[Hit]) -> list[str]:
+    """The recognised names that appear in no hit's title or text (spaces and case ignored)."""
+    text = _hit_text(hits)
+    return [n for n in dict.fromkeys(_squash(n) for n in names) if n and n not in text]
+
+
+def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Iterable[str], hits: list[Hit]) -> list[str]:
+    """The question's unknown `words` (`KiwiTokenizer.unknown_words`, two characters or more) that are neither in
+    the corpus `vocabulary`, nor part of a recognised name, nor in any hit."""
+    text = _hit_text(hits)
+    known = [_squash(n) for n in names]
+    return [
+        w
+        for w in dict.fromkeys(_squash(w) for w in words)
+        if len(w) >= 2 and w not in vocabulary and w not in text and not any(w in n for n in known)
+    ]

@@ -1,0 +1,28 @@
+"""What of a question the hits leave out, over the real searcher on the mini index (real Kiwi, BM25, dense)."""
+
+from retrievers.documents import Document, Hit
+from retrievers.query_coverage import uncovered_names, unknown_words
+
+
+def test_a_name_in_latin_letters_nobody_knows_is_reported(searcher):
+    r = searcher.retrieve("lexapro 부작용", k=5)
+    assert not r.out_of_scope
+    assert r.hits
+    assert searcher.coverage(r.query, list(r.products), r.hits)["unknown_words"] == ["lexapro"]
+
+
+def test_recognised_names_and_dictionary_words_are_not_unknown(searcher):
+    for question in ("게보린 부작용", "서울에서 산 두통약 부작용"):
+        r = searcher.retrieve(question, k=5)
+        assert searcher.coverage(r.query, list(r.products), r.hits)["unknown_words"] == [], question
+
+
+def test_a_misspelt_name_is_unknown_to_the_tokenizer(searcher):
+    assert searcher.tokenizer.unknown_words("부루팬 먹어도 되나요") == ["부루팬"]
+    assert searcher.tokenizer.unknown_words("서울 여행") == []
+
+
+def test_a_recognised_name_no_hit_mentions_is_uncovered():
+    hits = [Hit(Document("easydrug:1:intrc", "이부프로펜과 함께 복용하지 마십시오"), 3.0)]
+    assert uncovered_names(["이부프로펜", "메토트렉세이트"], hits) == ["메토트렉세이트"]
+    assert unknown_words(["이부프로펜정"], vocabulary=set(), names=["이부프로펜정"], hits=[]) == []
