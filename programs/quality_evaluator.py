@@ -54,6 +54,9 @@ class QualityFeedback:
         return "\n".join(lines)
 
 
+NO_DOCUMENTS = "관련 문서"  # what is missing when no document was found: feedback, not a search word
+
+
 def format_documents(docs: list[Document], limit: int = 5, chars: int = 500) -> str:
     """The top `limit` documents, each cut to `chars` characters, numbered as in the answer."""
     return "\n\n".join(f"[문서 {i}] {d.title}\n{d.text[:chars]}" for i, d in enumerate(docs[:limit], 1))
@@ -95,7 +98,7 @@ def heuristic_evaluation(
         g = (0.4 + 0.6 * len(touching) / len(cited)) if cited else 0.3
     g, c, a = (round(clamp(x), 4) for x in (g, c, a))
     overall = overall_score(g, c, a, weights)
-    missing_info = [r.label for r in gaps] if docs else ["관련 문서"]
+    missing_info = [r.label for r in gaps] if docs else [NO_DOCUMENTS]
     suggestions = [f"'{m}'에 관한 문서를 찾도록 질의에 넣어 다시 검색" for m in missing_info]
     return QualityFeedback(
         overall,

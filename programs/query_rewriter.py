@@ -21,7 +21,7 @@ import dspy
 from programs.budget import BudgetExhausted
 from programs.coverage import QUERY_WORDS
 from programs.profile import UserProfile
-from programs.quality_evaluator import QualityFeedback
+from programs.quality_evaluator import NO_DOCUMENTS, QualityFeedback
 from programs.run import Run
 from signatures.query import RewriteQuery
 
@@ -63,8 +63,10 @@ def enhance_with_profile(query: str, profile: UserProfile | None) -> str:
 
 
 def fallback_rewrite(query: str, feedback: QualityFeedback | None, profile: UserProfile | None) -> str:
-    """The original query plus up to five missing keywords it does not already contain, then the profile."""
-    extra = [m for m in (feedback.missing_info if feedback else [])[:5] if m and m not in query]
+    """The original query plus up to five missing keywords it does not already contain, then the profile ("no
+    document was found" is feedback, not a keyword)."""
+    missing = [m for m in (feedback.missing_info if feedback else []) if m != NO_DOCUMENTS]
+    extra = [m for m in missing[:5] if m and m not in query]
     return enhance_with_profile(" ".join([query, *extra]), profile)
 
 

@@ -74,6 +74,9 @@ MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candid
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
+VAGUE_WARNING = "the question names no medicine, symptom or topic: nothing searched"
+
+
 @dataclass
 class Gathered:
     """Candidates of one query with raw per-stage features, before any weighting."""
@@ -84,6 +87,13 @@ class Gathered:
     relevance: float
     timings: dict = field(default_factory=dict)
     depth: list[int] = field(default_factory=list)  # best BM25/dense rank per candidate (10**6: names only)
+    lexical: bool = True  # BM25 matched some word of the query
+
+    @property
+    def vague(self) -> bool:
+        """Nothing to go on but the dense vector: no name, symptom, section or corpus word ("약", "질문")."""
+        qa = self.analysis
+        return not (qa.names or qa.expansions or qa.sections or self.lexical)
 
 
 class Searcher:
@@ -223,7 +233,7 @@ class Searcher:
             "section": [section_feature(self._section(i), qa) for i in cand_idx],
         }
         timings["features_ms"] = _ms(t)
-        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth)
+        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth, lexical=bool(bm25_top))
 
     def rank(self, gathered: Gathered, weights: dict | None = None, fusion: str | None = None) -> list[Hit]:
         """Stage 3: fuse the features with `weights` (default: the settings') and return the top candidates."""
@@ -257,6 +267,10 @@ class Searcher:
         hits = self.rerank(qa.query, candidates, k)
         timings["rerank_ms"] = _ms(t)
         blocked, reason = self.guard(g, hits)
+        warnings = [*qa.warnings, *self.notes]
+        if g.vague and not blocked:
+            hits = []  # in scope, but a document chosen by the dense vector alone would answer another question
+            warnings.append(VAGUE_WARNING)
         return RetrievalResult(
             query=qa.query,
             hits=[] if blocked else hits,
@@ -269,7 +283,7 @@ class Searcher:
             products=list(qa.names.keys),
             sections=qa.sections,
             expansions=list(qa.expansions),
-            warnings=[*qa.warnings, *self.notes],
+            warnings=warnings,
             timings=timings,
         )
 

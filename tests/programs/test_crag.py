@@ -426,3 +426,14 @@ def test_an_answer_to_a_name_nobody_knows_says_so_first(searcher):
     known = CRAG(backend=searcher)(question="게보린 부작용")
     assert not known.answer.startswith("※")
     assert not steps(known, "unknown_names")
+
+
+def test_a_question_with_nothing_to_search_for_asks_for_more_and_is_not_searched_with_feedback(searcher):
+    from programs.extractive import NO_CONTEXT_ANSWER
+    from tests.helpers.mini_index import in_scope_by_dense_alone
+
+    pred = CRAG(backend=in_scope_by_dense_alone(searcher))(question="약 궁금해요")
+    assert pred.answer.startswith(NO_CONTEXT_ANSWER)
+    assert steps(pred, "grade")[-1]["route"] == "generate_no_context"
+    assert all("관련 문서" not in s["query"] for s in steps(pred, "retrieve"))  # feedback is not a search word
+    assert pred.trace["stop_reason"] == "no_documents_on_research"
