@@ -34,7 +34,7 @@ from retrievers.embedders import Embedder, get_embedder
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
-from retrievers.names import NameIndex, ingredient_keys, load_names, shortest_key
+from retrievers.names import NameIndex, load_names, question_forms
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.rerankers import Reranker, load_reranker
@@ -44,32 +44,9 @@ from retrievers.tokenizer import KiwiTokenizer
 from retrievers.vector_cache import VectorCache
 from retrievers.vector_store import ChromaStore
 
-# dosage forms people name in questions ("판콜 시럽", "클리어틴 크림"); longer, unambiguous words only
-FORM_WORDS = (
-    "크림",
-    "연고",
-    "시럽",
-    "캡슐",
-    "스프레이",
-    "좌제",
-    "좌약",
-    "패치",
-    "패취",
-    "겔",
-    "젤",
-    "로션",
-    "점안액",
-    "안약",
-    "가글",
-    "과립",
-    "현탁액",
-    "츄어블",
-    "트로키",
-    "필름",
-    "파스",
-    "플라스타",
-)
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
+MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
@@ -126,14 +103,11 @@ class Searcher:
                 self._product_docs[seq].append(i)
                 if d.metadata.get("section") == "efcy" or seq not in self._product_ingredients:
                     for ingr in (d.metadata.get("main_ingr") or "").split(","):
-                        keys = ingredient_keys(ingr) if ingr.strip() else set()
-                        if keys:
-                            self._product_ingredients[seq].add(names.ingredients.get(shortest_key(keys), ""))
+                        if canon := names.canonical(ingr):
+                            self._product_ingredients[seq].add(canon)
             else:
-                for field_name in ("ingredient", "partner"):
-                    keys = ingredient_keys(d.metadata.get(field_name, "")) if d.metadata.get(field_name) else set()
-                    if keys:
-                        self._dur_by_ingredient[names.ingredients.get(shortest_key(keys), "")].append(i)
+                for canon in self._dur_pair(i):
+                    self._dur_by_ingredient[canon].append(i)
 
     @property
     def scorer(self) -> str:
@@ -162,11 +136,7 @@ class Searcher:
 
     def dur_rules(self, ingredients: list[str], dur_types: list[str]) -> list[Document]:
         """DUR rows of the given types (codes like ``cc`` or names like 임부금기) for the given ingredients."""
-        wanted = set()
-        for name in ingredients:
-            keys = ingredient_keys(name) if name.strip() else set()
-            if keys:
-                wanted.add(self.names.ingredients.get(shortest_key(keys), shortest_key(keys)))
+        wanted = {canon for name in ingredients if (canon := self.names.canonical(name))}
         out = []
         for canon in wanted:
             for i in self._dur_by_ingredient.get(canon, []):
@@ -188,6 +158,7 @@ class Searcher:
 
         t = time.perf_counter()
         q_tokens = self.tokenizer(qa.query) + (self.tokenizer(" ".join(expansions)) if expansions else [])
+        q_tokens += self._spelling_tokens(qa, q_tokens)
         if qa.expansions and not qa.names:  # a symptom question: the rules' own symptom words count three times
             q_tokens += 2 * self.tokenizer(" ".join(self.lexicon.heads(qa.query)))
         avoid = set(self.tokenizer(" ".join(avoid_terms))) if avoid_terms else set()
@@ -308,9 +279,11 @@ class Searcher:
         for canon in sorted(qa.names.ingredients):
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            for seq, weight in sorted(self._ingredient_products(canon, dur_question).items()):
-                for i in self._product_docs.get(seq, []):
-                    out.setdefault(i, weight)
+            weights = self._ingredient_products(canon, dur_question)
+            in_form = self._by_dosage_form(set(weights), qa.query)
+            for seq, weight in sorted(weights.items()):
+                for i in self._product_docs.get(seq, []):  # "클로트리마졸 크림": its creams before its pessaries
+                    out.setdefault(i, weight if seq in in_form else weight - OTHER_FORM_PENALTY)
         if dur_question:
             bridged = {canon for seq in products for canon in self._product_ingredients.get(seq, ())}
             for canon in sorted(bridged):
@@ -322,15 +295,20 @@ class Searcher:
                     out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
         return out
 
+    def _spelling_tokens(self, qa: QueryAnalysis, q_tokens: list[str]) -> list[str]:
+        """BM25 tokens of the corpus's spellings of each named ingredient that the question spelt otherwise
+        (옥시메타졸린 -> 옥시메타졸린염산염, 하이드로퀴논 -> 히드로퀴논): documents keep the full name as one token."""
+        have = set(q_tokens)
+        out: list[str] = []
+        for canon in sorted(qa.names.ingredients):
+            spellings = self.names.surface_keys(canon)[:MAX_SPELLINGS]
+            out += [tok for tok in self.tokenizer(" ".join(spellings)) if tok not in have]
+        return out
+
     def _dur_pair(self, i: int) -> set[str]:
         """Canonical ingredient keys of a DUR row's ingredient and partner."""
         meta = self.docs[i].metadata
-        out = set()
-        for field_name in ("ingredient", "partner"):
-            keys = ingredient_keys(meta.get(field_name, "")) if meta.get(field_name) else set()
-            if keys:
-                out.add(self.names.ingredients.get(min(keys, key=len), ""))
-        return out
+        return {canon for f in ("ingredient", "partner") if (canon := self.names.canonical(meta.get(f) or ""))}
 
     def _ingredient_products(self, canon: str, dur_question: bool = False) -> dict[str, float]:
         """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
@@ -372,7 +350,7 @@ class Searcher:
     def _by_dosage_form(self, products: set[str], query: str) -> set[str]:
         """Among products a name matched, those whose name has a dosage form the question mentions
         (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액); all of them when it mentions none or none has it."""
-        forms = [f for f in FORM_WORDS if f in query]
+        forms = question_forms(query)
         if not forms or len(products) < 2:
             return products
         names = {
