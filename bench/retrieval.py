@@ -27,7 +27,7 @@ from bench.seed_stack import build_seed_stack  # noqa: E402
 from metrics.retrieval import recall_at_k  # noqa: E402
 from metrics.retrieval_eval import load_questions  # noqa: E402
 from retrievers.bm25_index import BM25Index  # noqa: E402
-from retrievers.dense_policy import needs_dense  # noqa: E402
+from retrievers.dense_policy import embeds_question, needs_dense  # noqa: E402
 from retrievers.index_store import default_index_dir  # noqa: E402
 from retrievers.searcher import open_searcher  # noqa: E402
 from retrievers.tokenizer import whitespace_tokens  # noqa: E402
@@ -93,10 +93,15 @@ def main() -> int:
     seeded = timed(seed_search, queries, args.seed_repeat, seed_ranked)
     base = timed(base_search, queries, args.repeat)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    embedded = sum(needs_dense(searcher.gather(q).analysis, searcher.settings.dense) for q in queries)
+    analyses = [searcher.gather(q).analysis for q in queries]
+    embedded = sum(embeds_question(a, searcher.settings.dense) for a in analyses)
+    by_rules = sum(needs_dense(a, searcher.settings.dense) for a in analyses) - embedded
 
     print(f"documents: {len(searcher.docs)}   queries: {len(queries)} x {args.repeat}   scorer: {searcher.scorer}")
-    print(f"dense policy: {searcher.settings.dense}   queries embedded: {embedded}/{len(queries)}")
+    print(
+        f"dense policy: {searcher.settings.dense}   questions embedded: {embedded}/{len(queries)}   "
+        f"dense from the symptom rules' stored vectors: {by_rules}"
+    )
     print(f"open index: {open_s:.1f} s   peak RSS: {peak_mb:.0f} MB   baselines built in {base_build_s:.1f} s")
     print(f"{'':<40}{'p50 ms':>10}{'p95 ms':>10}{'R@5':>8}")
     h50, h95 = statistics.median(hybrid), pct(hybrid, 95)

@@ -28,7 +28,7 @@ import numpy as np
 
 from retrievers.bm25_index import BM25Index
 from retrievers.corpus import embedding_text
-from retrievers.dense_policy import needs_dense
+from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder, get_embedder
 from retrievers.fusion import fuse_features
@@ -41,7 +41,7 @@ from retrievers.rerankers import Reranker, load_reranker
 from retrievers.result import RetrievalResult
 from retrievers.settings import RetrievalSettings
 from retrievers.tokenizer import KiwiTokenizer
-from retrievers.vector_cache import VectorCache
+from retrievers.vector_cache import VectorCache, rule_vector_key
 from retrievers.vector_store import ChromaStore
 
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
@@ -93,6 +93,11 @@ class Searcher:
         self.notes: list[str] = []
         self.remote_store = False
         self._query_cache: dict[str, np.ndarray] = {}
+        self._rule_vectors: dict[str, np.ndarray] = {}  # rule text -> its query vector (index build, else lazily)
+        if vectors is not None:
+            for text in lexicon.rule_texts():
+                if rule_vector_key(text) in vectors:
+                    self._rule_vectors[text] = vectors.get([rule_vector_key(text)])[0]
         self._doc_vectors = self._vector_matrix(vectors) if vectors is not None else None
         self._product_docs: dict[str, list[int]] = defaultdict(list)
         self._product_ingredients: dict[str, set[str]] = defaultdict(set)
@@ -171,7 +176,7 @@ class Searcher:
         qvec, dense_top = None, []
         has_dense = self.store is not None or self._doc_vectors is not None
         if self.embedder is not None and has_dense and needs_dense(qa, s.dense):
-            qvec = self._embed_query(qa.query)
+            qvec = self._embed_query(qa.query) if embeds_question(qa, s.dense) else self._rules_vector(qa.query)
             dense_top = self._dense_top(qvec, s.dense_depth)
         relevance = dense_top[0][1] if dense_top else 0.0
         timings["dense_ms"] = _ms(t)
@@ -331,6 +336,18 @@ class Searcher:
                 self._query_cache.pop(next(iter(self._query_cache)))
             self._query_cache[query] = vec
         return vec
+
+    def _rules_vector(self, query: str) -> np.ndarray:
+        """The normalised mean of the query vectors of the symptom rules the question matches (each rule's vector
+        comes from the index; one missing there is embedded once and kept)."""
+        texts = self.lexicon.rule_texts(query)
+        if not texts:
+            return self._embed_query(query)
+        for text in texts:
+            if text not in self._rule_vectors:
+                self._rule_vectors[text] = self.embedder.query([text])[0]
+        vec = np.mean([self._rule_vectors[t] for t in texts], axis=0)
+        return (vec / max(float(np.linalg.norm(vec)), 1e-12)).astype(np.float32)
 
     def _dense_top(self, qvec: np.ndarray, depth: int) -> list[tuple[str, float]]:
         """Top `depth` (id, cosine): exact in memory when the index's vectors are loaded, else from Chroma.
