@@ -4,7 +4,13 @@ from retrievers.documents import Document
 
 
 def _leaflet(seq: str, name: str, ingredients: str, text: str, section: str = "se") -> Document:
-    meta = {"item_name": name, "item_seq": seq, "main_ingr": ingredients, "section": section, "section_label": "이상반응"}
+    meta = {
+        "item_name": name,
+        "item_seq": seq,
+        "main_ingr": ingredients,
+        "section": section,
+        "section_label": "이상반응",
+    }
     return Document(f"easydrug:{seq}:{section}", f"{name}\n[이상반응] {text}", meta)
 
 
