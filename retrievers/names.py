@@ -214,6 +214,7 @@ class NameMatch:
     keys: list[str] = field(default_factory=list)
     products: set[str] = field(default_factory=set)
     ingredients: set[str] = field(default_factory=set)
+    family: set[str] = field(default_factory=set)  # siblings of a named product: 겔포스 -> 겔포스엠, 겔포스엘
 
     def __bool__(self) -> bool:
         return bool(self.keys)
@@ -312,6 +313,7 @@ class NameIndex:
         hit = False
         if key in self.products:
             found.products |= self.products[key]
+            found.family |= self.family(key) - found.products
             hit = True
         if key in self.ingredients:
             found.ingredients.add(self.ingredients[key])
@@ -319,6 +321,22 @@ class NameIndex:
         if hit:
             found.keys.append(key)
         return hit
+
+    def family(self, key: str, max_extra: int = 2, max_products: int = 6) -> set[str]:
+        """Products whose key is `key` plus a short suffix (겔포스 -> 겔포스엠, 겔포스엘): one brand's members, when
+        there are few enough of them to be one family (empty for keys under 3 characters)."""
+        if len(key) < 3:
+            return set()
+        if not hasattr(self, "_sorted_keys"):
+            self._sorted_keys = sorted(self.products)
+        seqs: set[str] = set()
+        for k in self._sorted_keys[bisect.bisect_right(self._sorted_keys, key) :]:
+            if not k.startswith(key):
+                break
+            if len(k) - len(key) <= max_extra:
+                seqs |= self.products[k]
+        seqs -= self.products.get(key, set())
+        return seqs if len(seqs) <= max_products else set()
 
     def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
         if not hasattr(self, "_sorted_keys"):

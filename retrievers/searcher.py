@@ -45,6 +45,9 @@ from retrievers.vector_cache import VectorCache, rule_vector_key
 from retrievers.vector_store import ChromaStore
 
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+FAMILY_WEIGHT = 0.7  # product feature of a named product's brand siblings (the named product: 1.0)
+COMBINATION_WEIGHT = 0.7  # product feature of a named ingredient's combination products (single ones: 0.9)
+DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredient (when few share it)
 OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
 MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
@@ -280,6 +283,10 @@ class Searcher:
         for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
             for i in self._product_docs.get(seq, []):
                 out[i] = 1.0 if seq in preferred else 0.7
+        family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
+        for seq in sorted(family):  # the brand's other members (겔포스 -> 겔포스엠), below the named product
+            for i in self._product_docs.get(seq, []):
+                out.setdefault(i, FAMILY_WEIGHT)
         dur_question = any(sec.startswith("dur:") for sec in qa.sections)
         for canon in sorted(qa.names.ingredients):
             for i in self._dur_by_ingredient.get(canon, []):
@@ -317,12 +324,14 @@ class Searcher:
 
     def _ingredient_products(self, canon: str, dur_question: bool = False) -> dict[str, float]:
         """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
-        in few enough products, its combinations too (0.8). An ingredient that many products share (우르소데옥시콜산,
+        in few enough products, its combinations too (0.7). An ingredient that many products share (우르소데옥시콜산,
         216) still reaches the products made of it alone, which answer "what is this ingredient for" best. In a DUR
-        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so only the few-products case applies."""
+        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so only the few-products case applies, every
+        product alike (0.8: a combination's 상호작용 section answers as well as a single product's)."""
         seqs = self.names.ingredient_products.get(canon, set())
         single = {seq for seq in seqs if self._product_ingredients.get(seq) == {canon}}
-        out = dict.fromkeys(seqs, 0.8) if len(seqs) <= MAX_NAME_PRODUCTS else {}
+        weight = DUR_PRODUCT_WEIGHT if dur_question else COMBINATION_WEIGHT
+        out = dict.fromkeys(seqs, weight) if len(seqs) <= MAX_NAME_PRODUCTS else {}
         if not dur_question and len(single) <= MAX_SINGLE_PRODUCTS:
             out.update(dict.fromkeys(single, 0.9))
         return out

@@ -85,3 +85,10 @@ def test_spelling_variants_round_trip_through_json(names, tmp_path):
     back = load_names(tmp_path / "n.json")
     assert back.variants == names.variants and "하이드로퀴논" in back.variants
     assert back.surface_keys(back.canonical("히드로퀴논")) == names.surface_keys(names.canonical("히드로퀴논"))
+
+
+def test_a_brand_name_brings_its_family_members_apart(names):
+    found = names.match("겔포스 식전에 먹어요 식후에 먹어여?")
+    assert found.products and {"199400883", "201708580"} <= found.family  # 겔포스엠, 겔포스엘
+    assert not found.products & found.family
+    assert names.family("정") == set()  # too short a key to make a family
