@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
-from retrievers.names import ingredient_keys, product_keys, shortest_key, spelling_variants, squash
+from retrievers.names import ingredient_key, ingredient_keys, product_keys, spelling_variants, squash
 
 MIN_PRODUCTS = 2  # distinct products among the documents quoted that must share the named ingredient
 MAX_NAMED = 3  # representative products named in the note
@@ -50,7 +50,7 @@ def shared_ingredient(question: str, docs: list[Document]) -> SharedIngredient |
             keys = ingredient_keys(ingr) if ingr.strip() else set()
             if not keys or not any(k in q for k in keys | spelling_variants(keys)):
                 continue
-            shared = found.setdefault(shortest_key(keys), SharedIngredient(shortest_key(keys)))
+            shared = found.setdefault(ingredient_key(ingr), SharedIngredient(ingredient_key(ingr)))
             if product not in shared.products:
                 shared.products.append(product)
                 shared.sources.append(n)

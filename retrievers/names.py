@@ -186,6 +186,13 @@ def ingredient_keys(name: str) -> set[str]:
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
 
 
+def ingredient_key(name: str) -> str:
+    """An ingredient's key without a dictionary (its shortest match key; "" when it has none);
+    `NameIndex.canonical` maps it onto the key the corpus's dictionary chose."""
+    keys = ingredient_keys(name) if name.strip() else set()
+    return shortest_key(keys) if keys else ""
+
+
 def spelling_variants(keys: Iterable[str]) -> set[str]:
     """The keys as people also spell them (`SPELLING_VARIANTS`), the corpus's own keys excluded."""
     keys = set(keys)
@@ -253,10 +260,7 @@ class NameIndex:
     def canonical(self, name: str) -> str:
         """The one key every part of yaksa uses for an ingredient written as `name` in the corpus or a question
         (세티리진염산염, 염산세티리진 and 세티리진 -> 세티리진); "" when `name` gives no key."""
-        keys = ingredient_keys(name) if name.strip() else set()
-        if not keys:
-            return ""
-        key = shortest_key(keys)
+        key = ingredient_key(name)
         return self.ingredients.get(key, key)
 
     def surface_keys(self, canon: str) -> list[str]:
