@@ -30,7 +30,7 @@ from retrievers.bm25_index import BM25Index
 from retrievers.corpus import embedding_text
 from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.documents import Document, Hit
-from retrievers.embedders import Embedder, get_embedder
+from retrievers.embedders import Embedder, get_embedder, truncate_query
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
@@ -340,7 +340,7 @@ class Searcher:
         """Query vector, memoised for the last few hundred queries (CRAG searches a question more than once)."""
         vec = self._query_cache.get(query)
         if vec is None:
-            vec = self.embedder.query([query])[0]
+            vec = self.embedder.query([truncate_query(self.embedder, query, self.settings.max_query_tokens)])[0]
             if len(self._query_cache) >= 512:
                 self._query_cache.pop(next(iter(self._query_cache)))
             self._query_cache[query] = vec
