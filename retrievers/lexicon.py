@@ -60,6 +60,18 @@ class Lexicon:
             )
         )
 
+    def rule_texts(self, query: str | None = None) -> list[str]:
+        """Each rule's added terms as one text (the text its dense vector is made of), for the rules matching
+        `query`, or for all rules when `query` is None."""
+        q = squash(query) if query is not None else None
+        return list(
+            dict.fromkeys(
+                " ".join(adds)
+                for matches, adds in self.expansion_rules
+                if adds and (q is None or any(m and m in q for m in matches))
+            )
+        )
+
     def sections(self, query: str) -> list[str]:
         """Section codes the question asks about (leaflet sections, or ``dur:<code>``), in file order."""
         q = squash(query)

@@ -30,10 +30,20 @@ DOSAGE_FORMS = sorted(
     key=len,
     reverse=True,
 )
+# Forms people name in questions ("판콜 시럽", "클리어틴 크림"): the unambiguous two-syllable-plus dosage forms, and
+# everyday words for some of them (안약 -> 점안액), each mapped to the word a product name carries.
+QUESTION_FORMS = {
+    **{f: f for f in DOSAGE_FORMS if len(f) >= 2 and f not in {"나정", "엑스", "엑스과립", "액제"}},
+    "좌약": "좌제",
+    "안약": "점안액",
+    "츄어블": "츄어블",
+}
+# Ingredient names end in a form or concentration the corpus writes and people drop: 폴리크레줄렌액50%, 은행엽엑스.
+INGREDIENT_FORMS = sorted("액 엑스 건조엑스 연조엑스 유동엑스 농축액 틴크".split(), key=len, reverse=True)
 SALT_SUFFIXES = sorted(
     """염산염수화물 염산염일수화물 염산염 염산 말레산염 브롬화수소산염수화물 브롬화수소산염 수화물 일수화물 이수화물
     무수물 나트륨 칼슘 칼륨 마그네슘 질산염 타르타르산염 숙신산염 황산염 베실산염 메실산염 시트르산염 푸마르산염
-    아세테이트 인산염 인산나트륨 말산염 글루콘산염 브롬화물 염화물 2배산 10배산 100배산 1000배산 배산""".split(),
+    아세테이트 인산염 인산나트륨 말산염 글루콘산염 브롬화물 염화물 착염 2배산 10배산 100배산 1000배산 배산""".split(),
     key=len,
     reverse=True,
 )
@@ -116,6 +126,14 @@ STOP_KEYS = {
     "엄마",
     "아빠",
 }
+# How people spell some of the corpus's (MFDS) ingredient spellings: 하이드로퀴논 for 히드로퀴논, 은행잎 for 은행엽.
+SPELLING_VARIANTS = (
+    ("히드로", "하이드로"),
+    ("히드록시", "하이드록시"),
+    ("클로르", "클로"),
+    ("메토르판", "메토판"),
+    ("은행엽", "은행잎"),
+)
 _STRENGTH = re.compile(r"\d[\d.,]*\s*(밀리그램|밀리그람|마이크로그램|그램|mg|g|ml|%|iu|단위)", re.IGNORECASE)
 _JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
 _NON_WORD = re.compile(r"[\s\-·,./+&()\[\]'\"]+")
@@ -152,15 +170,43 @@ def product_keys(item_name: str, company: str = "") -> set[str]:
 
 
 def ingredient_keys(name: str) -> set[str]:
-    """Match keys for one ingredient: 'dl-메틸에페드린염산염' -> {'dl메틸에페드린염산염', '메틸에페드린'}."""
+    """Match keys for one ingredient: 'dl-메틸에페드린염산염' -> {'dl메틸에페드린염산염', '메틸에페드린'},
+    '폴리크레줄렌액50%' -> {..., '폴리크레줄렌'}, '폴리사카리드철착염' -> {..., '폴리사카리드철'}."""
     word = squash(re.sub(r"\(.*?\)", "", name))
     word = re.sub(r"^(dl|d|l)(?=[가-힣])", "", word)
     keys = {word}
+    word = re.sub(r"\d[\d.,]*%?$", "", word)  # a concentration written into the name (폴리크레줄렌액50%)
+    keys.add(word)
     if word.startswith("염산") and len(word) > 4:
         word = word[2:]
         keys.add(word)
-    keys.add(_strip_suffix(word, SALT_SUFFIXES))
+    word = _strip_suffix(word, SALT_SUFFIXES)
+    keys.add(word)
+    keys.add(_strip_suffix(word, INGREDIENT_FORMS, min_left=3))
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
+
+
+def ingredient_key(name: str) -> str:
+    """An ingredient's key without a dictionary (its shortest match key; "" when it has none);
+    `NameIndex.canonical` maps it onto the key the corpus's dictionary chose."""
+    keys = ingredient_keys(name) if name.strip() else set()
+    return shortest_key(keys) if keys else ""
+
+
+def spelling_variants(keys: Iterable[str]) -> set[str]:
+    """The keys as people also spell them (`SPELLING_VARIANTS`), the corpus's own keys excluded."""
+    keys = set(keys)
+    out = set()
+    for key in keys:
+        for corpus, common in SPELLING_VARIANTS:
+            if corpus in key:
+                out.add(key.replace(corpus, common))
+    return out - keys
+
+
+def question_forms(query: str) -> list[str]:
+    """The dosage forms a question names, as product names write them ("클리어틴 크림" -> ["크림"])."""
+    return sorted({name_form for word, name_form in QUESTION_FORMS.items() if word in query})
 
 
 def shortest_key(keys: Iterable[str]) -> str:
@@ -175,6 +221,7 @@ class NameMatch:
     keys: list[str] = field(default_factory=list)
     products: set[str] = field(default_factory=set)
     ingredients: set[str] = field(default_factory=set)
+    family: set[str] = field(default_factory=set)  # siblings of a named product: 겔포스 -> 겔포스엠, 겔포스엘
 
     def __bool__(self) -> bool:
         return bool(self.keys)
@@ -188,6 +235,7 @@ class NameIndex:
         self.ingredients: dict[str, str] = {}  # key -> canonical ingredient key
         self.ingredient_products: dict[str, set[str]] = defaultdict(set)  # canonical key -> item_seqs
         self.display: dict[str, str] = {}  # key -> a readable name (for the user dictionary)
+        self.variants: set[str] = set()  # ingredient keys that are spelling variants, not the corpus's spelling
         self.max_len = 2
 
     @classmethod
@@ -209,14 +257,33 @@ class NameIndex:
         index.max_len = max((len(k) for k in [*index.products, *index.ingredients]), default=2)
         return index
 
+    def canonical(self, name: str) -> str:
+        """The one key every part of yaksa uses for an ingredient written as `name` in the corpus or a question
+        (세티리진염산염, 염산세티리진 and 세티리진 -> 세티리진); "" when `name` gives no key."""
+        key = ingredient_key(name)
+        return self.ingredients.get(key, key)
+
+    def surface_keys(self, canon: str) -> list[str]:
+        """The corpus's spellings of a canonical ingredient (its keys, spelling variants excluded), longest first."""
+        if not hasattr(self, "_surface"):
+            surface: dict[str, set[str]] = defaultdict(set)
+            for key, c in self.ingredients.items():
+                surface[c].add(key)
+            self._surface = surface
+        return sorted(self._surface.get(canon, ()) - self.variants, key=lambda k: (-len(k), k))
+
     def _add_ingredient(self, name: str) -> str:
-        keys = ingredient_keys(name.strip()) if name.strip() else set()
-        if not keys:
+        canon = self.canonical(name)
+        if not canon:
             return ""
-        canon = shortest_key(keys)
+        keys = ingredient_keys(name.strip())
         for key in sorted(keys):
             self.ingredients.setdefault(key, canon)
             self.display.setdefault(key, name.strip())
+        for key in sorted(spelling_variants(keys)):
+            if key not in self.ingredients:
+                self.ingredients[key] = canon
+                self.variants.add(key)
         return canon
 
     def match(self, query: str, max_chars: int = 200) -> NameMatch:
@@ -250,6 +317,7 @@ class NameIndex:
         hit = False
         if key in self.products:
             found.products |= self.products[key]
+            found.family |= self.family(key) - found.products
             hit = True
         if key in self.ingredients:
             found.ingredients.add(self.ingredients[key])
@@ -257,6 +325,22 @@ class NameIndex:
         if hit:
             found.keys.append(key)
         return hit
+
+    def family(self, key: str, max_extra: int = 2, max_products: int = 6) -> set[str]:
+        """Products whose key is `key` plus a short suffix (겔포스 -> 겔포스엠, 겔포스엘): one brand's members, when
+        there are few enough of them to be one family (empty for keys under 3 characters)."""
+        if len(key) < 3:
+            return set()
+        if not hasattr(self, "_sorted_keys"):
+            self._sorted_keys = sorted(self.products)
+        seqs: set[str] = set()
+        for k in self._sorted_keys[bisect.bisect_right(self._sorted_keys, key) :]:
+            if not k.startswith(key):
+                break
+            if len(k) - len(key) <= max_extra:
+                seqs |= self.products[k]
+        seqs -= self.products.get(key, set())
+        return seqs if len(seqs) <= max_products else set()
 
     def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
         if not hasattr(self, "_sorted_keys"):
@@ -288,6 +372,7 @@ def save_names(index: NameIndex, path) -> None:
         "ingredients": index.ingredients,
         "ingredient_products": {k: sorted(v) for k, v in index.ingredient_products.items()},
         "max_len": index.max_len,
+        "variants": sorted(index.variants),
     }
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, sort_keys=True)
@@ -303,4 +388,5 @@ def load_names(path) -> NameIndex:
     index.ingredients.update(data["ingredients"])
     index.ingredient_products.update({k: set(v) for k, v in data["ingredient_products"].items()})
     index.max_len = data["max_len"]
+    index.variants = set(data.get("variants", ()))
     return index

@@ -85,11 +85,21 @@ def asks_for_medicine(sections: list[str], has_names: bool, has_rules: bool, que
     return ["efcy", *sections]
 
 
+def without_names(query: str, found: NameMatch) -> str:
+    """The space-stripped query with the recognised names (3+ characters) cut out, so that a section word inside a
+    name does not count (옥시메타졸린 holds 졸린, a drowsiness word)."""
+    q = squash(query)
+    for key in sorted(found.keys, key=len, reverse=True):
+        if len(key) >= 3:
+            q = q.replace(key, "|")
+    return q
+
+
 def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000) -> QueryAnalysis:
     q, warnings = normalise_query(query, max_chars)
     found = names.match(q)
     expansions = lexicon.expand(q)
-    sections = asks_for_medicine(lexicon.sections(q), bool(found), bool(expansions), q)
+    sections = asks_for_medicine(lexicon.sections(without_names(q, found)), bool(found), bool(expansions), q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
     if not sections and found and expansions:
         # "게보린 먹고 속이 쓰려요": a named medicine plus a symptom is most often a side effect

@@ -28,13 +28,13 @@ import numpy as np
 
 from retrievers.bm25_index import BM25Index
 from retrievers.corpus import embedding_text
-from retrievers.dense_policy import needs_dense
+from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.documents import Document, Hit
-from retrievers.embedders import Embedder, get_embedder
+from retrievers.embedders import Embedder, get_embedder, truncate_query
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
-from retrievers.names import NameIndex, ingredient_keys, load_names, shortest_key
+from retrievers.names import NameIndex, load_names, question_forms
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
@@ -42,35 +42,15 @@ from retrievers.rerankers import Reranker, load_reranker
 from retrievers.result import RetrievalResult
 from retrievers.settings import RetrievalSettings
 from retrievers.tokenizer import KiwiTokenizer
-from retrievers.vector_cache import VectorCache
+from retrievers.vector_cache import VectorCache, rule_vector_key
 from retrievers.vector_store import ChromaStore
 
-# dosage forms people name in questions ("판콜 시럽", "클리어틴 크림"); longer, unambiguous words only
-FORM_WORDS = (
-    "크림",
-    "연고",
-    "시럽",
-    "캡슐",
-    "스프레이",
-    "좌제",
-    "좌약",
-    "패치",
-    "패취",
-    "겔",
-    "젤",
-    "로션",
-    "점안액",
-    "안약",
-    "가글",
-    "과립",
-    "현탁액",
-    "츄어블",
-    "트로키",
-    "필름",
-    "파스",
-    "플라스타",
-)
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+FAMILY_WEIGHT = 0.7  # product feature of a named product's brand siblings (the named product: 1.0)
+COMBINATION_WEIGHT = 0.7  # product feature of a named ingredient's combination products (single ones: 0.9)
+DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredient (when few share it)
+OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
+MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
@@ -127,6 +107,11 @@ class Searcher:
         self.notes: list[str] = []
         self.remote_store = False
         self._query_cache: dict[str, np.ndarray] = {}
+        self._rule_vectors: dict[str, np.ndarray] = {}  # rule text -> its query vector (index build, else lazily)
+        if vectors is not None:
+            for text in lexicon.rule_texts():
+                if rule_vector_key(text) in vectors:
+                    self._rule_vectors[text] = vectors.get([rule_vector_key(text)])[0]
         self._doc_vectors = self._vector_matrix(vectors) if vectors is not None else None
         self._product_docs: dict[str, list[int]] = defaultdict(list)
         self._product_ingredients: dict[str, set[str]] = defaultdict(set)
@@ -137,14 +122,11 @@ class Searcher:
                 self._product_docs[seq].append(i)
                 if d.metadata.get("section") == "efcy" or seq not in self._product_ingredients:
                     for ingr in (d.metadata.get("main_ingr") or "").split(","):
-                        keys = ingredient_keys(ingr) if ingr.strip() else set()
-                        if keys:
-                            self._product_ingredients[seq].add(names.ingredients.get(shortest_key(keys), ""))
+                        if canon := names.canonical(ingr):
+                            self._product_ingredients[seq].add(canon)
             else:
-                for field_name in ("ingredient", "partner"):
-                    keys = ingredient_keys(d.metadata.get(field_name, "")) if d.metadata.get(field_name) else set()
-                    if keys:
-                        self._dur_by_ingredient[names.ingredients.get(shortest_key(keys), "")].append(i)
+                for canon in self._dur_pair(i):
+                    self._dur_by_ingredient[canon].append(i)
 
     @property
     def scorer(self) -> str:
@@ -173,12 +155,8 @@ class Searcher:
 
     def dur_rules(self, ingredients: list[str], dur_types: list[str]) -> list[Document]:
         """DUR rows of the given types (codes like ``cc`` or names like 임부금기) for the given ingredients, in the
-        ingredients' order."""
-        wanted: dict[str, None] = {}  # in the order given: callers cut the list, so it must not depend on hashing
-        for name in ingredients:
-            keys = ingredient_keys(name) if name.strip() else set()
-            if keys:
-                wanted[self.names.ingredients.get(shortest_key(keys), shortest_key(keys))] = None
+        ingredients' order (callers cut the list, so it must not depend on hashing)."""
+        wanted = list(dict.fromkeys(canon for name in ingredients if (canon := self.names.canonical(name))))
         out = []
         for canon in wanted:
             for i in self._dur_by_ingredient.get(canon, []):
@@ -200,6 +178,7 @@ class Searcher:
 
         t = time.perf_counter()
         q_tokens = self.tokenizer(qa.query) + (self.tokenizer(" ".join(expansions)) if expansions else [])
+        q_tokens += self._spelling_tokens(qa, q_tokens)
         if qa.expansions and not qa.names:  # a symptom question: the rules' own symptom words count three times
             q_tokens += 2 * self.tokenizer(" ".join(self.lexicon.heads(qa.query)))
         avoid = set(self.tokenizer(" ".join(avoid_terms))) if avoid_terms else set()
@@ -212,7 +191,7 @@ class Searcher:
         qvec, dense_top = None, []
         has_dense = self.store is not None or self._doc_vectors is not None
         if self.embedder is not None and has_dense and needs_dense(qa, s.dense):
-            qvec = self._embed_query(qa.query)
+            qvec = self._embed_query(qa.query) if embeds_question(qa, s.dense) else self._rules_vector(qa.query)
             dense_top = self._dense_top(qvec, s.dense_depth)
         relevance = dense_top[0][1] if dense_top else 0.0
         timings["dense_ms"] = _ms(t)
@@ -328,13 +307,19 @@ class Searcher:
         for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
             for i in self._product_docs.get(seq, []):
                 out[i] = 1.0 if seq in preferred else 0.7
+        family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
+        for seq in sorted(family):  # the brand's other members (겔포스 -> 겔포스엠), below the named product
+            for i in self._product_docs.get(seq, []):
+                out.setdefault(i, FAMILY_WEIGHT)
         dur_question = any(sec.startswith("dur:") for sec in qa.sections)
         for canon in sorted(qa.names.ingredients):
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            for seq, weight in sorted(self._ingredient_products(canon, dur_question).items()):
-                for i in self._product_docs.get(seq, []):
-                    out.setdefault(i, weight)
+            weights = self._ingredient_products(canon, dur_question)
+            in_form = self._by_dosage_form(set(weights), qa.query)
+            for seq, weight in sorted(weights.items()):
+                for i in self._product_docs.get(seq, []):  # "클로트리마졸 크림": its creams before its pessaries
+                    out.setdefault(i, weight if seq in in_form else weight - OTHER_FORM_PENALTY)
         if dur_question:
             bridged = {canon for seq in products for canon in self._product_ingredients.get(seq, ())}
             for canon in sorted(bridged):
@@ -346,24 +331,31 @@ class Searcher:
                     out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
         return out
 
+    def _spelling_tokens(self, qa: QueryAnalysis, q_tokens: list[str]) -> list[str]:
+        """BM25 tokens of the corpus's spellings of each named ingredient that the question spelt otherwise
+        (옥시메타졸린 -> 옥시메타졸린염산염, 하이드로퀴논 -> 히드로퀴논): documents keep the full name as one token."""
+        have = set(q_tokens)
+        out: list[str] = []
+        for canon in sorted(qa.names.ingredients):
+            spellings = self.names.surface_keys(canon)[:MAX_SPELLINGS]
+            out += [tok for tok in self.tokenizer(" ".join(spellings)) if tok not in have]
+        return out
+
     def _dur_pair(self, i: int) -> set[str]:
         """Canonical ingredient keys of a DUR row's ingredient and partner."""
         meta = self.docs[i].metadata
-        out = set()
-        for field_name in ("ingredient", "partner"):
-            keys = ingredient_keys(meta.get(field_name, "")) if meta.get(field_name) else set()
-            if keys:
-                out.add(self.names.ingredients.get(min(keys, key=len), ""))
-        return out
+        return {canon for f in ("ingredient", "partner") if (canon := self.names.canonical(meta.get(f) or ""))}
 
     def _ingredient_products(self, canon: str, dur_question: bool = False) -> dict[str, float]:
         """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
-        in few enough products, its combinations too (0.8). An ingredient that many products share (우르소데옥시콜산,
+        in few enough products, its combinations too (0.7). An ingredient that many products share (우르소데옥시콜산,
         216) still reaches the products made of it alone, which answer "what is this ingredient for" best. In a DUR
-        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so only the few-products case applies."""
+        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so only the few-products case applies, every
+        product alike (0.8: a combination's 상호작용 section answers as well as a single product's)."""
         seqs = self.names.ingredient_products.get(canon, set())
         single = {seq for seq in seqs if self._product_ingredients.get(seq) == {canon}}
-        out = dict.fromkeys(seqs, 0.8) if len(seqs) <= MAX_NAME_PRODUCTS else {}
+        weight = DUR_PRODUCT_WEIGHT if dur_question else COMBINATION_WEIGHT
+        out = dict.fromkeys(seqs, weight) if len(seqs) <= MAX_NAME_PRODUCTS else {}
         if not dur_question and len(single) <= MAX_SINGLE_PRODUCTS:
             out.update(dict.fromkeys(single, 0.9))
         return out
@@ -372,11 +364,23 @@ class Searcher:
         """Query vector, memoised for the last few hundred queries (CRAG searches a question more than once)."""
         vec = self._query_cache.get(query)
         if vec is None:
-            vec = self.embedder.query([query])[0]
+            vec = self.embedder.query([truncate_query(self.embedder, query, self.settings.max_query_tokens)])[0]
             if len(self._query_cache) >= 512:
                 self._query_cache.pop(next(iter(self._query_cache)))
             self._query_cache[query] = vec
         return vec
+
+    def _rules_vector(self, query: str) -> np.ndarray:
+        """The normalised mean of the query vectors of the symptom rules the question matches (each rule's vector
+        comes from the index; one missing there is embedded once and kept)."""
+        texts = self.lexicon.rule_texts(query)
+        if not texts:
+            return self._embed_query(query)
+        for text in texts:
+            if text not in self._rule_vectors:
+                self._rule_vectors[text] = self.embedder.query([text])[0]
+        vec = np.mean([self._rule_vectors[t] for t in texts], axis=0)
+        return (vec / max(float(np.linalg.norm(vec)), 1e-12)).astype(np.float32)
 
     def _dense_top(self, qvec: np.ndarray, depth: int) -> list[tuple[str, float]]:
         """Top `depth` (id, cosine): exact in memory when the index's vectors are loaded, else from Chroma.
@@ -396,7 +400,7 @@ class Searcher:
     def _by_dosage_form(self, products: set[str], query: str) -> set[str]:
         """Among products a name matched, those whose name has a dosage form the question mentions
         (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액); all of them when it mentions none or none has it."""
-        forms = [f for f in FORM_WORDS if f in query]
+        forms = question_forms(query)
         if not forms or len(products) < 2:
             return products
         names = {

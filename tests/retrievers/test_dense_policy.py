@@ -1,6 +1,6 @@
 import pytest
 
-from retrievers.dense_policy import needs_dense
+from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex
 from retrievers.query_analysis import analyse
@@ -44,3 +44,39 @@ def test_unguided_policy_also_skips_questions_a_symptom_rule_covers():
     plain = analyse("오늘 저녁 뭐 먹지", NameIndex(), Lexicon.load())
     assert symptom.expansions and not needs_dense(symptom, "unguided")
     assert needs_dense(plain, "unguided")
+
+
+def test_rules_policy_uses_the_rules_vectors_for_questions_they_cover(mini_searcher):
+    symptom = analyse("머리가 깨질 것 같아요", NameIndex(), Lexicon.load())
+    plain = analyse("오늘 저녁 뭐 먹지", NameIndex(), Lexicon.load())
+    named = analyse("게보린 부작용", mini_searcher.names, Lexicon.load())
+    assert needs_dense(symptom, "rules") and not embeds_question(symptom, "rules")
+    assert needs_dense(plain, "rules") and embeds_question(plain, "rules")
+    assert not needs_dense(named, "rules") and not embeds_question(named, "rules")
+    assert embeds_question(symptom, "unnamed")
+
+
+def test_index_build_stores_the_rules_query_vectors(mini_index):
+    from retrievers.index_store import IndexPaths
+    from retrievers.vector_cache import VectorCache, rule_vector_key
+    from tests.helpers.hash_embedder import HashEmbedder
+
+    cache = VectorCache.open(IndexPaths(mini_index[0]).vectors, dim=HashEmbedder.dim, model=HashEmbedder.name)
+    texts = Lexicon.load().rule_texts()
+    assert texts and not cache.missing([rule_vector_key(t) for t in texts])
+    stored = cache.get([rule_vector_key(texts[0])])[0]
+    assert float(stored @ HashEmbedder().query([texts[0]])[0]) > 0.99  # the rule's query vector
+
+
+def test_a_rule_covered_question_is_not_embedded_but_gets_dense_scores(mini_index):
+    from retrievers.searcher import open_searcher
+    from tests.helpers.hash_embedder import HashEmbedder
+
+    embedder = HashEmbedder()
+    s = open_searcher(mini_index[0], embedder=embedder, shared=False)
+    before = embedder.texts_embedded
+    g = s.gather("머리가 깨질 것 같아요")
+    assert embedder.texts_embedded == before  # the rules' stored vectors, no embedding at query time
+    assert g.relevance > 0.0 and any(v != 0.0 for v in g.raw["dense"])
+    s.gather("오늘 저녁 뭐 먹지")  # no name, no rule: the question itself is embedded
+    assert embedder.texts_embedded == before + 1

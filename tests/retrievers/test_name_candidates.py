@@ -7,7 +7,7 @@ def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher
 
 def test_combination_products_rank_below_single_ingredient_ones(mini_searcher):
     weights = mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("아세트아미노펜").ingredients)))
-    assert weights and set(weights.values()) == {0.8}  # 게보린, 판콜: combinations only
+    assert weights and set(weights.values()) == {0.7}  # 게보린, 판콜: combinations only
     assert mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("이부프로펜").ingredients))) == {
         "197700120": 0.9
     }
@@ -16,3 +16,21 @@ def test_combination_products_rank_below_single_ingredient_ones(mini_searcher):
 def test_dur_questions_do_not_pull_in_single_ingredient_leaflets(mini_searcher):
     canon = next(iter(mini_searcher.names.match("이부프로펜").ingredients))
     assert mini_searcher._ingredient_products(canon, dur_question=True) == {"197700120": 0.8}
+
+
+def test_a_common_spelling_ranks_like_the_corpus_spelling(mini_searcher):
+    """클로페니라민 (common) for 클로르페니라민말레산염 (leaflet): the corpus's spellings join the BM25 query."""
+    qa = mini_searcher.gather("클로페니라민 졸려요").analysis
+    assert "클로르페니라민말레산염" in mini_searcher._spelling_tokens(qa, [])
+    common = [h.id for h in mini_searcher.rank(mini_searcher.gather("클로페니라민 졸려요"))[:5]]
+    corpus = [h.id for h in mini_searcher.rank(mini_searcher.gather("클로르페니라민말레산염 졸려요"))[:5]]
+    assert common == corpus and common[0] == "easydrug:196800036:se"
+
+
+def test_a_named_dosage_form_ranks_that_form_first_among_an_ingredients_products(mini_searcher):
+    """시메티콘 is in 베아제정, 훼스탈플러스정 and 겔포스엠현탁액: "현탁액" puts the suspension's section first."""
+    plain = mini_searcher.rank(mini_searcher.gather("시메티콘 먹는법"))
+    assert {h.scores["product"] for h in plain[:3]} == {0.7}
+    formed = mini_searcher.rank(mini_searcher.gather("시메티콘 현탁액 먹는법"))
+    assert formed[0].id == "easydrug:199400883:useMethod" and formed[0].scores["product"] == 0.7
+    assert {h.scores["product"] for h in formed[1:3]} == {0.5}

@@ -1,7 +1,7 @@
 import pytest
 
 from retrievers.corpus import load_corpus
-from retrievers.names import NameIndex, ingredient_keys, load_names, product_keys, save_names
+from retrievers.names import NameIndex, ingredient_keys, load_names, product_keys, question_forms, save_names
 
 
 @pytest.fixture(scope="module")
@@ -51,3 +51,44 @@ def test_names_round_trip_through_json(names, tmp_path):
     save_names(names, tmp_path / "n.json")
     back = load_names(tmp_path / "n.json")
     assert back.match("게보린 부작용").products == names.match("게보린 부작용").products
+
+
+def test_ingredient_keys_drop_concentrations_forms_and_complex_salts():
+    assert "폴리크레줄렌" in ingredient_keys("폴리크레줄렌액50%")
+    assert "폴리사카리드철" in ingredient_keys("폴리사카리드철착염")
+    assert "은행엽" in ingredient_keys("은행엽건조엑스")
+    assert ingredient_keys("살리실산") == {"살리실산"}  # an acid is not a powder (산) to strip
+
+
+def test_one_canonical_key_for_every_spelling_of_an_ingredient(names):
+    canon = names.canonical("세티리진염산염")
+    assert canon and names.canonical("염산세티리진") == canon == names.canonical("세티리진")
+    assert names.canonical("") == "" and names.canonical("(주)") == ""
+
+
+def test_common_spellings_find_the_corpus_ingredient(names):
+    assert names.match("하이드로퀴논 크림 부작용").ingredients == {names.canonical("히드로퀴논")}
+    assert names.canonical("은행엽엑스") in names.match("은행잎추출물 혈액순환제").ingredients
+    assert names.canonical("폴리크레줄렌액50%") in names.match("폴리크레줄렌 입병약").ingredients
+    surface = names.surface_keys(names.canonical("히드로퀴논"))
+    assert "히드로퀴논" in surface and "하이드로퀴논" not in surface  # BM25 searches the corpus's own spelling
+
+
+def test_question_forms_map_everyday_words_to_product_name_forms():
+    assert question_forms("클리어틴 크림 발라도 돼요") == ["크림"]
+    assert question_forms("안약 넣고 렌즈 껴도 되나") == ["점안액"]
+    assert question_forms("두통약 추천") == []
+
+
+def test_spelling_variants_round_trip_through_json(names, tmp_path):
+    save_names(names, tmp_path / "n.json")
+    back = load_names(tmp_path / "n.json")
+    assert back.variants == names.variants and "하이드로퀴논" in back.variants
+    assert back.surface_keys(back.canonical("히드로퀴논")) == names.surface_keys(names.canonical("히드로퀴논"))
+
+
+def test_a_brand_name_brings_its_family_members_apart(names):
+    found = names.match("겔포스 식전에 먹어요 식후에 먹어여?")
+    assert found.products and {"199400883", "201708580"} <= found.family  # 겔포스엠, 겔포스엘
+    assert not found.products & found.family
+    assert names.family("정") == set()  # too short a key to make a family

@@ -73,3 +73,14 @@ def test_a_side_effect_of_something_taken_is_not_a_request_for_medicine():
 def test_rule_heads_are_the_symptom_words_the_rules_add_first():
     heads = Lexicon.load().heads("목이 칼칼하고 머리가 아파요")
     assert heads[:2] == ["두통", "인후통"] or set(heads) >= {"두통", "인후통"}
+
+
+def test_section_words_inside_a_recognised_name_do_not_count():
+    names = NameIndex()
+    names._add_ingredient("옥시메타졸린염산염")
+    names.max_len = 12
+    question = "옥시메타졸린 코뚫어주는 스프레이 계속 뿌려도 되나"
+    assert "se" in analyse(question, NameIndex(), Lexicon.load()).sections  # 옥시메타졸린 holds 졸린 (drowsy)
+    qa = analyse(question, names, Lexicon.load())
+    assert qa.names.ingredients == {"옥시메타졸린"}
+    assert "se" not in qa.sections and "atpn" in qa.sections
