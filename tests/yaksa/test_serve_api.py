@@ -68,7 +68,7 @@ def test_search_returns_ranked_documents_and_flags_out_of_scope():
 
 def test_healthz_names_the_lms_and_limits():
     data = client(make_app(lms=ScriptedLM().roles())).get("/healthz").json()
-    assert data["status"] == "ok" and data["uses_lm"] is True and data["lm"]["generate"] == "dummy"
+    assert data["status"] == "ok" and data["uses_lm"] is True and data["lm"]["generate"] == "scripted/lm"
     assert data["in_flight"] == 0 and data["max_concurrent"] == 64 and data["auth"] is False
     assert data["scores"] == "quality"
     assert client(make_app()).get("/healthz").json()["uses_lm"] is False
