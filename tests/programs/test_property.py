@@ -63,6 +63,7 @@ def test_random_lm_behaviour_always_ends_within_the_cap(seed, profile, budget, l
     )
     pred = program(question=question)
     assert len(lm.calls) == pred.trace["lm_calls"]["total"] <= budget
-    assert pred.answer.strip() and pred.trace["stop_reason"]
+    assert pred.answer.strip()
+    assert pred.trace["stop_reason"]
     assert "전문가와 꼭 상담하세요" in pred.answer or pred.out_of_scope
     assert len(pred.contexts) == len(pred.citations)

@@ -234,7 +234,8 @@ def test_a_second_identical_compile_makes_no_lm_request(lab, capsys):
     runs = MlflowClient().search_runs(
         [mlflow.get_experiment_by_name("test").experiment_id], order_by=["attributes.start_time DESC"]
     )
-    assert runs[0].data.metrics["lm_calls"] == 0 and runs[0].data.metrics["lm_cache_hits"] > 0
+    assert runs[0].data.metrics["lm_calls"] == 0
+    assert runs[0].data.metrics["lm_cache_hits"] > 0
     assert runs[0].data.params["dataset_hash"] == runs[1].data.params["dataset_hash"]
     assert "LM calls: 0 (+" in capsys.readouterr().out
 
@@ -261,7 +262,8 @@ def test_promote_keeps_a_better_champion(lab, capsys):
 def test_no_lm_says_what_is_needed(lab, capsys):
     assert cli.main(COMPILE + lab.data) == 2
     err = capsys.readouterr().err
-    assert "yaksa compile needs an LM: pass --lm MODEL" in err and err.count("\n") == 1
+    assert "yaksa compile needs an LM: pass --lm MODEL" in err
+    assert err.count("\n") == 1
 
 
 def test_pickled_programs_are_refused_and_never_run(tmp_path):
@@ -306,11 +308,13 @@ def test_turn_evaluator_compiles_and_registers_yaksa_turn(lab, capsys):
     assert cli.main(argv) == 0
     assert "registered yaksa-turn version 1; it is now @champion" in capsys.readouterr().out
     run = only_run()
-    assert run.data.params["program"] == "turn" and run.data.params["metric"] == "turn"
+    assert run.data.params["program"] == "turn"
+    assert run.data.params["metric"] == "turn"
     program = programs.load("models:/yaksa-turn@champion", lms={})
     assert type(program).__name__ == "TurnEvaluator"
     out = program(prompt="투 포인터로 풀어줘. N <= 10^5", problem_title="두 수의 합")
-    assert out.intents and out.score is not None
+    assert out.intents
+    assert out.score is not None
 
 
 def registered_state(run) -> dict:

@@ -71,7 +71,8 @@ def test_compile_logs_over_http_and_ask_loads_the_champion_through_the_server(  
     client = MlflowClient(mlflow_server)
     version = client.get_model_version_by_alias("yaksa-crag", "champion")
     run = client.get_run(version.run_id)
-    assert run.data.params["optimizer"] == "bootstrap" and "dev_score_after" in run.data.metrics
+    assert run.data.params["optimizer"] == "bootstrap"
+    assert "dev_score_after" in run.data.metrics
     assert [a.path for a in client.list_artifacts(run.info.run_id, "program")] == ["program/yaksa_state.json"]
     assert not (tmp_path / "mlruns").exists()  # nothing went to the local default store
 
@@ -79,4 +80,6 @@ def test_compile_logs_over_http_and_ask_loads_the_champion_through_the_server(  
     with contextlib.redirect_stdout(out):
         code = cli.main(["ask", "게보린 부작용", "--model", "models:/yaksa-crag@champion", "--json", "--no-web"])
     pred = json.loads(out.getvalue())
-    assert code == 0 and pred["citations"] and pred["answer"]
+    assert code == 0
+    assert pred["citations"]
+    assert pred["answer"]
