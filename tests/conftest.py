@@ -1,6 +1,9 @@
-"""Test-wide settings: offline library defaults, and no reading of a user's config or index."""
+"""Test-wide settings: offline library defaults, no reading of a user's config or index, Hypothesis derandomized
+with no example database (the same cases every run, nothing written into the repository), and no global state
+(DSPy cache, MLflow tracking URI) carried from one test to the next."""
 
 import os
+import tempfile
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
@@ -11,9 +14,15 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ["YAKSA_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-yaksa.toml")
 os.environ.pop("YAKSA_LM", None)
 os.environ.pop("TAVILY_API_KEY", None)
+# Hypothesis keeps nothing in the repository: no example database, and its storage (if any) under the temp dir
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "yaksa-hypothesis"))
 
 
 import pytest  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+hypothesis_settings.register_profile("yaksa", derandomize=True, database=None, deadline=None)
+hypothesis_settings.load_profile("yaksa")
 
 
 @pytest.fixture(scope="session")
