@@ -6,42 +6,18 @@ import socket
 import time
 
 import httpx
-import uvicorn
 
-from tests.helpers.serve_app import free_port, make_app
+from tests.helpers.serve_app import LiveServer, make_app
 from yaksa.app import ServeSettings
 from yaksa.app.limits import host_name
 from yaksa.app.protocol import with_header_timeout
 
 
-class Server:
+class Server(LiveServer):
     """uvicorn with the header-timeout protocol, as `yaksa serve` runs it."""
 
     def __init__(self, app, header_timeout_s=0.5):
-        import threading
-
-        self.port = free_port()
-        config = uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            lifespan="off",
-            http=with_header_timeout(header_timeout_s),
-        )
-        self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self):
-        self.thread.start()
-        deadline = time.monotonic() + 15
-        while not self.server.started and time.monotonic() < deadline:
-            time.sleep(0.02)
-        return self
-
-    def __exit__(self, *exc):
-        self.server.should_exit = True
-        self.thread.join(10)
+        super().__init__(app, http=with_header_timeout(header_timeout_s))
 
 
 def raw(port: int, data: bytes, wait: float = 5.0) -> tuple[bytes, float]:
