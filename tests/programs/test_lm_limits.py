@@ -62,7 +62,7 @@ def test_a_server_that_never_sends_a_byte_is_unreachable_within_the_first_token_
         with pytest.raises(LMCallCut, match="no first token within 1.5 s"):
             ask(run)
         took = time.monotonic() - start
-        assert 1.4 < took < 3.0
+        assert 1.4 < took < 1.5 + 10  # cut at the limit; the server would have held the call for ever
         assert run.unreachable() == ["generate"]
         assert not run.has_lm("generate")
         [cut] = run.trace.cut
@@ -98,7 +98,7 @@ def test_a_dead_server_costs_one_timeout_per_role_and_the_question_still_answers
     assert pred.trace["method"] == "extractive"
     assert requests == calls["total"]
     assert all(calls[role] <= 1 for role in ("query", "generate", "verify", "judge"))
-    assert took < 1.0 * calls["total"] + 3
+    assert took < 1.0 * calls["total"] + 10  # one first-token limit per call, not the servers' never
     assert {c["why"] for c in pred.trace["cut"]} == {"unreachable"}
     assert set(pred.trace["unreachable"]) == {c["role"] for c in pred.trace["cut"]}
 
@@ -113,13 +113,14 @@ def test_the_call_budget_counts_http_requests_with_a_failing_server():
 
 
 def test_the_wall_clock_budget_ends_the_question_with_a_cited_answer_and_says_why():
-    with StubOpenAI([{"drip": 1.0, "content": ANSWER}]) as server:
+    # each reply takes 5 x 3 s: only a cut at the 3 s budget ends the question well before the first one is done
+    with StubOpenAI([{"drip": 3.0, "content": ANSWER}]) as server:
         settings = get_profile(web_references=False, time_budget_s=3.0)
         program = CRAG(backend=FakeBackend(), settings=settings, lms=lms(server, first=5, idle=5))
         start = time.monotonic()
         pred = program(question="게보린 먹고 속이 쓰려요")
         took = time.monotonic() - start
-    assert took < 4.5
+    assert took < 12
     assert pred.trace["stop_reason"] == "time_budget_exhausted"
     assert "[문서 1]" in pred.answer
     assert "시간을 모두 써서" in pred.answer

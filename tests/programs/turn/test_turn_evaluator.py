@@ -1,5 +1,7 @@
 """The turn evaluator end to end with scripted LMs: the seed's two scenarios, failures, and the no-LM path."""
 
+import threading
+
 import dspy
 import pytest
 from dspy.utils import DummyLM
@@ -45,11 +47,18 @@ def test_scenario_1_single_generation_intent_gives_one_evaluation():
 
 
 def test_scenario_2_generation_and_optimization_run_concurrently_and_average():
-    reply = by_request(
+    answer = by_request(
         ["GENERATION", "OPTIMIZATION"],
         {"(Generation)": evaluation(85), "(Optimization)": evaluation(70)},
     )
-    lm, engine = scripted_lm(reply, delay=0.3)
+    both_in_flight = threading.Barrier(2, timeout=30)
+
+    def reply(prompt):
+        if "[[ ## eval_type ## ]]" in prompt:
+            both_in_flight.wait()  # passes only when the two evaluations run at once; run one by one, it breaks
+        return answer(prompt)
+
+    lm, engine = scripted_lm(reply)
     with dspy.context(lm=lm):
         result = TurnEvaluator()(prompt=BOTH_PROMPT)
     log = result.turn_log
