@@ -49,3 +49,18 @@ def searcher():
     from tests.helpers.mini_index import real_searcher
 
     return real_searcher()
+
+
+@pytest.fixture(autouse=True)
+def no_global_state_between_tests():
+    """Each test gets its own in-memory DSPy cache (no disk cache: nothing cached by one test answers another, or
+    another run), and whatever a test does to the DSPy cache or the MLflow tracking URI is undone after it."""
+    import dspy
+    import mlflow
+
+    saved_cache = dspy.cache
+    saved_uri = os.environ.get("MLFLOW_TRACKING_URI")  # mlflow.set_tracking_uri keeps the URI here too
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True)
+    yield
+    dspy.cache = saved_cache
+    mlflow.set_tracking_uri(saved_uri)  # None unsets it
