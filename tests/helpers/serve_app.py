@@ -10,7 +10,6 @@ Example:
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 from concurrent.futures import Future
@@ -19,7 +18,10 @@ from programs.crag import CRAG
 from programs.profiles import get_profile
 from retrievers.web import WebReferences
 from tests.helpers.mini_index import real_searcher
+from tests.helpers.ports import bound_socket, free_port
 from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
+
+__all__ = ["LiveServer", "fixed_web", "free_port", "make_app", "make_program", "parse_sse", "slow_lm", "WEB_LINK"]
 
 WEB_LINK = {"title": "식품의약품안전처", "url": "https://www.mfds.go.kr"}
 
@@ -73,22 +75,18 @@ def parse_sse(text: str) -> list[tuple[str, dict]]:
     return events
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 class LiveServer:
-    """uvicorn serving `app` on 127.0.0.1 (a free port) in a daemon thread."""
+    """uvicorn serving `app` on 127.0.0.1 in a daemon thread, on a socket bound here (a free port unless `port`),
+    so no other process can take the port before uvicorn listens on it. Extra keywords go to `uvicorn.Config`."""
 
-    def __init__(self, app, port: int | None = None):
+    def __init__(self, app, port: int | None = None, **config):
         import uvicorn
 
-        self.port = port or free_port()
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off")
+        self.socket = bound_socket(port or 0)
+        self.port = self.socket.getsockname()[1]
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning", lifespan="off", **config)
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     @property
     def url(self) -> str:
@@ -106,3 +104,4 @@ class LiveServer:
     def __exit__(self, *exc):
         self.server.should_exit = True
         self.thread.join(10)
+        self.socket.close()

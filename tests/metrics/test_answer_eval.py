@@ -24,8 +24,12 @@ def pred(cited, first_hits, routes, later=(), answer="답 [문서 1]\n\n전문�
 
 def test_a_corrected_question_is_one_whose_rewrite_found_gold():
     row = answer_row({"id": "1", "kind": "k", "gold": ["g"]}, pred(["g"], ["x"], ["rewrite", "generate"], [["g"]]), 5)
-    assert row["corrective"] and row["corrected"] and row["cites_gold"] and not row["gold_in_first_top5"]
-    assert row["routes"] == ["generate", "rewrite"] and row["chars"] == len("답 [문서 1]")
+    assert row["corrective"]
+    assert row["corrected"]
+    assert row["cites_gold"]
+    assert not row["gold_in_first_top5"]
+    assert row["routes"] == ["generate", "rewrite"]
+    assert row["chars"] == len("답 [문서 1]")
 
 
 def test_summary_per_kind_with_auc_and_out_of_scope():
@@ -35,11 +39,17 @@ def test_summary_per_kind_with_auc_and_out_of_scope():
         answer_row({"kind": "oos", "gold": []}, {"answer": "범위 밖", "out_of_scope": True, "trace": {}}, 1),
     ]
     s = summarise(rows)
-    assert s["a"]["n"] == 2 and s["a"]["cites_gold"] == 0.5 and s["a"]["misses"] == 1
-    assert s["a"]["misses_corrective"] == 1.0 and s["a"]["misses_corrected"] == 0.0 and s["a"]["found_corrective"] == 0
-    assert s["all"]["evaluator_auc"] == 1.0 and s["out_of_scope"] == {"n": 1, "blocked": 1.0}
+    assert s["a"]["n"] == 2
+    assert s["a"]["cites_gold"] == 0.5
+    assert s["a"]["misses"] == 1
+    assert s["a"]["misses_corrective"] == 1.0
+    assert s["a"]["misses_corrected"] == 0.0
+    assert s["a"]["found_corrective"] == 0
+    assert s["all"]["evaluator_auc"] == 1.0
+    assert s["out_of_scope"] == {"n": 1, "blocked": 1.0}
 
 
 def test_auc_and_answer_text():
-    assert auc([True, False, True], [0.9, 0.5, 0.4]) == 0.5 and auc([True], [0.3]) is None
+    assert auc([True, False, True], [0.9, 0.5, 0.4]) == 0.5
+    assert auc([True], [0.3]) is None
     assert answer_text("가 [문서 1]\n※ 언어 모델 없이\n전문가와 꼭 상담하세요.") == "가 [문서 1]"

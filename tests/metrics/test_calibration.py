@@ -33,7 +33,8 @@ def labelled(searcher):
 
 
 def test_labels_documents_and_results_from_gold_ids(labelled):
-    assert len(labelled.results) == 9 and len(labelled.doc_x) == len(labelled.doc_y)
+    assert len(labelled.results) == 9
+    assert len(labelled.doc_x) == len(labelled.doc_y)
     assert [r["label"] for r in labelled.results] == [1] * 7 + [0, 0]
     assert sum(labelled.doc_y) >= 7
 
@@ -41,13 +42,17 @@ def test_labels_documents_and_results_from_gold_ids(labelled):
 def test_fit_report_plot_and_round_trip(labelled, tmp_path):
     model = fit_model(labelled, c=1.0, fusion={"bm25": 0.8})
     report = calibration_report(model, labelled)
-    assert report["results"]["n"] == 9 and report["results"]["misses"] == 2
-    assert 0.0 <= report["documents"]["ece"] <= 1.0 and report["results"]["auc"] is not None
+    assert report["results"]["n"] == 9
+    assert report["results"]["misses"] == 2
+    assert 0.0 <= report["documents"]["ece"] <= 1.0
+    assert report["results"]["auc"] is not None
     reliability_plot(report, tmp_path / "r.png")
     assert (tmp_path / "r.png").read_bytes()[:4] == b"\x89PNG"
     path = model.save(tmp_path / "m.json")
     again = RelevanceModel.load(path)
-    assert again.doc == model.doc and again.result == model.result and again.fusion == {"bm25": 0.8}
+    assert again.doc == model.doc
+    assert again.result == model.result
+    assert again.fusion == {"bm25": 0.8}
 
 
 def test_one_class_data_cannot_be_fitted(labelled):
@@ -74,6 +79,9 @@ def test_expected_calibration_error():
 def test_shipped_model_is_calibrated_on_the_test_split():
     model = RelevanceModel.load()
     r, d = model.report["results"], model.report["documents"]
-    assert model.report["fit"] == "dev" and model.report["report"] == "test"
-    assert d["auc"] >= 0.8 and d["ece"] <= 0.05 and r["ece"] <= 0.05
+    assert model.report["fit"] == "dev"
+    assert model.report["report"] == "test"
+    assert d["auc"] >= 0.8
+    assert d["ece"] <= 0.05
+    assert r["ece"] <= 0.05
     assert r["found_routed_corrective"] / r["found"] <= 0.1

@@ -35,7 +35,8 @@ def test_weighted_score_from_the_judge_and_one_call():
 def test_feedback_mode_returns_missing_info_and_suggestions():
     out = QualityMetric(judge=ScriptedLM(evaluate=[VERDICT]), feedback=True)(EXAMPLE, PRED, None, "generate", None)
     assert out.score == pytest.approx(0.6)
-    assert "missing information: 복용 간격" in out.feedback and "suggestions: 용법을 함께 안내" in out.feedback
+    assert "missing information: 복용 간격" in out.feedback
+    assert "suggestions: 용법을 함께 안내" in out.feedback
     assert "reference answer: 위장 장애가" in out.feedback
 
 
@@ -50,7 +51,8 @@ def test_no_lm_uses_the_heuristic_and_calls_nothing():
     metric = QualityMetric(judge=None)
     with dspy.context(lm=None):
         fb = metric.judge_feedback(EXAMPLE, PRED)
-    assert fb.method == "heuristic" and 0 < fb.overall <= 1
+    assert fb.method == "heuristic"
+    assert 0 < fb.overall <= 1
 
 
 def test_out_of_scope_is_scored_by_the_decision_without_an_lm_call():
@@ -65,4 +67,5 @@ def test_out_of_scope_is_scored_by_the_decision_without_an_lm_call():
 
 def test_context_documents_are_numbered_like_the_answer():
     docs = context_documents(["게보린정\n본문", "타이레놀\n본문"])
-    assert [d.id for d in docs] == ["context:1", "context:2"] and docs[0].text == "게보린정\n본문"
+    assert [d.id for d in docs] == ["context:1", "context:2"]
+    assert docs[0].text == "게보린정\n본문"

@@ -47,7 +47,8 @@ def test_faithfulness_counts_supported_statements_in_the_generators_contexts():
     lm = ragas_judge(["게보린은 위장 장애를 일으킨다", "게보린은 간에 좋다"], [1, 0])
     metric = RagasMetric(judge=lm, which=("faithfulness",))
     assert metric.score_both(EXAMPLE, PRED) == {"faithfulness": 0.5}
-    assert len(lm.calls) == 2 and "속쓰림 등 위장 장애" in lm.seen[1]  # the NLI prompt holds pred.contexts
+    assert len(lm.calls) == 2
+    assert "속쓰림 등 위장 장애" in lm.seen[1]  # the NLI prompt holds pred.contexts
 
 
 def test_answer_relevancy_uses_our_embedder():
@@ -59,7 +60,8 @@ def test_answer_relevancy_uses_our_embedder():
         strictness=2,
     )
     score = metric.score_both(EXAMPLE, PRED)["answer_relevancy"]
-    assert score == pytest.approx(1.0, abs=1e-5) and embedder.calls == 2  # same question back: cosine 1
+    assert score == pytest.approx(1.0, abs=1e-5)
+    assert embedder.calls == 2  # same question back: cosine 1
     noncommittal = RagasMetric(
         judge=ragas_judge([], [], noncommittal=1), embedder=HashEmbedder(), which=("answer_relevancy",), strictness=1
     )
@@ -81,9 +83,11 @@ def test_adapter_validates_against_the_response_model():
         question: str
 
     llm = DspyRagasLLM(ScriptedLM(unknown=['앞말 {"question": "게보린?"} 뒷말']))
-    assert llm.generate("질문을 만드세요", Out).question == "게보린?" and llm.calls == 1
+    assert llm.generate("질문을 만드세요", Out).question == "게보린?"
+    assert llm.calls == 1
     emb = EmbedderAdapter(HashEmbedder())
-    assert len(emb.embed_text("게보린")) == 64 and len(emb.embed_texts(["a", "b"])) == 2
+    assert len(emb.embed_text("게보린")) == 64
+    assert len(emb.embed_texts(["a", "b"])) == 2
 
 
 def test_combined_renormalises_over_determined_parts():
@@ -117,7 +121,8 @@ def test_optimizer_wrapper_feedback_and_pass_mark():
     )
     quality = make_metric("quality", judge=judge)
     out = for_optimizer(quality, feedback=True)(EXAMPLE, PRED, None, "generate.predict", None)
-    assert out.score == pytest.approx(0.8) and "missing information: 보관법" in out.feedback
+    assert out.score == pytest.approx(0.8)
+    assert "missing information: 보관법" in out.feedback
     assert for_optimizer(quality, threshold=0.9)(EXAMPLE, PRED, trace=[]) is False
 
 

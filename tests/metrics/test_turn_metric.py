@@ -43,7 +43,8 @@ def test_labelled_turns_cover_every_intent_both_languages_and_multi_intent_turns
     assert 35 <= len(turns) <= 50
     assert len({t.id for t in turns}) == len(turns)
     intents = Counter(name for t in turns for name in t.intents)
-    assert set(intents) == set(Intent.__args__) and min(intents.values()) >= 4
+    assert set(intents) == set(Intent.__args__)
+    assert min(intents.values()) >= 4
     assert sum(len(t.intents) > 1 for t in turns) >= 5
     assert Counter(t.lang for t in turns).keys() == {"ko", "en"}
     for turn in turns:

@@ -17,7 +17,8 @@ def test_budget_counts_per_role_and_refuses_past_its_limit():
     budget.charge("query")
     with pytest.raises(BudgetExhausted):
         budget.charge("judge")
-    assert budget.by_role == {"query": 2, "generate": 0, "verify": 0, "judge": 0} and budget.remaining == 0
+    assert budget.by_role == {"query": 2, "generate": 0, "verify": 0, "judge": 0}
+    assert budget.remaining == 0
     assert LMBudget(None).remaining == float("inf")
 
 
@@ -26,8 +27,10 @@ def test_run_charges_records_and_switches_off_an_unreachable_role():
     run = Run(lms={"generate": lm}, budget_limit=5)
     with pytest.raises(Exception, match="refused"):
         run.call("generate", dspy.Predict("question -> answer"), question="q")
-    assert not run.has_lm("generate") and run.unreachable() == ["generate"]
-    assert run.trace.lm_calls["generate"] == 1 and run.trace.errors
+    assert not run.has_lm("generate")
+    assert run.unreachable() == ["generate"]
+    assert run.trace.lm_calls["generate"] == 1
+    assert run.trace.errors
     with pytest.raises(RuntimeError):
         run.call("generate", dspy.Predict("question -> answer"), question="q")
     assert run.budget.used == 1
@@ -35,11 +38,14 @@ def test_run_charges_records_and_switches_off_an_unreachable_role():
 
 def test_profile_from_dict_summary_slots_and_dur_types():
     p = UserProfile.from_dict({"age": "8", "sex": "male", "conditions": "천식, 비염", "medicines": []})
-    assert p.summary() == "8세 남성, 질환: 천식, 비염" and p.dur_types() == ["특정연령대금기"]
+    assert p.summary() == "8세 남성, 질환: 천식, 비염"
+    assert p.dur_types() == ["특정연령대금기"]
     assert p.slots() == {"나이": "8", "성별": "남성", "질환": "천식, 비염"}
     pregnant = UserProfile.from_dict({"conditions": ["임신 12주"]})
-    assert pregnant.pregnant and pregnant.dur_types() == ["임부금기"]
-    assert UserProfile.from_dict(None).empty and UserProfile().summary() == ""
+    assert pregnant.pregnant
+    assert pregnant.dur_types() == ["임부금기"]
+    assert UserProfile.from_dict(None).empty
+    assert UserProfile().summary() == ""
 
 
 @pytest.mark.parametrize("bad", [[1], {"age": -1}, {"age": "old"}, {"age": True}, {"medicines": [1]}, {"x": 1}])
@@ -59,15 +65,13 @@ def test_six_ablation_profiles_add_one_idea_each():
     ]
     assert get_profile("baseline").refine_strategy == "basic_rag"
     assert not get_profile("self_refine_heuristic").llm_quality
-    assert (
-        get_profile("self_refine_llm_quality").llm_quality and not get_profile("self_refine_llm_quality").dynamic_query
-    )
+    assert get_profile("self_refine_llm_quality").llm_quality
+    assert not get_profile("self_refine_llm_quality").dynamic_query
     assert get_profile("self_refine_dynamic_query").dynamic_query
-    assert (
-        not get_profile("self_refine_dynamic_query").safety_checks
-        and get_profile("self_refine_full_safety").safety_checks
-    )
-    assert get_profile() == CragSettings() and get_profile(lm_call_budget=5).lm_call_budget == 5
+    assert not get_profile("self_refine_dynamic_query").safety_checks
+    assert get_profile("self_refine_full_safety").safety_checks
+    assert get_profile() == CragSettings()
+    assert get_profile(lm_call_budget=5).lm_call_budget == 5
     with pytest.raises(KeyError):
         get_profile("nope")
     with pytest.raises(ValueError):

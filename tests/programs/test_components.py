@@ -40,8 +40,10 @@ def five_hits():
 
 def test_calibrated_grade_gives_probabilities_per_document_and_result():
     grades = RelevanceGrader().grade(RetrievalResult("약0 부작용", five_hits(), products=["약0"]))
-    assert grades.method == "calibrated" and len(grades.documents) == 5
-    assert all(0.0 <= p <= 1.0 for p in grades.documents) and 0.0 <= grades.relevance <= 1.0
+    assert grades.method == "calibrated"
+    assert len(grades.documents) == 5
+    assert all(0.0 <= p <= 1.0 for p in grades.documents)
+    assert 0.0 <= grades.relevance <= 1.0
     assert grades.documents == sorted(grades.documents, reverse=True)  # lower fused score, lower probability
     assert grades.relevant == [p >= 0.5 for p in grades.documents]
     assert RelevanceGrader().grade(RetrievalResult("q")).relevance == 0.0
@@ -52,7 +54,9 @@ def test_reranker_grades_read_the_rerank_scores():
     for h, sc in zip(hits, (0.9, 0.2, 0.04, 0.01, 0.001), strict=True):
         h.scores["rerank"] = sc
     grades = RelevanceGrader().grade(RetrievalResult("q", hits, scorer="flag:x"))
-    assert grades.method == "reranker" and grades.relevance == 0.9 and grades.relevant == [True, True] + [False] * 3
+    assert grades.method == "reranker"
+    assert grades.relevance == 0.9
+    assert grades.relevant == [True, True] + [False] * 3
 
 
 def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_grade():
@@ -60,7 +64,9 @@ def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_g
     run = Run(lms={"judge": lm}, budget_limit=None)
     base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
     grades = LMGrader()(question="부작용", hits=five_hits(), base=base, run=run)
-    assert lm.calls == ["grade"] and grades.method == "lm" and grades.relevant == [True, False, False, True, False]
+    assert lm.calls == ["grade"]
+    assert grades.method == "lm"
+    assert grades.relevant == [True, False, False, True, False]
     assert grades.documents[1] == round(base.documents[1] / 2, 4)
     assert grades.relevance == round((base.relevance + 1.0) / 2, 4)
 
@@ -77,14 +83,18 @@ def test_lm_grading_past_the_budget_keeps_the_calibrated_grade():
     lm = ScriptedLM()
     run = Run(lms={"judge": lm}, budget_limit=0)
     base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
-    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base and lm.calls == []
+    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base
+    assert lm.calls == []
 
 
 def test_knowledge_refinement_keeps_relevant_strips_in_order_and_every_document():
     docs = [d for d in DOCS if d.id.endswith(":atpn") or d.id.endswith(":se")]
     refined, stats = KnowledgeRefiner(threshold=0.2, max_strips=1).refine("술 마시면 간손상", docs)
-    assert [d.id for d in refined] == [d.id for d in docs] and refined[0].text.endswith("간손상이 나타날 수 있습니다.")
-    assert "위궤양" not in refined[0].text and stats["kept_strips"] == len(docs) and stats["reduction"] > 0
+    assert [d.id for d in refined] == [d.id for d in docs]
+    assert refined[0].text.endswith("간손상이 나타날 수 있습니다.")
+    assert "위궤양" not in refined[0].text
+    assert stats["kept_strips"] == len(docs)
+    assert stats["reduction"] > 0
     assert refined[0].text.startswith("게보린정 (")  # the product header stays
 
 
@@ -92,8 +102,11 @@ def test_extractive_answer_quotes_cites_and_warns():
     answer = extractive_answer("게보린 구토", DOCS[:4], max_docs=2)
     quotes = answer.split("\n\n")[1].splitlines()
     assert quotes[0].endswith("[문서 1]")  # retrieval's best document leads
-    assert quotes[1].startswith("[이상반응(부작용)] 구역, 구토") and quotes[1].endswith("[문서 4]") and len(quotes) == 2
-    assert "전문가와 꼭 상담하세요." in answer and "LM" in answer
+    assert quotes[1].startswith("[이상반응(부작용)] 구역, 구토")
+    assert quotes[1].endswith("[문서 4]")
+    assert len(quotes) == 2
+    assert "전문가와 꼭 상담하세요." in answer
+    assert "LM" in answer
     low = extractive_answer("게보린 구토", DOCS[:4], mode="generate_low_relevance")
     assert low.startswith("검색된 문서가 질문과 직접 관련되지 않을 수 있어")
 
@@ -102,19 +115,25 @@ def test_quality_evaluator_seed_example_and_clamping():
     lm = ScriptedLM(evaluate=[SEED_EVAL, {**SEED_EVAL, "grounding": 1.7, "completeness": -1, "accuracy": 0.5}])
     run = Run(lms={"judge": lm}, budget_limit=None)
     fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run)
-    assert fb.overall == 0.42 and fb.needs_retrieval and fb.missing_info == ["유산증 위험", "비타민 B12 결핍"]
+    assert fb.overall == 0.42
+    assert fb.needs_retrieval
+    assert fb.missing_info == ["유산증 위험", "비타민 B12 결핍"]
     fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run)
     assert (fb.grounding, fb.completeness, fb.overall) == (1.0, 0.0, 0.5)
     prompt = lm.prompts[0][1][-1]["content"]
-    assert "[문서 5]" in prompt and "[문서 6]" not in prompt  # top 5 documents only
+    assert "[문서 5]" in prompt
+    assert "[문서 6]" not in prompt  # top 5 documents only
 
 
 @pytest.mark.parametrize("bad", ["not json at all", RuntimeError("500"), {**SEED_EVAL, "grounding": "high"}])
 def test_quality_evaluator_falls_back_to_the_heuristic_and_says_so(bad):
     run = Run(lms={"judge": ScriptedLM(evaluate=[bad])}, budget_limit=None)
     fb = QualityEvaluator()(question="q", answer="답 [문서 1] 전문가와 꼭 상담하세요", documents=DOCS, run=run)
-    assert fb.method == "heuristic" and 0 <= fb.overall <= 1 and "LM evaluation failed" in fb.reason
-    assert run.trace.fallbacks and run.trace.fallbacks[0].startswith("evaluate")
+    assert fb.method == "heuristic"
+    assert 0 <= fb.overall <= 1
+    assert "LM evaluation failed" in fb.reason
+    assert run.trace.fallbacks
+    assert run.trace.fallbacks[0].startswith("evaluate")
 
 
 def test_heuristic_evaluation_checks_what_the_question_asked_for():
@@ -123,10 +142,15 @@ def test_heuristic_evaluation_checks_what_the_question_asked_for():
     answer = "구역이 나타날 수 있습니다. [문서 1] 전문가와 꼭 상담하세요"
     good = heuristic_evaluation("게보린 부작용", answer, [se], sections=["se"])
     wrong = heuristic_evaluation("게보린 부작용", answer, [efcy], sections=["se"])
-    assert good.overall == 1.0 and not good.needs_retrieval and good.missing_info == []
-    assert wrong.overall < good.overall and wrong.missing_info == ["부작용"]
+    assert good.overall == 1.0
+    assert not good.needs_retrieval
+    assert good.missing_info == []
+    assert wrong.overall < good.overall
+    assert wrong.missing_info == ["부작용"]
     nothing = heuristic_evaluation("q", "몰라요", [])
-    assert nothing.overall < 0.5 and nothing.needs_retrieval and nothing.missing_info == ["관련 문서"]
+    assert nothing.overall < 0.5
+    assert nothing.needs_retrieval
+    assert nothing.missing_info == ["관련 문서"]
 
 
 def test_heuristic_evaluation_asks_for_the_users_safety_items():
@@ -134,7 +158,9 @@ def test_heuristic_evaluation_asks_for_the_users_safety_items():
     answer = "두통, 치통에 사용합니다. [문서 1] 전문가와 꼭 상담하세요"
     pregnant = UserProfile.from_dict({"pregnant": True})
     fb = heuristic_evaluation("감기약 추천", answer, [efcy], profile=pregnant)
-    assert fb.needs_retrieval and fb.missing_info == ["임신"] and fb.overall < 0.5
+    assert fb.needs_retrieval
+    assert fb.missing_info == ["임신"]
+    assert fb.overall < 0.5
     ok = heuristic_evaluation("감기약 추천", answer, [efcy])
     assert not ok.needs_retrieval
 
@@ -152,18 +178,22 @@ def test_query_rewriter_lm_path_strips_prefixes_and_sees_profile_and_slots():
         iteration=1,
         run=run,
     )
-    assert out.query == "메트포르민 부작용 유산증" and out.method == "lm"
+    assert out.query == "메트포르민 부작용 유산증"
+    assert out.method == "lm"
     prompt = lm.prompts[0][1][-1]["content"]
-    assert (
-        "60세 남성" in prompt and "- 질환: 2형 당뇨병" in prompt and "가" * 200 in prompt and "가" * 201 not in prompt
-    )
+    assert "60세 남성" in prompt
+    assert "- 질환: 2형 당뇨병" in prompt
+    assert "가" * 200 in prompt
+    assert "가" * 201 not in prompt
 
 
 def test_query_rewriter_without_feedback_only_adds_the_profile():
     lm = ScriptedLM()
     run = Run(lms={"query": lm}, budget_limit=None)
     out = QueryRewriter()(original_query="감기약", profile=UserProfile.from_dict({"age": 70}), run=run)
-    assert out.query == "감기약 (70세)" and out.method == "profile" and lm.calls == []
+    assert out.query == "감기약 (70세)"
+    assert out.method == "profile"
+    assert lm.calls == []
 
 
 def test_query_rewriter_falls_back_to_missing_keywords_and_profile():
@@ -172,7 +202,8 @@ def test_query_rewriter_falls_back_to_missing_keywords_and_profile():
     out = QueryRewriter()(
         original_query="게보린 부작용", feedback=fb, profile=UserProfile.from_dict({"age": 70}), run=run
     )
-    assert out.query == "게보린 부작용 금기 (70세)" and out.method == "fallback"
+    assert out.query == "게보린 부작용 금기 (70세)"
+    assert out.method == "fallback"
 
 
 def test_strip_prefix():
@@ -183,7 +214,9 @@ def test_strip_prefix():
 def test_query_optimizer_falls_back_to_the_question():
     run = Run(lms={"query": ScriptedLM(optimize=["{broken"])}, budget_limit=None)
     out = QueryOptimizer()(question="눈이 침침해요", run=run)
-    assert out.method == "rules" and out.query == "눈이 침침해요" and run.trace.fallbacks
+    assert out.method == "rules"
+    assert out.query == "눈이 침침해요"
+    assert run.trace.fallbacks
 
 
 def test_verifier_check_and_fix():
@@ -217,7 +250,8 @@ def test_extractive_answer_quotes_a_sentence_shared_by_siblings_once_citing_all(
     docs = [sibling("1", "가점안액", same), sibling("2", "나점안액", same)]
     docs.append(sibling("3", "다점안액", "결막염에 씁니다."))
     answer = extractive_answer("가점안액 눈이 침침해요", docs)
-    assert answer.count("눈의 침침함") == 1 and f"[효능·효과] {same} [문서 1, 2]" in answer
+    assert answer.count("눈의 침침함") == 1
+    assert f"[효능·효과] {same} [문서 1, 2]" in answer
 
 
 def test_extractive_answer_lists_products_for_which_medicine_questions():
@@ -225,7 +259,8 @@ def test_extractive_answer_lists_products_for_which_medicine_questions():
     docs = [sibling(str(n), name, text) for n, (name, text) in enumerate(texts.items(), 1)]
     answer = extractive_answer("머리 아플 때 무슨 약 먹어요?", docs)
     assert answer.startswith("효능·효과가 질문과 맞는 제품입니다: 가정, 나정, 다정.")
-    assert "가정: [효능·효과] 두통에 씁니다. [문서 1]" in answer and "나정: " in answer
+    assert "가정: [효능·효과] 두통에 씁니다. [문서 1]" in answer
+    assert "나정: " in answer
 
 
 def test_a_question_asking_for_a_section_quotes_that_section_before_others(monkeypatch):

@@ -43,26 +43,36 @@ def test_no_lm_generates_an_extractive_cited_answer_with_zero_lm_calls(searcher)
     pred = CRAG(backend=searcher)(question=QUESTION)
     assert routes(pred) == ["generate"]
     assert pred.trace["relevance_history"][0] >= 0.7
-    assert "[문서 " in pred.answer and "전문가와 꼭 상담하세요" in pred.answer and "언어 모델(LM) 없이" in pred.answer
-    assert pred.trace["lm_calls"]["total"] == 0 and pred.trace["uses_lm"] is False
+    assert "[문서 " in pred.answer
+    assert "전문가와 꼭 상담하세요" in pred.answer
+    assert "언어 모델(LM) 없이" in pred.answer
+    assert pred.trace["lm_calls"]["total"] == 0
+    assert pred.trace["uses_lm"] is False
     assert {c["product"] for c in pred.citations} == {"게보린정(수출명:돌로린정)"}
-    assert pred.trace["stop_reason"] == "quality_ok" and pred.trace["method"] == "extractive"
+    assert pred.trace["stop_reason"] == "quality_ok"
+    assert pred.trace["method"] == "extractive"
 
 
 def test_trace_contract_retrieve_hits_and_grade_relevance_and_route(searcher):
     pred = CRAG(backend=searcher)(question=QUESTION)
     retrieve = steps(pred, "retrieve")[0]
-    assert retrieve["hits"] and set(retrieve["hits"][0]) == {"id", "score"}
+    assert retrieve["hits"]
+    assert set(retrieve["hits"][0]) == {"id", "score"}
     grade = steps(pred, "grade")[0]
-    assert 0.0 <= grade["relevance"] <= 1.0 and grade["route"] == "generate" and grade["method"] == "calibrated"
+    assert 0.0 <= grade["relevance"] <= 1.0
+    assert grade["route"] == "generate"
+    assert grade["method"] == "calibrated"
     assert len(grade["documents"]) == len(retrieve["hits"])
 
 
 def test_out_of_scope_blocks_with_zero_lm_calls_even_with_an_lm(searcher, scripted):
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms)(question="삼성전자 주가 알려줘")
-    assert pred.answer == OUT_OF_SCOPE_ANSWER and pred.out_of_scope
-    assert lm.calls == [] and pred.trace["stop_reason"] == "out_of_scope" and routes(pred) == []
+    assert pred.answer == OUT_OF_SCOPE_ANSWER
+    assert pred.out_of_scope
+    assert lm.calls == []
+    assert pred.trace["stop_reason"] == "out_of_scope"
+    assert routes(pred) == []
 
 
 def test_corrective_rag_passing_first_time_makes_four_lm_calls(searcher, scripted, no_web):
@@ -70,15 +80,18 @@ def test_corrective_rag_passing_first_time_makes_four_lm_calls(searcher, scripte
     pred = CRAG(backend=searcher, lms=lms, web=no_web)(question=QUESTION)
     assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
     assert pred.trace["lm_calls"] == {"query": 1, "generate": 1, "verify": 1, "judge": 1, "total": 4}
-    assert pred.trace["stop_reason"] == "quality_ok" and pred.trace["verification"] == "pass"
-    assert pred.answer.startswith("게보린을 먹고") and pred.citations[0]["cited"]
+    assert pred.trace["stop_reason"] == "quality_ok"
+    assert pred.trace["verification"] == "pass"
+    assert pred.answer.startswith("게보린을 먹고")
+    assert pred.citations[0]["cited"]
 
 
 def test_basic_rag_generates_exactly_once(searcher, scripted):
     lm, lms = scripted(evaluate=[low(0.1)])
     pred = CRAG(backend=searcher, settings=get_profile("baseline"), lms=lms)(question=QUESTION)
     assert lm.calls == ["optimize", "generate"]
-    assert pred.trace["stop_reason"] == "basic_rag" and pred.trace["strategy"] == "basic_rag"
+    assert pred.trace["stop_reason"] == "basic_rag"
+    assert pred.trace["strategy"] == "basic_rag"
 
 
 def verdicts(answer):
@@ -99,7 +112,8 @@ def test_low_grade_rewrites_searches_again_and_generates(searcher, scripted):
     pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
     assert routes(pred) == ["rewrite", "generate"]
     assert lm.calls == ["optimize", "grade", "rewrite", "grade", "generate", "verify", "evaluate"]
-    assert steps(pred, "retrieve")[-1]["query"] == "게보린 복용 방법" and pred.trace["rewrites"] == 1
+    assert steps(pred, "retrieve")[-1]["query"] == "게보린 복용 방법"
+    assert pred.trace["rewrites"] == 1
     first, last = pred.trace["relevance_history"][0], pred.trace["relevance_history"][-1]
     assert first < 0.7 <= last  # (calibrated + verdict) / 2 read by the seed's 0.7 route
 
@@ -107,8 +121,10 @@ def test_low_grade_rewrites_searches_again_and_generates(searcher, scripted):
 def test_no_lm_rewrite_adds_the_asked_sections_words(searcher):
     pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(question=VAGUE)
     rewrites = steps(pred, "rewrite")
-    assert routes(pred)[0] == "rewrite" and rewrites[0]["method"] == "keywords"
-    assert rewrites[0]["query"] == f"{VAGUE} 용법 용량" and pred.trace["lm_calls"]["total"] == 0
+    assert routes(pred)[0] == "rewrite"
+    assert rewrites[0]["method"] == "keywords"
+    assert rewrites[0]["query"] == f"{VAGUE} 용법 용량"
+    assert pred.trace["lm_calls"]["total"] == 0
 
 
 def test_low_relevance_after_two_rewrites_uses_the_top_three(searcher, scripted):
@@ -119,8 +135,11 @@ def test_low_relevance_after_two_rewrites_uses_the_top_three(searcher, scripted)
     )
     pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
     assert routes(pred) == ["rewrite", "rewrite", "generate_low_relevance"]
-    assert lm.calls.count("rewrite") == 2 and "generate_low_relevance" in lm.calls and "generate" not in lm.calls
-    assert pred.trace["mode"] == "generate_low_relevance" and len(pred.contexts) == 3
+    assert lm.calls.count("rewrite") == 2
+    assert "generate_low_relevance" in lm.calls
+    assert "generate" not in lm.calls
+    assert pred.trace["mode"] == "generate_low_relevance"
+    assert len(pred.contexts) == 3
 
 
 def test_a_repeated_rewrite_is_not_searched_nor_graded_again(searcher, scripted):
@@ -128,7 +147,8 @@ def test_a_repeated_rewrite_is_not_searched_nor_graded_again(searcher, scripted)
     settings = get_profile(llm_grading=True)
     pred = CRAG(backend=searcher, settings=settings, lms=lms)(question=VAGUE)
     assert [s["searched"] for s in steps(pred, "rewrite")] == [False, False]
-    assert len(steps(pred, "retrieve")) == 2 and lm.calls.count("grade") == 1
+    assert len(steps(pred, "retrieve")) == 2
+    assert lm.calls.count("grade") == 1
     assert [s["method"] for s in steps(pred, "grade")] == ["lm", "lm (cached)", "lm (cached)"]
 
 
@@ -138,15 +158,19 @@ def test_no_context_when_nothing_reaches_the_floor_after_the_rewrites(searcher, 
     )
     settings = get_profile(llm_grading=True, low_relevance_floor=0.95)  # above every document's relevance here
     pred = CRAG(backend=searcher, settings=settings, lms=lms)(question=VAGUE)
-    assert routes(pred)[-1] == "generate_no_context" and "generate_no_context" in lm.calls
-    assert pred.contexts == [] and pred.citations == [] and pred.trace["mode"] == "generate_no_context"
+    assert routes(pred)[-1] == "generate_no_context"
+    assert "generate_no_context" in lm.calls
+    assert pred.contexts == []
+    assert pred.citations == []
+    assert pred.trace["mode"] == "generate_no_context"
 
 
 def test_no_lm_no_context_answer_says_nothing_was_found(searcher):
     settings = get_profile(low_relevance_floor=0.95, max_rewrites=0, relevance_threshold=STRICT)
     pred = CRAG(backend=searcher, settings=settings)(question="콘택트렌즈 세척")
     assert routes(pred)[-1] == "generate_no_context"
-    assert "찾지 못했습니다" in pred.answer and "전문가와 꼭 상담하세요" in pred.answer
+    assert "찾지 못했습니다" in pred.answer
+    assert "전문가와 꼭 상담하세요" in pred.answer
 
 
 def test_verification_fail_is_corrected_three_times_then_ships_with_a_notice(searcher, scripted):
@@ -154,14 +178,16 @@ def test_verification_fail_is_corrected_three_times_then_ships_with_a_notice(sea
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
     assert lm.calls == ["optimize", "generate"] + ["verify", "correct"] * 3 + ["verify", "evaluate"]
     assert [s["action"] for s in steps(pred, "verify")] == ["correct"] * 3 + ["give_up"]
-    assert pred.trace["verification"] == "failed" and FAILED_NOTICE in pred.answer
+    assert pred.trace["verification"] == "failed"
+    assert FAILED_NOTICE in pred.answer
 
 
 def test_hallucination_corrected_then_passes(searcher, scripted):
     lm, lms = scripted(verify=[FAIL, PASS])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
     assert lm.calls == ["optimize", "generate", "verify", "correct", "verify", "evaluate"]
-    assert pred.trace["verification"] == "pass" and pred.answer.startswith("교정된 답변")
+    assert pred.trace["verification"] == "pass"
+    assert pred.answer.startswith("교정된 답변")
 
 
 def test_missing_information_searches_again_and_regenerates(searcher, scripted):
@@ -169,15 +195,18 @@ def test_missing_information_searches_again_and_regenerates(searcher, scripted):
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
     assert lm.calls == ["optimize", "generate", "verify", "rewrite", "generate", "verify", "evaluate"]
     research = steps(pred, "retrieve")[-1]
-    assert research["purpose"] == "research" and research["query"] == "게보린 복용 간격 용법"
-    assert pred.trace["verification"] == "pass" and INSUFFICIENT_NOTICE not in pred.answer
+    assert research["purpose"] == "research"
+    assert research["query"] == "게보린 복용 간격 용법"
+    assert pred.trace["verification"] == "pass"
+    assert INSUFFICIENT_NOTICE not in pred.answer
 
 
 def test_missing_information_twice_ends_with_the_insufficient_notice(searcher, scripted):
     lm, lms = scripted(verify=[MISSING], rewrite=[{"rewritten_query": "게보린 복용 간격 용법"}])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
     assert [s["action"] for s in steps(pred, "verify")] == ["research", "insufficient_information"]
-    assert pred.trace["verification"] == "insufficient_information" and INSUFFICIENT_NOTICE in pred.answer
+    assert pred.trace["verification"] == "insufficient_information"
+    assert INSUFFICIENT_NOTICE in pred.answer
 
 
 def test_low_quality_rewrites_and_searches_again_until_the_cap(searcher, scripted):
@@ -187,14 +216,17 @@ def test_low_quality_rewrites_and_searches_again_until_the_cap(searcher, scripte
     )
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(safety_checks=False))(question=QUESTION)
     assert [s["query"] for s in steps(pred, "requery")] == ["게보린 위장 장애 부작용", "게보린 속쓰림 이상반응"]
-    assert pred.trace["iterations"] == 2 and pred.trace["stop_reason"] == "iteration_cap"
-    assert lm.calls.count("evaluate") == 3 and pred.trace["lm_calls"]["total"] <= 12
+    assert pred.trace["iterations"] == 2
+    assert pred.trace["stop_reason"] == "iteration_cap"
+    assert lm.calls.count("evaluate") == 3
+    assert pred.trace["lm_calls"]["total"] <= 12
 
 
 def test_duplicate_documents_stop_before_generating_again(searcher, scripted):
     lm, lms = scripted(evaluate=[low(0.2)], rewrite=[{"rewritten_query": "게보린 먹고 속이 쓰려요 ㅠ"}])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
-    assert pred.trace["stop_reason"] == "duplicate_documents" and lm.calls.count("generate") == 1
+    assert pred.trace["stop_reason"] == "duplicate_documents"
+    assert lm.calls.count("generate") == 1
 
 
 @pytest.mark.parametrize(
@@ -211,7 +243,8 @@ def test_stagnation_and_decline_stop_and_keep_the_better_answer(searcher, script
         rewrite=[{"rewritten_query": "부루펜 부작용"}],
     )
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
-    assert pred.trace["stop_reason"] == reason and pred.trace["score_history"] == scores
+    assert pred.trace["stop_reason"] == reason
+    assert pred.trace["score_history"] == scores
     assert pred.trace["quality"]["overall"] == kept
     assert pred.answer.startswith("첫 답변" if kept == scores[0] else "둘째 답변")
 
@@ -221,8 +254,10 @@ def test_budget_exhaustion_after_a_failed_verification_never_ships_the_failed_an
     failing = {"answer": "검증에 실패할 답변입니다. [문서 1] 전문가와 꼭 상담하세요."}
     lm, lms = scripted(verify=[FAIL], generate=[failing])
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=3))(question=QUESTION)
-    assert pred.trace["stop_reason"] == "lm_budget_exhausted" and lm.calls == ["optimize", "generate", "verify"]
-    assert "검증에 실패할" not in pred.answer and BUDGET_NOTICES["extractive"] in pred.answer
+    assert pred.trace["stop_reason"] == "lm_budget_exhausted"
+    assert lm.calls == ["optimize", "generate", "verify"]
+    assert "검증에 실패할" not in pred.answer
+    assert BUDGET_NOTICES["extractive"] in pred.answer
     assert "[문서 " in pred.answer
 
 
@@ -231,30 +266,40 @@ def test_budget_exhaustion_never_ships_an_evaluated_answer_that_failed_verificat
     the re-search runs the budget out: the user gets the extractive answer, said plainly, not the failed one."""
     lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=11))(question=QUESTION)
-    assert pred.trace["stop_reason"] == "lm_budget_exhausted" and lm.calls.count("correct") == 3
-    assert steps(pred, "evaluate") and pred.trace["verification"] == "skipped (budget)"
-    assert "교정된 답변" not in pred.answer and BUDGET_NOTICES["extractive"] in pred.answer
-    assert FAILED_NOTICE not in pred.answer and "[문서 " in pred.answer
+    assert pred.trace["stop_reason"] == "lm_budget_exhausted"
+    assert lm.calls.count("correct") == 3
+    assert steps(pred, "evaluate")
+    assert pred.trace["verification"] == "skipped (budget)"
+    assert "교정된 답변" not in pred.answer
+    assert BUDGET_NOTICES["extractive"] in pred.answer
+    assert FAILED_NOTICE not in pred.answer
+    assert "[문서 " in pred.answer
 
 
 def test_budget_exhaustion_before_verifying_a_new_answer_says_it_is_unverified(searcher, scripted):
     lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=12))(question=QUESTION)
-    assert pred.trace["stop_reason"] == "lm_budget_exhausted" and lm.calls[-1] == "generate"
-    assert "교정된 답변" not in pred.answer and BUDGET_NOTICES["unverified"] in pred.answer
+    assert pred.trace["stop_reason"] == "lm_budget_exhausted"
+    assert lm.calls[-1] == "generate"
+    assert "교정된 답변" not in pred.answer
+    assert BUDGET_NOTICES["unverified"] in pred.answer
 
 
 def test_budget_exhaustion_ships_the_last_answer_that_passed(searcher, scripted):
     lm, lms = scripted(evaluate=[low(0.2)], verify=[PASS, FAIL], rewrite=[{"rewritten_query": "부루펜 부작용"}])
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=7))(question=QUESTION)
-    assert pred.trace["stop_reason"] == "lm_budget_exhausted" and pred.trace["lm_calls"]["total"] == 7
-    assert pred.answer.startswith(ANSWER["answer"][:10]) and BUDGET_NOTICES["passed"] in pred.answer
+    assert pred.trace["stop_reason"] == "lm_budget_exhausted"
+    assert pred.trace["lm_calls"]["total"] == 7
+    assert pred.answer.startswith(ANSWER["answer"][:10])
+    assert BUDGET_NOTICES["passed"] in pred.answer
 
 
 def test_budget_of_zero_still_answers_from_the_documents(searcher, scripted):
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=0))(question=QUESTION)
-    assert lm.calls == [] and "[문서 " in pred.answer and pred.trace["stop_reason"] == "lm_budget_exhausted"
+    assert lm.calls == []
+    assert "[문서 " in pred.answer
+    assert pred.trace["stop_reason"] == "lm_budget_exhausted"
 
 
 def test_llm_grading_grades_all_documents_in_one_judge_call(searcher, scripted):
@@ -262,36 +307,43 @@ def test_llm_grading_grades_all_documents_in_one_judge_call(searcher, scripted):
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(llm_grading=True))(question=QUESTION)
     assert lm.calls == ["optimize", "grade", "generate", "verify", "evaluate"]
     grade = steps(pred, "grade")[0]
-    assert grade["method"] == "lm" and grade["relevant"] == [True] * len(grade["documents"])
+    assert grade["method"] == "lm"
+    assert grade["relevant"] == [True] * len(grade["documents"])
 
 
 def test_malformed_lm_verdicts_fall_back_to_the_calibrated_grade(searcher, scripted):
     lm, lms = scripted(grade=[{"verdicts": ["yes"], "reason": "한 개만"}])
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(llm_grading=True))(question=QUESTION)
-    assert steps(pred, "grade")[0]["method"] == "calibrated" and any("grade" in f for f in pred.trace["fallbacks"])
+    assert steps(pred, "grade")[0]["method"] == "calibrated"
+    assert any("grade" in f for f in pred.trace["fallbacks"])
 
 
 def test_no_lm_quality_loop_searches_for_what_the_answer_misses(searcher):
     pred = CRAG(backend=searcher)(question="수유 중인데 두통에 먹는 약")
     first = steps(pred, "evaluate")[0]
-    assert first["overall"] < 0.5 and "수유" in first["missing_info"]
+    assert first["overall"] < 0.5
+    assert "수유" in first["missing_info"]
     requery = steps(pred, "requery")[0]
-    assert "수유" in requery["query"] and requery["method"] == "fallback"
+    assert "수유" in requery["query"]
+    assert requery["method"] == "fallback"
     assert pred.trace["lm_calls"]["total"] == 0
 
 
 def test_a_pregnant_users_rules_come_first_so_the_no_lm_answer_covers_pregnancy(searcher):
     pred = CRAG(backend=searcher)(question="두통에 먹는 약", user={"pregnant": True})
     quotes = pred.answer.split("\n\n")[1].splitlines()
-    assert quotes[0].startswith("[임부금기]") and pred.citations[0]["section"] == "임부금기"
-    assert pred.citations[0]["cited"] and "임신" not in steps(pred, "evaluate")[0]["missing_info"]
+    assert quotes[0].startswith("[임부금기]")
+    assert pred.citations[0]["section"] == "임부금기"
+    assert pred.citations[0]["cited"]
+    assert "임신" not in steps(pred, "evaluate")[0]["missing_info"]
 
 
 def test_contexts_are_exactly_what_the_generator_saw(searcher, scripted):
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
     prompt = next(m for name, m in lm.prompts if name == "generate")[-1]["content"]
-    assert pred.contexts and all(c in prompt for c in pred.contexts)
+    assert pred.contexts
+    assert all(c in prompt for c in pred.contexts)
 
 
 def test_pregnant_user_pulls_in_the_pregnancy_rules_of_the_products_ingredients(searcher):
@@ -311,10 +363,13 @@ def test_the_users_rules_lead_the_lm_context_and_an_answer_omitting_them_gets_th
     )
     pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
     prompt = next(m for name, m in lm.prompts if name == "generate")[-1]["content"]
-    assert prompt.index("[임부금기]") < prompt.index("[효능") and pred.contexts[0].startswith("[임부금기]")
+    assert prompt.index("[임부금기]") < prompt.index("[효능")
+    assert pred.contexts[0].startswith("[임부금기]")
     generate = steps(pred, "generate")[0]
-    assert generate["rules_added"] and generate["rules_added"][0].startswith("dur:cc:")
-    assert pred.answer.startswith("[임부금기] 이부프로펜") and pred.citations[0]["cited"]
+    assert generate["rules_added"]
+    assert generate["rules_added"][0].startswith("dur:cc:")
+    assert pred.answer.startswith("[임부금기] 이부프로펜")
+    assert pred.citations[0]["cited"]
 
 
 def test_an_lm_answer_citing_the_rule_is_left_as_it_is(searcher, scripted):
@@ -322,13 +377,15 @@ def test_an_lm_answer_citing_the_rule_is_left_as_it_is(searcher, scripted):
     lm, lms = scripted(optimize=[BUFEN], generate=[{"answer": answer}])
     pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
     generate = steps(pred, "generate")[0]
-    assert generate["rules_added"] == [] and pred.answer.startswith("임신 중에는 이부프로펜을")
+    assert generate["rules_added"] == []
+    assert pred.answer.startswith("임신 중에는 이부프로펜을")
 
 
 def test_web_references_are_returned_but_never_enter_an_lm_context(searcher, scripted, no_web):
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms, web=no_web)(question=QUESTION)
-    assert pred.web_refs and no_web.calls == [QUESTION]
+    assert pred.web_refs
+    assert no_web.calls == [QUESTION]
     assert all("mfds.go.kr" not in str(m) for _, m in lm.prompts)
 
 
@@ -365,19 +422,23 @@ def test_stream_targets_and_with_settings_are_public(searcher):
     program = CRAG(backend=searcher)
     program.generator.generate.demos = [{"question": "q", "context": "c", "profile_summary": "", "answer": "a"}]
     targets = program.stream_targets()
-    assert (program.generator.generate, "answer") in targets and (
+    assert (program.generator.generate, "answer") in targets
+    assert (
         program.verifier.correct,
         "corrected_answer",
     ) in targets
     variant = program.with_settings(get_profile("baseline"))
-    assert variant.settings.refine_strategy == "basic_rag" and variant.backend is searcher
-    assert variant.generator.generate.demos[0]["answer"] == "a" and program.settings.refine_strategy == "corrective_rag"
+    assert variant.settings.refine_strategy == "basic_rag"
+    assert variant.backend is searcher
+    assert variant.generator.generate.demos[0]["answer"] == "a"
+    assert program.settings.refine_strategy == "corrective_rag"
 
 
 @pytest.mark.parametrize("name", list(PROFILES))
 def test_every_profile_runs_without_an_lm(searcher, name):
     pred = CRAG(backend=searcher, settings=get_profile(name))(question=QUESTION)
-    assert "[문서" in pred.answer and pred.trace["stop_reason"]
+    assert "[문서" in pred.answer
+    assert pred.trace["stop_reason"]
 
 
 def test_dspy_configure_lm_is_used_when_no_role_lm_is_given(searcher, scripted):
@@ -386,13 +447,15 @@ def test_dspy_configure_lm_is_used_when_no_role_lm_is_given(searcher, scripted):
     lm, _ = scripted()
     with dspy.context(lm=lm):
         pred = CRAG(backend=searcher)(question=QUESTION)
-    assert lm.calls == ["optimize", "generate", "verify", "evaluate"] and pred.trace["uses_lm"]
+    assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
+    assert pred.trace["uses_lm"]
 
 
 def test_good_quality_answer_quality_ok(searcher, scripted):
     lm, lms = scripted(evaluate=[GOOD])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
-    assert pred.trace["stop_reason"] == "quality_ok" and pred.trace["quality"]["overall"] == 0.9
+    assert pred.trace["stop_reason"] == "quality_ok"
+    assert pred.trace["quality"]["overall"] == 0.9
 
 
 def test_a_state_compiled_before_the_graph_still_loads(searcher):
@@ -403,7 +466,8 @@ def test_a_state_compiled_before_the_graph_still_loads(searcher):
     old = Path(__file__).parent.parent / "fixtures" / "crag_state_v1.json"  # written by the per-document grader
     program = load(old, backend=searcher, lms=None)
     assert program.generator.generate.demos[0]["answer"] == "a"  # compiled state kept where signatures match
-    assert program.grader.grade.demos == [] and "verdicts" in program.grader.grade.signature.output_fields
+    assert program.grader.grade.demos == []
+    assert "verdicts" in program.grader.grade.signature.output_fields
     assert program.load_warnings == [
         "grader.grade was compiled for an older signature and starts uncompiled; recompile with `yaksa compile`"
     ]

@@ -55,12 +55,15 @@ def test_every_fault_kind_is_caught_and_the_rest_kept(kind, given, corpus):
     out = check(f"{GOOD} {fault}\n\n전문가와 꼭 상담하세요.", given, names=corpus[0].names)
     assert [r["sentence"] for r in out.removed] == [fault], out.removed
     assert REASONS[reason] in out.removed[0]["reason"]
-    assert out.answer.startswith(GOOD) and fault not in out.answer and "전문가와 꼭 상담하세요." in out.answer
+    assert out.answer.startswith(GOOD)
+    assert fault not in out.answer
+    assert "전문가와 꼭 상담하세요." in out.answer
 
 
 def test_the_stub_dose_sentence_is_removed_with_both_reasons_available(given, corpus):
     out = check("하루 최대 37정까지 복용해도 안전합니다. [문서 9]", given, names=corpus[0].names)
-    assert out.answer == "" and "[문서 9]" in out.removed[0]["reason"]
+    assert out.answer == ""
+    assert "[문서 9]" in out.removed[0]["reason"]
 
 
 def test_answers_built_from_document_sentences_are_never_cut(corpus):
@@ -87,7 +90,8 @@ def test_paraphrased_units_and_merged_citations_are_accepted(given, corpus):
         "아세트아미노펜은 하루 4000mg을 넘기지 마십시오. [문서 2]"
     )
     out = check(answer, given, names=corpus[0].names)
-    assert out.removed == [] and out.answer == answer
+    assert out.removed == []
+    assert out.answer == answer
 
 
 def test_uncited_sentences_are_checked_against_the_next_cited_one(given, corpus):

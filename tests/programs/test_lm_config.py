@@ -19,10 +19,14 @@ def test_file_env_and_flags_merge_in_order(tmp_path):
         "verify": "openai/verifier",
         "judge": "openai/file",
     }
-    assert cfg.api_base == "http://127.0.0.1:9/v1" and cfg.timeout == 30 and cfg.temperature("generate") == 0.2
+    assert cfg.api_base == "http://127.0.0.1:9/v1"
+    assert cfg.timeout == 30
+    assert cfg.temperature("generate") == 0.2
     env = {"YAKSA_LM_JUDGE": "openai/env-judge", "YAKSA_API_KEY": "k"}
     cfg = load_lm_config(cfg_file, env=env, role_models={"query": "openai/flag"})
-    assert cfg.models["judge"] == "openai/env-judge" and cfg.models["query"] == "openai/flag" and cfg.api_key == "k"
+    assert cfg.models["judge"] == "openai/env-judge"
+    assert cfg.models["query"] == "openai/flag"
+    assert cfg.api_key == "k"
     assert cfg.describe()["api_key"] == "set"
     assert load_lm_config(cfg_file, env={}, model="openai/all").models["verify"] == "openai/all"
 
@@ -32,14 +36,16 @@ def test_config_path_from_env_and_defaults(tmp_path):
     path.write_text('[lm]\nmodel = "openai/x"\n', encoding="utf-8")
     assert load_lm_config(env={"YAKSA_CONFIG": str(path)}).configured
     cfg = load_lm_config(tmp_path / "missing.toml", env={})
-    assert not cfg.configured and cfg.build() == {}
+    assert not cfg.configured
+    assert cfg.build() == {}
     assert cfg.temperatures == {"query": 0.5, "generate": 0.1, "verify": 0.3, "judge": 0.3}
 
 
 def test_build_gives_one_lm_per_role_with_its_temperature():
     lms = load_lm_config("/nonexistent", env={"YAKSA_LM": "openai/m", "YAKSA_API_BASE": "http://h/v1"}).build()
     assert set(lms) == {"query", "generate", "verify", "judge"}
-    assert lms["generate"].kwargs["temperature"] == 0.1 and lms["query"].kwargs["temperature"] == 0.5
+    assert lms["generate"].kwargs["temperature"] == 0.1
+    assert lms["query"].kwargs["temperature"] == 0.5
 
 
 @pytest.mark.parametrize("text", ["[lm\n", '[lm.roles]\nwriter = "x"\n', "[lm.temperature]\nwriter = 0.1\n"])

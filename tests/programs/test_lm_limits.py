@@ -39,8 +39,11 @@ def test_a_model_streaming_one_token_a_second_is_not_a_timeout():
         out = ask(run)
         took = time.monotonic() - start
     # the reply took longer than either limit, yet it arrived whole: the limits are per token, not per response
-    assert out.answer == "하나 둘 셋 넷 다섯" and took > 4.5
-    assert run.trace.cut == [] and run.trace.errors == [] and server.requests[-1]["stream"] is True
+    assert out.answer == "하나 둘 셋 넷 다섯"
+    assert took > 4.5
+    assert run.trace.cut == []
+    assert run.trace.errors == []
+    assert server.requests[-1]["stream"] is True
 
 
 def test_the_same_model_without_streaming_is_cut_by_the_first_token_limit():
@@ -48,7 +51,8 @@ def test_the_same_model_without_streaming_is_cut_by_the_first_token_limit():
         run = Run(lms(server, first=2.5, idle=2.5, stream=False))
         with pytest.raises(LMCallCut):
             ask(run)
-    assert run.trace.cut[0]["why"] == "unreachable" and "stream" not in server.requests[0]
+    assert run.trace.cut[0]["why"] == "unreachable"
+    assert "stream" not in server.requests[0]
 
 
 def test_a_server_that_never_sends_a_byte_is_unreachable_within_the_first_token_limit():
@@ -58,10 +62,12 @@ def test_a_server_that_never_sends_a_byte_is_unreachable_within_the_first_token_
         with pytest.raises(LMCallCut, match="no first token within 1.5 s"):
             ask(run)
         took = time.monotonic() - start
-        assert 1.4 < took < 3.0
-        assert run.unreachable() == ["generate"] and not run.has_lm("generate")
+        assert 1.4 < took < 1.5 + 10  # cut at the limit; the server would have held the call for ever
+        assert run.unreachable() == ["generate"]
+        assert not run.has_lm("generate")
         [cut] = run.trace.cut
-        assert (cut["role"], cut["why"], cut["tokens"]) == ("generate", "unreachable", 0) and cut["seconds"] >= 1.4
+        assert (cut["role"], cut["why"], cut["tokens"]) == ("generate", "unreachable", 0)
+        assert cut["seconds"] >= 1.4
         with pytest.raises(RuntimeError, match="could not be reached"):  # one timeout per role per question
             ask(run)
         assert len(server.requests) == 1
@@ -72,8 +78,11 @@ def test_a_model_that_stalls_mid_answer_is_cut_as_slow_not_unreachable():
         run = Run(lms(server, first=3.0, idle=1.0))
         with pytest.raises(LMCallCut) as cut:
             ask(run)
-    assert cut.value.kind == "slow" and cut.value.tokens >= 1
-    assert run.trace.cut[0]["why"] == "slow" and run.unreachable() == [] and not run.has_lm("generate")
+    assert cut.value.kind == "slow"
+    assert cut.value.tokens >= 1
+    assert run.trace.cut[0]["why"] == "slow"
+    assert run.unreachable() == []
+    assert not run.has_lm("generate")
     assert "was too slow" in run.disabled["generate"]
 
 
@@ -85,9 +94,12 @@ def test_a_dead_server_costs_one_timeout_per_role_and_the_question_still_answers
         took = time.monotonic() - start
         requests = len(server.requests)
     calls = pred.trace["lm_calls"]
-    assert "[문서 1]" in pred.answer and pred.trace["method"] == "extractive"
-    assert requests == calls["total"] and all(calls[role] <= 1 for role in ("query", "generate", "verify", "judge"))
-    assert took < 1.0 * calls["total"] + 3 and {c["why"] for c in pred.trace["cut"]} == {"unreachable"}
+    assert "[문서 1]" in pred.answer
+    assert pred.trace["method"] == "extractive"
+    assert requests == calls["total"]
+    assert all(calls[role] <= 1 for role in ("query", "generate", "verify", "judge"))
+    assert took < 1.0 * calls["total"] + 10  # one first-token limit per call, not the servers' never
+    assert {c["why"] for c in pred.trace["cut"]} == {"unreachable"}
     assert set(pred.trace["unreachable"]) == {c["role"] for c in pred.trace["cut"]}
 
 
@@ -101,15 +113,19 @@ def test_the_call_budget_counts_http_requests_with_a_failing_server():
 
 
 def test_the_wall_clock_budget_ends_the_question_with_a_cited_answer_and_says_why():
-    with StubOpenAI([{"drip": 1.0, "content": ANSWER}]) as server:
+    # each reply takes 5 x 3 s: only a cut at the 3 s budget ends the question well before the first one is done
+    with StubOpenAI([{"drip": 3.0, "content": ANSWER}]) as server:
         settings = get_profile(web_references=False, time_budget_s=3.0)
         program = CRAG(backend=FakeBackend(), settings=settings, lms=lms(server, first=5, idle=5))
         start = time.monotonic()
         pred = program(question="게보린 먹고 속이 쓰려요")
         took = time.monotonic() - start
-    assert took < 4.5 and pred.trace["stop_reason"] == "time_budget_exhausted"
-    assert "[문서 1]" in pred.answer and "시간을 모두 써서" in pred.answer
-    assert pred.trace["cut"] and pred.trace["cut"][-1]["why"] == "time_budget"
+    assert took < 12
+    assert pred.trace["stop_reason"] == "time_budget_exhausted"
+    assert "[문서 1]" in pred.answer
+    assert "시간을 모두 써서" in pred.answer
+    assert pred.trace["cut"]
+    assert pred.trace["cut"][-1]["why"] == "time_budget"
     assert pred.trace["unreachable"] == []
 
 
@@ -120,7 +136,8 @@ def test_the_deadline_cuts_a_plain_call_and_no_call_starts_after_it():
     time.sleep(0.05)
     with pytest.raises(TimeBudgetExhausted):
         ask(run)
-    assert run.trace.lm_calls["total"] == 0 and run.trace.cut[0]["why"] == "time_budget"
+    assert run.trace.lm_calls["total"] == 0
+    assert run.trace.cut[0]["why"] == "time_budget"
 
 
 def test_a_failed_call_raises_the_lm_error_not_a_timeout():

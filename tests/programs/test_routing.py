@@ -31,11 +31,15 @@ def test_route_by_relevance(relevance, rewrites, n_docs, route):
 def test_overall_score_is_the_seed_example_and_clamps():
     assert overall_score(0.4, 0.3, 0.7) == 0.42
     assert overall_score(1.7, -3, float("nan")) == 0.4
-    assert clamp("x") == 0.0 and needs_refinement(0.42) and not needs_refinement(0.5)
+    assert clamp("x") == 0.0
+    assert needs_refinement(0.42)
+    assert not needs_refinement(0.5)
 
 
 def test_jaccard():
-    assert jaccard(["a", "b"], ["a", "b"]) == 1.0 and jaccard(["a"], ["b"]) == 0.0 and jaccard([], []) == 1.0
+    assert jaccard(["a", "b"], ["a", "b"]) == 1.0
+    assert jaccard(["a"], ["b"]) == 0.0
+    assert jaccard([], []) == 1.0
     assert jaccard(["a", "b", "c", "d", "e"], ["a", "b", "c", "d"]) == 0.8
 
 
@@ -127,9 +131,12 @@ def test_graph_edges_read_the_state():
     assert after_retrieve(state(purpose="quality", search_failed=True), s) == "stop"
     docs = [SimpleNamespace(content_hash=h) for h in "abcde"]
     same = state(purpose="quality", doc_hashes=[list("abcde")], result=SimpleNamespace(documents=docs))
-    assert after_retrieve(same, s) == "stop" and after_retrieve(same, s.replace(safety_checks=False)) == "grade"
-    assert after_grade(state(route="rewrite"), s) == "rewrite" and after_grade(state(), s) == "generate"
-    assert after_rewrite(state(query=""), s) == "grade" and after_rewrite(state(), s) == "retrieve"
+    assert after_retrieve(same, s) == "stop"
+    assert after_retrieve(same, s.replace(safety_checks=False)) == "grade"
+    assert after_grade(state(route="rewrite"), s) == "rewrite"
+    assert after_grade(state(), s) == "generate"
+    assert after_rewrite(state(query=""), s) == "grade"
+    assert after_rewrite(state(), s) == "retrieve"
     assert after_generate(state(run=_Run({"verify"})), s) == "verify"
     assert after_generate(state(run=_Run({"verify"}), method="extractive"), s) == "evaluate"
     assert after_verify(state(verify_action="correct"), s) == "correct"

@@ -17,12 +17,15 @@ from tests.helpers.stub_openai import StubOpenAI
 
 def test_literals_become_enums_scores_bounded_numbers_and_text_bounded_to_fit_max_tokens():
     verify = output_schema(VerifyAnswer, MAX_TOKENS["verify"])["properties"]
-    assert verify["verdict"]["enum"] == ["PASS", "FAIL"] and "hallucination" in verify["failure_cause"]["enum"]
+    assert verify["verdict"]["enum"] == ["PASS", "FAIL"]
+    assert "hallucination" in verify["failure_cause"]["enum"]
     quality = output_schema(EvaluateQuality, MAX_TOKENS["judge"])
     q = quality["properties"]
     assert (q["grounding"]["minimum"], q["grounding"]["maximum"]) == (0.0, 1.0)
-    assert q["missing_info"]["maxItems"] >= 1 and q["missing_info"]["items"]["maxLength"] == 16
-    assert quality["required"] == list(EvaluateQuality.output_fields) and quality["additionalProperties"] is False
+    assert q["missing_info"]["maxItems"] >= 1
+    assert q["missing_info"]["items"]["maxLength"] == 16
+    assert quality["required"] == list(EvaluateQuality.output_fields)
+    assert quality["additionalProperties"] is False
     terms = output_schema(OptimizeQuery, MAX_TOKENS["query"])["properties"]
     assert all(terms[f]["maxItems"] <= 6 for f in ("core_terms", "recall_terms", "avoid_terms"))
     for signature, role in ((GenerateAnswer, "generate"), (VerifyAnswer, "verify"), (EvaluateQuality, "judge")):
@@ -50,7 +53,8 @@ def test_each_dialect_has_its_own_request_shape():
     schema = output_schema(VerifyAnswer, 256)
     assert response_format("json_object+schema", schema) == {"type": "json_object", "schema": schema}
     body = response_format("json_schema", schema, "VerifyAnswer")
-    assert body["type"] == "json_schema" and body["json_schema"]["schema"] == schema
+    assert body["type"] == "json_schema"
+    assert body["json_schema"]["schema"] == schema
     with pytest.raises(ValueError):
         StructuredAdapter("xml")
 
@@ -77,7 +81,8 @@ def test_the_request_carries_the_schema_and_the_role_max_tokens_and_the_reply_pa
         out = run.call("verify", dspy.Predict(VerifyAnswer), question="q", context="c", answer="a")
         body = server.requests[0]
     assert (out.verdict, out.failure_cause) == ("FAIL", "hallucination")
-    assert body["max_tokens"] == MAX_TOKENS["verify"] and body["response_format"]["type"] == "json_object"
+    assert body["max_tokens"] == MAX_TOKENS["verify"]
+    assert body["response_format"]["type"] == "json_object"
     assert body["response_format"]["schema"]["properties"]["verdict"]["enum"] == ["PASS", "FAIL"]
     assert run.trace.parse_failures == {"query": 0, "generate": 0, "verify": 0, "judge": 0}
 
@@ -90,7 +95,8 @@ def test_parse_failures_are_counted_per_role_with_structured_outputs_off():
             with pytest.raises(Exception):  # noqa: B017 - the adapter's parse error, whatever its class
                 run.call("verify", dspy.Predict(VerifyAnswer), question="q", context="c", answer="a")
         assert "response_format" not in server.requests[0]
-    assert run.trace.parse_failures["verify"] == 2 and run.trace.to_dict()["parse_failures"]["verify"] == 2
+    assert run.trace.parse_failures["verify"] == 2
+    assert run.trace.to_dict()["parse_failures"]["verify"] == 2
 
 
 def test_a_refused_dialect_says_which_setting_to_change():
@@ -115,16 +121,23 @@ def test_per_role_servers_keys_limits_from_file_env_and_flags(tmp_path):
     )
     env = {"JUDGE_KEY": "secret", "YAKSA_API_BASE_VERIFY": "http://127.0.0.1:3/v1"}
     cfg = load_lm_config(path, env=env, max_tokens={"query": "128"}, structured={"verify": "off"})
-    assert cfg.models["judge"] == "openai/judge" and cfg.base("judge") == "http://127.0.0.1:2/v1"
-    assert cfg.key("judge") == "secret" and cfg.key("generate") == "" and cfg.base("verify").endswith(":3/v1")
+    assert cfg.models["judge"] == "openai/judge"
+    assert cfg.base("judge") == "http://127.0.0.1:2/v1"
+    assert cfg.key("judge") == "secret"
+    assert cfg.key("generate") == ""
+    assert cfg.base("verify").endswith(":3/v1")
     assert cfg.max_tokens == {"query": 128, "generate": 2048, "verify": 256, "judge": 300}
     assert cfg.structured == {"query": "json_object+schema", "generate": "json_object+schema", "verify": "off",
                               "judge": "json_schema"}  # fmt: skip
-    assert (cfg.first_token_timeout, cfg.idle_timeout) == (90, 45) and "secret" not in json.dumps(cfg.describe())
+    assert (cfg.first_token_timeout, cfg.idle_timeout) == (90, 45)
+    assert "secret" not in json.dumps(cfg.describe())
     lms = cfg.build()
-    assert lms["judge"].kwargs["api_key"] == "secret" and lms["judge"].kwargs["max_tokens"] == 300
-    assert lms["generate"].kwargs["api_base"] == "http://127.0.0.1:1/v1" and lms["query"].num_retries == 0
-    assert lms["generate"].yaksa.limits.first_token_s == 90 and lms["verify"].yaksa.structured == "off"
+    assert lms["judge"].kwargs["api_key"] == "secret"
+    assert lms["judge"].kwargs["max_tokens"] == 300
+    assert lms["generate"].kwargs["api_base"] == "http://127.0.0.1:1/v1"
+    assert lms["query"].num_retries == 0
+    assert lms["generate"].yaksa.limits.first_token_s == 90
+    assert lms["verify"].yaksa.structured == "off"
 
 
 @pytest.mark.parametrize(

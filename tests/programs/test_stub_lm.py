@@ -59,27 +59,36 @@ def test_plain_dspy_lm_talks_to_the_stub(stub):
 
 def test_real_lm_path_passes_first_time_with_four_requests(stub):
     pred = program(stub)(question="게보린 먹고 속이 쓰려요")
-    assert len(stub.requests) == 4 and pred.trace["lm_calls"]["total"] == 4
-    assert pred.answer.startswith("게보린을 먹고") and pred.trace["verification"] == "pass"
-    assert [r["temperature"] for r in stub.requests] == [0.5, 0.1, 0.3, 0.3] and pred.trace["errors"] == []
+    assert len(stub.requests) == 4
+    assert pred.trace["lm_calls"]["total"] == 4
+    assert pred.answer.startswith("게보린을 먹고")
+    assert pred.trace["verification"] == "pass"
+    assert [r["temperature"] for r in stub.requests] == [0.5, 0.1, 0.3, 0.3]
+    assert pred.trace["errors"] == []
 
 
 def test_server_errors_fall_back_everywhere(stub):
     stub.script({"status": 500, "body": "boom"})
     pred = program(stub)(question="게보린 먹고 속이 쓰려요")
-    assert "[문서 " in pred.answer and "언어 모델 호출이 실패해" in pred.answer
-    assert pred.trace["method"] == "extractive" and pred.trace["errors"] and pred.trace["unreachable"] == []
+    assert "[문서 " in pred.answer
+    assert "언어 모델 호출이 실패해" in pred.answer
+    assert pred.trace["method"] == "extractive"
+    assert pred.trace["errors"]
+    assert pred.trace["unreachable"] == []
     assert any(f.startswith("generate") for f in pred.trace["fallbacks"])
 
 
 def test_malformed_bodies_fall_back(stub):
     stub.script({"raw": "{not json"}, "free text without fields")
     pred = program(stub)(question="게보린 먹고 속이 쓰려요")
-    assert pred.answer and pred.trace["fallbacks"] and pred.trace["lm_calls"]["total"] <= 12
+    assert pred.answer
+    assert pred.trace["fallbacks"]
+    assert pred.trace["lm_calls"]["total"] <= 12
 
 
 def test_timeouts_switch_the_role_off_after_one_wait(stub):
     stub.script({"delay": 1.5, "content": "late"})
     pred = program(stub, timeout=0.3)(question="게보린 먹고 속이 쓰려요")
-    assert set(pred.trace["unreachable"]) >= {"query"} and "[문서 " in pred.answer
+    assert set(pred.trace["unreachable"]) >= {"query"}
+    assert "[문서 " in pred.answer
     assert pred.trace["lm_calls"]["total"] <= 4

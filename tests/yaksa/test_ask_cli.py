@@ -22,16 +22,22 @@ def mini_backend(monkeypatch):
 def test_no_lm_answer_cites_gebolin_and_says_no_lm_was_used(capsys):
     assert cli.main(["ask", "게보린 먹고 속이 쓰려요"]) == 0
     out = capsys.readouterr().out
-    assert "[문서 1]" in out and "전문가와 꼭 상담하세요" in out and "언어 모델(LM) 없이" in out
-    assert "게보린정(수출명:돌로린정) · " in out and "LM 호출 0회" in out
+    assert "[문서 1]" in out
+    assert "전문가와 꼭 상담하세요" in out
+    assert "언어 모델(LM) 없이" in out
+    assert "게보린정(수출명:돌로린정) · " in out
+    assert "LM 호출 0회" in out
 
 
 def test_json_shows_the_trace_with_zero_lm_calls(capsys):
     assert cli.main(["ask", "부루펜 먹어도 돼요?", "--json", "--user", '{"pregnant": true}']) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["trace"]["lm_calls"]["total"] == 0 and data["contexts"]
+    assert data["trace"]["lm_calls"]["total"] == 0
+    assert data["contexts"]
     first = data["citations"][0]  # the user's rule first: 이부프로펜 임부금기, pulled in by the profile, cited
-    assert first["id"] == "dur:cc:2158" and first["section"] == "임부금기" and first["cited"]
+    assert first["id"] == "dur:cc:2158"
+    assert first["section"] == "임부금기"
+    assert first["cited"]
     assert "부루펜정200밀리그램(이부프로펜)" in [c["product"] for c in data["citations"]]
     assert data["answer"].index("[임부금기]") < data["answer"].index("전문가와 꼭 상담하세요")
 
@@ -44,7 +50,9 @@ def test_out_of_scope_message(capsys):
 def test_trace_flag_prints_the_steps(capsys):
     assert cli.main(["ask", "게보린 부작용", "--trace", "--profile", "baseline"]) == 0
     out = capsys.readouterr().out
-    assert "추적:" in out and "- retrieve:" in out and "stop=basic_rag" in out
+    assert "추적:" in out
+    assert "- retrieve:" in out
+    assert "stop=basic_rag" in out
 
 
 @pytest.mark.parametrize(
@@ -60,7 +68,9 @@ def test_trace_flag_prints_the_steps(capsys):
 def test_user_mistakes_print_one_line(capsys, argv, message):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert message in err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
 
 
 def test_long_questions_are_cut_with_a_warning(capsys):
@@ -72,7 +82,8 @@ def test_unreachable_lm_is_a_one_line_error(capsys):
     argv = ["ask", "게보린 부작용", "--lm", "openai/none", "--api-base", "http://127.0.0.1:9/v1", "--no-stream"]
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert "could not be reached at http://127.0.0.1:9/v1" in err and err.count("\n") == 1
+    assert "could not be reached at http://127.0.0.1:9/v1" in err
+    assert err.count("\n") == 1
 
 
 def test_streams_generation_tokens_through_a_real_lm(capsys):
@@ -84,4 +95,5 @@ def test_streams_generation_tokens_through_a_real_lm(capsys):
         assert cli.main(argv) == 0
     out = capsys.readouterr().out
     assert [r.get("stream") for r in server.requests] == [True] * 4  # every call streams, so its limits fit
-    assert out.count("게보린을 먹고 속이 쓰리면") == 1 and "LM 호출 4회" in out
+    assert out.count("게보린을 먹고 속이 쓰리면") == 1
+    assert "LM 호출 4회" in out

@@ -18,13 +18,18 @@ def test_compile_ask_champion_and_compare(lab, capsys):
     ask = ["ask", "게보린 부작용", "--model", "models:/yaksa-crag@champion", "--no-stream", *lab.lm]
     assert cli.main(ask) == 0
     out = capsys.readouterr().out
-    assert "[문서 1]" in out and "전문가와 꼭 상담하세요" in out and "게보린정(수출명:돌로린정) · " in out
+    assert "[문서 1]" in out
+    assert "전문가와 꼭 상담하세요" in out
+    assert "게보린정(수출명:돌로린정) · " in out
     demo_prompt = lab.stub.requests[before]["messages"]
     assert len(demo_prompt) > 2  # the compiled demos travel as extra chat turns
 
     assert cli.main(["compare", "--experiment", "test"]) == 0
     out = capsys.readouterr().out
-    assert "compile-crag-bootstrap" in out and "evaluate-crag" in out and "lm_calls" in out and "duration_s" in out
+    assert "compile-crag-bootstrap" in out
+    assert "evaluate-crag" in out
+    assert "lm_calls" in out
+    assert "duration_s" in out
     runs = MlflowClient().search_runs(
         [mlflow.get_experiment_by_name("test").experiment_id], filter_string="tags.`yaksa.command` = 'compare'"
     )
@@ -36,7 +41,8 @@ def test_compile_ask_champion_and_compare(lab, capsys):
 def test_ask_with_a_missing_model_is_one_line(lab, capsys, tmp_path):
     assert cli.main(["ask", "게보린", "--model", str(tmp_path / "nope.json")]) == 2
     err = capsys.readouterr().err
-    assert "no such state file" in err and err.count("\n") == 1
+    assert "no such state file" in err
+    assert err.count("\n") == 1
 
 
 def test_compare_without_runs_is_one_line(lab, capsys):

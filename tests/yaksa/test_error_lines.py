@@ -34,7 +34,9 @@ def index_copy(mini_index, tmp_path, monkeypatch):
 def one_line_error(argv, capsys) -> str:
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("yaksa: error: ") and "Traceback" not in err, err
+    assert err.count("\n") == 1, err
+    assert err.startswith("yaksa: error: "), err
+    assert "Traceback" not in err, err
     return err
 
 
@@ -46,7 +48,8 @@ def test_truncated_vectors(index_copy, argv, capsys):
     path = index_copy / "vectors.npz"
     path.write_bytes(path.read_bytes()[:200])
     err = one_line_error(argv, capsys)
-    assert "vectors.npz" in err and "`yaksa index" in err
+    assert "vectors.npz" in err
+    assert "`yaksa index" in err
 
 
 @pytest.mark.parametrize("argv", COMMANDS)
@@ -56,7 +59,8 @@ def test_truncated_docs_cut_inside_a_korean_character(index_copy, argv, capsys):
     cut = data.index("게".encode()) + 1  # inside the three bytes of a syllable
     path.write_bytes(data[:cut])
     err = one_line_error(argv, capsys)
-    assert "docs.jsonl" in err and "`yaksa index --rebuild`" in err
+    assert "docs.jsonl" in err
+    assert "`yaksa index --rebuild`" in err
 
 
 @pytest.mark.parametrize("argv", COMMANDS)
@@ -65,7 +69,8 @@ def test_garbage_chroma_database(index_copy, argv, capsys):
     for db in (index_copy / "chroma").rglob("*.sqlite3"):
         db.write_bytes(b"this is not a database" * 100)
     err = one_line_error(argv, capsys)
-    assert "chroma" in err.lower() and "`yaksa index --rebuild`" in err
+    assert "chroma" in err.lower()
+    assert "`yaksa index --rebuild`" in err
 
 
 @pytest.mark.parametrize("argv", COMMANDS)
@@ -74,7 +79,8 @@ def test_unknown_key_in_retrieval_config(index_copy, tmp_path, monkeypatch, argv
     config.write_text("[retrieval]\nbm25_weigth = 0.5\n", encoding="utf-8")
     monkeypatch.setenv("YAKSA_CONFIG", str(config))
     err = one_line_error(argv, capsys)
-    assert str(config) in err and "bm25_weigth" in err
+    assert str(config) in err
+    assert "bm25_weigth" in err
 
 
 @pytest.mark.parametrize("content", ["[1, 2, 3]", '{"a": 1}'])
@@ -86,7 +92,8 @@ def test_model_file_that_is_not_a_program(index_copy, tmp_path, content, command
     if command == "ask":
         argv.append(str(model))
     err = one_line_error(argv, capsys)
-    assert str(model) in err and "`yaksa compile --out FILE`" in err
+    assert str(model) in err
+    assert "`yaksa compile --out FILE`" in err
 
 
 def test_evaluate_rows_without_a_question_stop_before_any_run(lab, tmp_path, capsys):  # noqa: F811
@@ -104,4 +111,5 @@ def test_evaluate_reads_dev_only(tmp_path):
     (tmp_path / "dev.jsonl").write_text(json.dumps({"question": "게보린 부작용"}, ensure_ascii=False) + "\n")
     args = argparse.Namespace(program="crag", data=tmp_path, dev=None, seed=0)
     train, dev, _ = _lab.datasets(args, train=False)
-    assert train == [] and [e.question for e in dev] == ["게보린 부작용"]
+    assert train == []
+    assert [e.question for e in dev] == ["게보린 부작용"]

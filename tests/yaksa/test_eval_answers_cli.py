@@ -37,10 +37,13 @@ def test_eval_answers_reports_per_kind(tmp_path, capsys):
     assert cli.main(["eval-answers", "--questions", write(tmp_path, ROWS), "--no-mlflow", "--json"]) == 0
     out = capsys.readouterr().out
     summary = json.loads(out[out.index("{") :])
-    assert summary["product"]["n"] == 2 and summary["product"]["cites_gold"] == 1.0
-    assert summary["vague"]["n"] == 1 and sum(summary["vague"]["first_route"].values()) == 1
+    assert summary["product"]["n"] == 2
+    assert summary["product"]["cites_gold"] == 1.0
+    assert summary["vague"]["n"] == 1
+    assert sum(summary["vague"]["first_route"].values()) == 1
     assert summary["out_of_scope"] == {"n": 1, "blocked": 1.0}
-    assert summary["all"]["lm_calls_mean"] == 0 and summary["all"]["chars_median"] > 0
+    assert summary["all"]["lm_calls_mean"] == 0
+    assert summary["all"]["chars_median"] > 0
 
 
 def test_eval_answers_logs_an_mlflow_run_with_a_table(tmp_path, capsys, monkeypatch):
@@ -66,8 +69,10 @@ def test_ask_json_batch_answers_every_line_in_order(monkeypatch, capsys):
     assert cli.main(["ask", "--json", "-"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [x["line"] for x in lines] == [1, 2, 3, 4]
-    assert "[문서 1]" in lines[0]["answer"] and lines[0]["trace"]["steps"][0]["step"] == "retrieve"
-    assert lines[1]["error"] == "line 2 is empty" and "not valid UTF-8" in lines[2]["error"]
+    assert "[문서 1]" in lines[0]["answer"]
+    assert lines[0]["trace"]["steps"][0]["step"] == "retrieve"
+    assert lines[1]["error"] == "line 2 is empty"
+    assert "not valid UTF-8" in lines[2]["error"]
     assert lines[3]["out_of_scope"] is True
 
 
@@ -81,7 +86,9 @@ def test_fit_relevance_fits_reports_and_writes(tmp_path, capsys, monkeypatch):
     out = tmp_path / "model.json"
     assert cli.main(["fit-relevance", "-C", "1", "--out", str(out), "--no-mlflow"]) == 0
     text = capsys.readouterr().out
-    assert "calibration on the test split" in text and "AUC" in text and out.exists()
+    assert "calibration on the test split" in text
+    assert "AUC" in text
+    assert out.exists()
     assert json.loads(out.read_text())["report"]["results"]["n"] == 9
     assert cli.main(["fit-relevance", "-C", "0", "--no-mlflow"]) == 2
 
@@ -97,7 +104,8 @@ def test_eval_answers_counts_the_invented_claims_the_grounding_check_caught(tmp_
         assert cli.main([*argv, "--lm", "openai/stub", "--api-base", server.url]) == 0
     out = capsys.readouterr().out
     summary = json.loads(out[out.index("{") :])
-    assert summary["all"]["sentences_removed"] == 2 and summary["all"]["answers_with_removals"] == 1.0
+    assert summary["all"]["sentences_removed"] == 2
+    assert summary["all"]["answers_with_removals"] == 1.0
     assert summary["all"]["duplicate_quotes"] == 0
 
 
@@ -106,5 +114,7 @@ def test_eval_answers_reports_slot_sentences_and_no_removals_without_an_lm(tmp_p
     assert cli.main(["eval-answers", "--questions", write(tmp_path, rows), "--no-mlflow", "--json"]) == 0
     out = capsys.readouterr().out
     summary = json.loads(out[out.index("{") :])
-    assert summary["slot"]["slot_questions"] == 1 and summary["slot"]["slot_quoted"] == 1.0
-    assert summary["slot"]["sentences_removed"] == 0 and summary["slot"]["sentences_checked"] > 0
+    assert summary["slot"]["slot_questions"] == 1
+    assert summary["slot"]["slot_quoted"] == 1.0
+    assert summary["slot"]["sentences_removed"] == 0
+    assert summary["slot"]["sentences_checked"] > 0

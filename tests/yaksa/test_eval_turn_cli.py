@@ -34,7 +34,8 @@ def test_without_an_lm_prints_band_scores_and_says_so(capsys):
 def test_json_output_is_the_turn_log(capsys):
     assert main(["eval-turn", PROMPT, "--json"]) == 0
     log = json.loads(capsys.readouterr().out)
-    assert log["lm"] is None and log["intent_source"] == "keyword rules"
+    assert log["lm"] is None
+    assert log["intent_source"] == "keyword rules"
     assert log["intents"] == ["GENERATION", "OPTIMIZATION"]
     assert log["metrics"]["word_count"] == 20
     assert [e["scored_by"] for e in log["evaluations"]] == ["metric bands", "metric bands"]
@@ -54,7 +55,8 @@ def test_json_lines_such_as_the_trainset_are_read(tmp_path, capsys):
     path.write_text('{"prompt": "코드 짜줘", "intents": ["GENERATION"]}\n\n{"prompt": "힌트 주세요"}\n')
     assert main(["eval-turn", "--file", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "Turn 1: 25 / 100" in out and "Turn 2:" in out
+    assert "Turn 1: 25 / 100" in out
+    assert "Turn 2:" in out
 
 
 @pytest.mark.parametrize(
@@ -69,7 +71,9 @@ def test_json_lines_such_as_the_trainset_are_read(tmp_path, capsys):
 def test_user_errors_are_one_line(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert err.startswith("yaksa: error: ") and message in err and err.count("\n") == 1
+    assert err.startswith("yaksa: error: ")
+    assert message in err
+    assert err.count("\n") == 1
 
 
 def test_malformed_files_are_user_errors(tmp_path, capsys):
@@ -106,7 +110,8 @@ def test_with_an_lm_the_lm_judges(monkeypatch, capsys):
     assert seen == {"model": "openai/judge", "api_base": "http://127.0.0.1:8000/v1"}
     assert out.startswith("Turn: 85 / 100\nIntents: GENERATION (from lm)\nLM: dummy\n")
     assert "[GENERATION] 코드 생성 요청 (Generation): 85 (lm)" in out
-    assert "Reasoning: 좋은 요청" in out and "LM 없음" not in out
+    assert "Reasoning: 좋은 요청" in out
+    assert "LM 없음" not in out
 
 
 class _StubChat(BaseHTTPRequestHandler):
@@ -168,7 +173,8 @@ def test_a_real_lm_over_http_judges_both_intents(stub_server, capsys):
     argv = ["eval-turn", "코드 작성해줘. 그리고 최적화", "--lm", "openai/stub", "--api-base", stub_server, "--json"]
     assert main(argv) == 0
     log = json.loads(capsys.readouterr().out)
-    assert log["lm"] == "openai/stub" and log["intent_source"] == "lm"
+    assert log["lm"] == "openai/stub"
+    assert log["intent_source"] == "lm"
     assert [(e["intent"], e["score"]) for e in log["evaluations"]] == [("GENERATION", 85.0), ("OPTIMIZATION", 70.0)]
     assert log["turn_score"] == 77.5
     assert len(_StubChat.requests) == 3

@@ -20,15 +20,18 @@ def test_evaluate_logs_the_score_and_the_per_example_table(lab, capsys):
     out = capsys.readouterr().out
     assert "quality score: 0.930 (undetermined: 0)" in out
     run = last_run()
-    assert run.data.params["model"] == "uncompiled" and run.data.params["dev_n"] == "2"
+    assert run.data.params["model"] == "uncompiled"
+    assert run.data.params["dev_n"] == "2"
     m = run.data.metrics
-    assert (
-        abs(m["dev_score"] - 0.93) < 1e-9 and m["dev_undetermined"] == 0 and m["lm_calls"] == len(lab.stub.requests) > 0
-    )
+    assert abs(m["dev_score"] - 0.93) < 1e-9
+    assert m["dev_undetermined"] == 0
+    assert m["lm_calls"] == len(lab.stub.requests) > 0
     path = mlflow.artifacts.download_artifacts(run_id=run.info.run_id, artifact_path="dev_examples.json")
     table = json.loads(open(path, encoding="utf-8").read())
     rows = dict(zip(table["columns"], zip(*table["data"], strict=True), strict=True))
-    assert rows["id"] == ("d1", "d2") and rows["out_of_scope"] == (False, True) and rows["score"] == (0.86, 1.0)
+    assert rows["id"] == ("d1", "d2")
+    assert rows["out_of_scope"] == (False, True)
+    assert rows["score"] == (0.86, 1.0)
 
 
 def test_a_repeated_evaluation_is_served_from_the_cache(lab, capsys):
@@ -36,7 +39,8 @@ def test_a_repeated_evaluation_is_served_from_the_cache(lab, capsys):
     assert cli.main(argv) == 0
     first = len(lab.stub.requests)
     assert cli.main(argv) == 0
-    assert len(lab.stub.requests) == first and last_run().data.metrics["lm_calls"] == 0
+    assert len(lab.stub.requests) == first
+    assert last_run().data.metrics["lm_calls"] == 0
 
 
 def test_evaluate_a_compiled_state_file(lab, capsys, tmp_path):
@@ -45,14 +49,16 @@ def test_evaluate_a_compiled_state_file(lab, capsys, tmp_path):
     assert cli.main(argv + lab.data + lab.lm) == 0
     assert cli.main(["evaluate", "--model", str(state), *lab.data, *lab.lm]) == 0
     run = last_run()
-    assert run.data.params["model"] == str(state) and run.data.params["profile"] == "baseline"
+    assert run.data.params["model"] == str(state)
+    assert run.data.params["profile"] == "baseline"
 
 
 def test_turn_program_evaluates_on_the_turn_set(lab, capsys):
     argv = ["evaluate", "--program", "turn", "--dev", "3", "--experiment", "test", *lab.lm]
     assert cli.main(argv) == 0
     run = last_run()
-    assert run.data.params["program"] == "turn" and run.data.params["metric"] == "turn"
+    assert run.data.params["program"] == "turn"
+    assert run.data.params["metric"] == "turn"
     assert 0 <= run.data.metrics["dev_score"] <= 1
 
 

@@ -28,8 +28,10 @@ def removed(trace: dict) -> list[dict]:
 
 
 def assert_checked(answer: str, trace: dict) -> None:
-    assert "37정" not in answer and "[문서 9]" not in answer
-    assert "게보린을 먹고 속이 쓰리면" in answer and "근거 확인" in answer
+    assert "37정" not in answer
+    assert "[문서 9]" not in answer
+    assert "게보린을 먹고 속이 쓰리면" in answer
+    assert "근거 확인" in answer
     assert [r["sentence"] for r in removed(trace)] == [INVENTED]
     assert "[문서 9], which was not given" in removed(trace)[0]["reason"]
     assert trace["verification"] == "pass"
@@ -48,7 +50,9 @@ def test_yaksa_ask_plain_output_has_the_checked_answer(capsys):
         argv = ["ask", "게보린 먹고 속이 쓰려요", "--lm", "openai/stub", "--api-base", server.url, "--no-web"]
         assert cli.main([*argv, "--no-stream"]) == 0
     out = capsys.readouterr().out
-    assert "37정" not in out and "[문서 9]" not in out and "근거 확인" in out
+    assert "37정" not in out
+    assert "[문서 9]" not in out
+    assert "근거 확인" in out
 
 
 def test_yaksa_ask_streaming_ends_with_the_checked_answer_in_place_of_the_draft(capsys):
@@ -57,7 +61,11 @@ def test_yaksa_ask_streaming_ends_with_the_checked_answer_in_place_of_the_draft(
         assert cli.main(argv) == 0
     out = capsys.readouterr().out
     draft, _, final = out.partition("--- 최종 답변 (근거 확인·검증·교정 후; 위의 초안 대신 이 답변을 보세요) ---")
-    assert "37정" in draft and final and "37정" not in final and "[문서 9]" not in final and "근거 확인" in final
+    assert "37정" in draft
+    assert final
+    assert "37정" not in final
+    assert "[문서 9]" not in final
+    assert "근거 확인" in final
 
 
 def app_over_stub(server):
@@ -75,4 +83,6 @@ def test_post_ask_shows_neither_and_the_stream_ends_with_the_checked_text():
     assert_checked(data["answer"], data["trace"])
     drafted = "".join(d["text"] for n, d in events if n == "token")
     final = next(d for n, d in events if n == "answer")
-    assert "37정" in drafted and "37정" not in final["answer"] and "[문서 9]" not in final["answer"]
+    assert "37정" in drafted
+    assert "37정" not in final["answer"]
+    assert "[문서 9]" not in final["answer"]

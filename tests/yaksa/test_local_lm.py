@@ -71,8 +71,11 @@ def cited(pred) -> bool:
 def test_ask_a_product_question_with_every_role_on_the_real_server(llama, real_backend):
     code, pred, took = ask_json(llama, "게보린 먹고 속이 쓰려요", *SMALL)
     trace = pred["trace"]
-    assert code == 0 and cited(pred) and took < 60
-    assert 1 <= trace["lm_calls"]["total"] <= trace["budget"]["limit"] and trace["uses_lm"]
+    assert code == 0
+    assert cited(pred)
+    assert took < 60
+    assert 1 <= trace["lm_calls"]["total"] <= trace["budget"]["limit"]
+    assert trace["uses_lm"]
     assert trace["parse_failures"] == {role: 0 for role in ROLES}
     assert all(pred["lm"]["models"][role] == llama.model for role in ROLES)
     assert pred["lm"]["structured"] == {role: "auto" for role in ROLES}  # resolved to json_object+schema (owned_by)
@@ -80,27 +83,36 @@ def test_ask_a_product_question_with_every_role_on_the_real_server(llama, real_b
 
 def test_an_out_of_scope_question_makes_no_lm_call(llama, real_backend):
     code, pred, _ = ask_json(llama, "삼성전자 주가 어때요", *SMALL)
-    assert code == 0 and pred["out_of_scope"] and pred["trace"]["lm_calls"]["total"] == 0
+    assert code == 0
+    assert pred["out_of_scope"]
+    assert pred["trace"]["lm_calls"]["total"] == 0
 
 
 def test_parse_failures_are_counted_with_structured_outputs_off(llama, real_backend):
     code, pred, _ = ask_json(llama, "게보린 먹고 속이 쓰려요", *SMALL, "--structured", "off")
     trace = pred["trace"]
     parse_errors = sum("AdapterParseError" in e for e in trace["errors"])
-    assert code == 0 and cited(pred) and sum(trace["parse_failures"].values()) == parse_errors
+    assert code == 0
+    assert cited(pred)
+    assert sum(trace["parse_failures"].values()) == parse_errors
 
 
 def test_defaults_end_within_the_wall_clock_budget_with_a_cited_answer(llama, real_backend):
     # issue 15: the default limits, nothing bounded by flags; the question must end within its 120 s budget
     code, pred, took = ask_json(llama, "게보린 먹고 속이 쓰려요", "--no-web")
     trace = pred["trace"]
-    assert code == 0 and cited(pred) and took < 120 + 15
+    assert code == 0
+    assert cited(pred)
+    assert took < 120 + 15
     assert trace["lm_calls"]["total"] <= trace["budget"]["limit"]
     assert trace["parse_failures"] == {role: 0 for role in ROLES}
     for cut in trace["cut"]:  # every cut call says which role and why
-        assert cut["role"] in ROLES and cut["why"] in ("unreachable", "slow", "time_budget") and cut["detail"]
+        assert cut["role"] in ROLES
+        assert cut["why"] in ("unreachable", "slow", "time_budget")
+        assert cut["detail"]
     if trace["stop_reason"] == "time_budget_exhausted":
-        assert trace["cut"] and "시간을 모두 써서" in pred["answer"]
+        assert trace["cut"]
+        assert "시간을 모두 써서" in pred["answer"]
 
 
 def test_serve_streams_tokens_from_the_real_model(llama, real_backend, monkeypatch):
@@ -122,10 +134,12 @@ def test_serve_streams_tokens_from_the_real_model(llama, real_backend, monkeypat
     names = [n for n, _ in events]
     tokens = [d for n, d in events if n == "token"]
     answer = next(d for n, d in events if n == "answer")
-    assert names[-1] == "done" and answer["citations"]
+    assert names[-1] == "done"
+    assert answer["citations"]
     assert any(t["source"] == "lm" for t in tokens) or answer["trace"]["method"] == "extractive"
     if any(t["source"] == "lm" for t in tokens):  # tokens came in several network reads, not one body at the end
-        assert sum(1 for _, n in arrivals if n) > 1 and names.index("token") < names.index("answer")
+        assert sum(1 for _, n in arrivals if n) > 1
+        assert names.index("token") < names.index("answer")
 
 
 def test_compile_bootstrap_registers_a_model_that_loads_and_answers(
@@ -139,4 +153,6 @@ def test_compile_bootstrap_registers_a_model_that_loads_and_answers(
     ]  # fmt: skip
     assert cli.main(argv) == 0
     code, pred, _ = ask_json(llama, "게보린 먹고 속이 쓰려요", "--model", "models:/yaksa-crag@champion", *SMALL)
-    assert code == 0 and cited(pred) and pred["trace"]["parse_failures"] == {role: 0 for role in ROLES}
+    assert code == 0
+    assert cited(pred)
+    assert pred["trace"]["parse_failures"] == {role: 0 for role in ROLES}

@@ -7,17 +7,14 @@ import io
 import json
 import os
 import shutil
-import subprocess
 import sys
-import time
-import urllib.request
 
 import mlflow
 import pytest
 from mlflow import MlflowClient
 
 from tests.helpers.lab import *  # noqa: F403
-from tests.helpers.serve_app import free_port
+from tests.helpers.ports import start_process_server, stop
 from yaksa import cli
 
 
@@ -25,25 +22,22 @@ from yaksa import cli
 def mlflow_server(tmp_path, monkeypatch):
     if shutil.which("mlflow") is None and not os.path.exists(os.path.join(os.path.dirname(sys.executable), "mlflow")):
         pytest.skip("the mlflow command is not installed")
-    port = free_port()
     store = tmp_path / "server"
     store.mkdir()
-    command = [
-        sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
-        "--backend-store-uri", f"sqlite:///{store / 'mlflow.db'}", "--artifacts-destination", str(store / "artifacts"),
-    ]  # fmt: skip
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def command(port: int) -> list[str]:
+        return [
+            sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
+            "--backend-store-uri", f"sqlite:///{store / 'mlflow.db'}",
+            "--artifacts-destination", str(store / "artifacts"),
+        ]  # fmt: skip
+
+    try:
+        process, port = start_process_server(command, lambda port: f"http://127.0.0.1:{port}/health", timeout_s=90)
+    except RuntimeError as e:
+        pytest.fail(f"mlflow server did not start: {e}")
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(url + "/health", timeout=2):
-                    break
-            except OSError:
-                if time.monotonic() > deadline or process.poll() is not None:
-                    pytest.fail("mlflow server did not start")
-                time.sleep(0.5)
         monkeypatch.setenv("MLFLOW_TRACKING_URI", url)
         mlflow.set_tracking_uri(url)
         yield url
@@ -52,11 +46,7 @@ def mlflow_server(tmp_path, monkeypatch):
             mlflow.end_run()
         mlflow.dspy.autolog(disable=True)
         mlflow.flush_trace_async_logging()  # traces still queued for this server must go before it stops
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, 15)
 
 
 def test_compile_logs_over_http_and_ask_loads_the_champion_through_the_server(  # noqa: F405
@@ -71,7 +61,8 @@ def test_compile_logs_over_http_and_ask_loads_the_champion_through_the_server(  
     client = MlflowClient(mlflow_server)
     version = client.get_model_version_by_alias("yaksa-crag", "champion")
     run = client.get_run(version.run_id)
-    assert run.data.params["optimizer"] == "bootstrap" and "dev_score_after" in run.data.metrics
+    assert run.data.params["optimizer"] == "bootstrap"
+    assert "dev_score_after" in run.data.metrics
     assert [a.path for a in client.list_artifacts(run.info.run_id, "program")] == ["program/yaksa_state.json"]
     assert not (tmp_path / "mlruns").exists()  # nothing went to the local default store
 
@@ -79,4 +70,6 @@ def test_compile_logs_over_http_and_ask_loads_the_champion_through_the_server(  
     with contextlib.redirect_stdout(out):
         code = cli.main(["ask", "게보린 부작용", "--model", "models:/yaksa-crag@champion", "--json", "--no-web"])
     pred = json.loads(out.getvalue())
-    assert code == 0 and pred["citations"] and pred["answer"]
+    assert code == 0
+    assert pred["citations"]
+    assert pred["answer"]

@@ -66,40 +66,52 @@ def test_eval_retrieval_prints_every_mode_and_logs_a_run(setup, capsys):
     import mlflow
 
     runs = mlflow.search_runs(experiment_names=["yaksa-retrieval"])
-    assert len(runs) == 1 and runs["metrics.hybrid.all.recall_at_5"].iloc[0] == 1.0
+    assert len(runs) == 1
+    assert runs["metrics.hybrid.all.recall_at_5"].iloc[0] == 1.0
 
 
-def test_tune_retrieval_writes_settings_at_least_as_good(setup, capsys):
+def test_tune_retrieval_finds_better_settings_and_writes_the_best_trial(setup, capsys, monkeypatch):
     index_dir, questions, tmp_path = setup
     config = tmp_path / "yaksa.toml"
-    config.write_text('[lm]\ngenerate = "openai/x"\n', encoding="utf-8")
-    args = [
-        "tune-retrieval",
-        "--questions",
-        questions,
-        "--index-dir",
-        index_dir,
-        "--trials",
-        "5",
-        "--config",
-        str(config),
-    ]
-    assert main(args) == 0
+    # current settings that rank by the (hash) embedding alone: tuning has something to find
+    config.write_text(
+        '[lm]\ngenerate = "openai/x"\n\n[retrieval.weights]\nbm25 = 0.0\ndense = 1.0\nproduct = 0.0\nsection = 0.0\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("YAKSA_CONFIG", str(config))  # every command reads its [retrieval] table from here
+    args = ["tune-retrieval", "--questions", questions, "--index-dir", index_dir, "--trials", "5"]
+    assert main([*args, "--config", str(config)]) == 0
     out = capsys.readouterr().out
     current = float(out.split("current  recall@5 ")[1].split()[0])
     best = float(out.split("best     recall@5 ")[1].split()[0])
-    assert best >= current
+    assert current < 1.0  # the embedding alone misses a gold document
+    assert best > current  # a trial beat it
     text = config.read_text(encoding="utf-8")
-    assert '[lm]\ngenerate = "openai/x"' in text and "[retrieval.weights]" in text
+    assert '[lm]\ngenerate = "openai/x"' in text
+    assert "[retrieval.weights]" in text
 
     from retrievers.settings import RetrievalSettings
 
-    assert RetrievalSettings.load(config).oos_min_dense > 0
+    written = RetrievalSettings.load(config)
+    assert written.oos_min_dense > 0
+    assert written.weights != {"bm25": 0.0, "dense": 1.0, "product": 0.0, "section": 0.0}
 
     import mlflow
 
     runs = mlflow.search_runs(experiment_names=["yaksa-retrieval"])
     assert len(runs) == 1 + 5  # the parent and one child per trial
+    trials = runs[runs["tags.mlflow.parentRunId"].notna()]
+    assert best == pytest.approx(trials["metrics.recall_at_5"].max(), abs=1e-3)  # the best trial, not any trial
+    top = trials[trials["metrics.recall_at_5"] >= trials["metrics.recall_at_5"].max() - 1e-9]
+    top = top[top["metrics.mrr_at_10"] >= top["metrics.mrr_at_10"].max() - 1e-9]
+    top_weights = [{k: float(row[f"params.w_{k}"]) for k in written.weights} for _, row in top.iterrows()]
+    assert written.weights in top_weights  # the written weights are those of a best trial
+
+    # the written settings score what tuning printed, on the same questions
+    assert main(["eval-retrieval", "--questions", questions, "--index-dir", index_dir, "--json", "--no-mlflow"]) == 0
+    out = capsys.readouterr().out
+    table = json.loads(out[: out.rindex("}") + 1])
+    assert table["hybrid"]["all"]["recall@5"] == pytest.approx(best, abs=1e-3)
 
 
 def test_bad_question_file_is_one_line(setup, capsys, tmp_path):

@@ -26,13 +26,15 @@ def test_search_prints_ranked_documents(index_dir, capsys):
     assert main(["search", "게보린 부작용", "--index-dir", index_dir]) == 0
     out = capsys.readouterr().out
     first = [line for line in out.splitlines() if line.startswith("1. ")][0]
-    assert ":se" in first and "게보린" in first
+    assert ":se" in first
+    assert "게보린" in first
 
 
 def test_search_json_and_k(index_dir, capsys):
     assert main(["search", "게보린 부작용", "--json", "-k", "2", "--index-dir", index_dir]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert len(rows) == 2 and set(rows[0]) == {"id", "score", "metadata"}
+    assert len(rows) == 2
+    assert set(rows[0]) == {"id", "score", "metadata"}
     assert rows[0]["id"].endswith(":se")
 
 
@@ -43,8 +45,10 @@ def test_stdin_batch_writes_one_array_per_line_in_order(index_dir, capsys, monke
     lines = captured.out.strip().splitlines()
     assert len(lines) == 3
     first, empty, third = (json.loads(line) for line in lines)
-    assert first[0]["id"].endswith(":se") and empty == []
-    assert third and "베아제" in third[0]["metadata"]["item_name"]
+    assert first[0]["id"].endswith(":se")
+    assert empty == []
+    assert third
+    assert "베아제" in third[0]["metadata"]["item_name"]
     assert "empty" in captured.err
 
 
@@ -62,6 +66,7 @@ def test_index_command_reports_counts(tmp_path, capsys):
 
     assert main(["index", str(MINI_CORPUS), "--index-dir", str(tmp_path / "i"), "--bm25-only", "-q"]) == 0
     out = capsys.readouterr().out
-    assert "documents" in out and "bm25-only" in out
+    assert "documents" in out
+    assert "bm25-only" in out
     assert main(["index", str(tmp_path / "nope"), "--index-dir", str(tmp_path / "i2"), "-q"]) == 2
     assert "not found" in capsys.readouterr().err

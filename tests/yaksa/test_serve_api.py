@@ -19,14 +19,21 @@ def test_ask_without_lm_returns_a_cited_extractive_answer_with_document_texts():
     r = client(make_app(backend)).post("/v1/ask", json={"question": "게보린 먹고 속이 쓰려요"})
     assert r.status_code == 200
     data = r.json()
-    assert "[문서 1]" in data["answer"] and "전문가와 꼭 상담하세요" in data["answer"]
-    assert data["uses_lm"] is False and data["notice"] == NO_LM_NOTICE and data["method"] == "extractive"
+    assert "[문서 1]" in data["answer"]
+    assert "전문가와 꼭 상담하세요" in data["answer"]
+    assert data["uses_lm"] is False
+    assert data["notice"] == NO_LM_NOTICE
+    assert data["method"] == "extractive"
     first = data["citations"][0]
-    assert first["n"] == 1 and first["cited"] and first["product"] == "게보린정(수출명:돌로린정)"
+    assert first["n"] == 1
+    assert first["cited"]
+    assert first["product"] == "게보린정(수출명:돌로린정)"
     assert first["document"] == backend.get(first["id"]).text
-    assert first["text"] and first["text"].split("\n")[0] in first["document"]  # the refined context the LM saw
+    assert first["text"]
+    assert first["text"].split("\n")[0] in first["document"]  # the refined context the LM saw
     assert data["web_refs"] == [WEB_LINK]
-    assert data["trace"]["lm_calls"]["total"] == 0 and data["quality"]["method"] == "heuristic"
+    assert data["trace"]["lm_calls"]["total"] == 0
+    assert data["quality"]["method"] == "heuristic"
     assert [s["step"] for s in data["trace"]["steps"]][:2] == ["retrieve", "grade"]
 
 
@@ -34,16 +41,22 @@ def test_ask_with_a_scripted_lm_verifies_and_counts_lm_calls():
     lm = ScriptedLM()
     r = client(make_app(lms=lm.roles())).post("/v1/ask", json={"question": "게보린 먹고 속이 쓰려요"})
     data = r.json()
-    assert r.status_code == 200 and data["answer"] == ANSWER["answer"]
-    assert data["uses_lm"] is True and data["notice"] == "" and data["verification"] == "pass"
-    assert lm.calls == ["optimize", "generate", "verify", "evaluate"] and data["trace"]["lm_calls"]["total"] == 4
+    assert r.status_code == 200
+    assert data["answer"] == ANSWER["answer"]
+    assert data["uses_lm"] is True
+    assert data["notice"] == ""
+    assert data["verification"] == "pass"
+    assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
+    assert data["trace"]["lm_calls"]["total"] == 4
     assert data["citations"][0]["cited"] is True
 
 
 def test_out_of_scope_question_says_so_without_citations():
     data = client(make_app()).post("/v1/ask", json={"question": "삼성전자 주가 알려줘"}).json()
-    assert data["out_of_scope"] is True and data["notice"] == OUT_OF_SCOPE_NOTICE
-    assert "범위 밖 질문입니다" in data["answer"] and data["citations"] == []
+    assert data["out_of_scope"] is True
+    assert data["notice"] == OUT_OF_SCOPE_NOTICE
+    assert "범위 밖 질문입니다" in data["answer"]
+    assert data["citations"] == []
 
 
 def test_user_profile_pulls_in_the_dur_rule_and_a_strategy_profile_changes_the_strategy():
@@ -52,7 +65,8 @@ def test_user_profile_pulls_in_the_dur_rule_and_a_strategy_profile_changes_the_s
     data = c.post("/v1/ask", json={"question": "부루펜 부작용", "user": {"pregnant": True}}).json()
     assert "dur:cc:2158" in [x["id"] for x in data["citations"]]
     base = c.post("/v1/ask", json={"question": "게보린 부작용", "profile": "baseline"}).json()
-    assert base["trace"]["stop_reason"] == "basic_rag" and data["trace"]["stop_reason"] != "basic_rag"
+    assert base["trace"]["stop_reason"] == "basic_rag"
+    assert data["trace"]["stop_reason"] != "basic_rag"
     host = app.state.host
     assert host.program_for("baseline") is host.program_for("baseline")
     assert host.program_for("baseline").shared is host.program.shared
@@ -61,15 +75,21 @@ def test_user_profile_pulls_in_the_dur_rule_and_a_strategy_profile_changes_the_s
 def test_search_returns_ranked_documents_and_flags_out_of_scope():
     c = client(make_app())
     data = c.get("/v1/search", params={"q": "게보린 부작용", "k": 3}).json()
-    assert data["hits"][0]["id"] == "easydrug:197900277:se" and len(data["hits"]) <= 3
-    assert data["hits"][0]["product"] == "게보린정(수출명:돌로린정)" and "[이상반응" in data["hits"][0]["text"]
+    assert data["hits"][0]["id"] == "easydrug:197900277:se"
+    assert len(data["hits"]) <= 3
+    assert data["hits"][0]["product"] == "게보린정(수출명:돌로린정)"
+    assert "[이상반응" in data["hits"][0]["text"]
     assert c.get("/v1/search", params={"q": "오늘 날씨"}).json()["out_of_scope"] is True
 
 
 def test_healthz_names_the_lms_and_limits():
     data = client(make_app(lms=ScriptedLM().roles())).get("/healthz").json()
-    assert data["status"] == "ok" and data["uses_lm"] is True and data["lm"]["generate"] == "dummy"
-    assert data["in_flight"] == 0 and data["max_concurrent"] == 64 and data["auth"] is False
+    assert data["status"] == "ok"
+    assert data["uses_lm"] is True
+    assert data["lm"]["generate"] == "scripted/lm"
+    assert data["in_flight"] == 0
+    assert data["max_concurrent"] == 64
+    assert data["auth"] is False
     assert data["scores"] == "quality"
     assert client(make_app()).get("/healthz").json()["uses_lm"] is False
 
@@ -77,8 +97,10 @@ def test_healthz_names_the_lms_and_limits():
 def test_page_and_openapi_are_served():
     c = client(make_app())
     page = c.get("/")
-    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
-    assert "질문하기" in page.text and "/v1/ask/stream" in page.text
+    assert page.status_code == 200
+    assert "text/html" in page.headers["content-type"]
+    assert "질문하기" in page.text
+    assert "/v1/ask/stream" in page.text
     spec = c.get("/openapi.json").json()
     assert {"/v1/ask", "/v1/ask/stream", "/v1/search", "/healthz"} <= set(spec["paths"])
     assert "text/event-stream" in spec["paths"]["/v1/ask/stream"]["post"]["responses"]["200"]["content"]
@@ -91,12 +113,15 @@ class Exploding(FakeBackend):
 
 def test_a_program_error_is_json_without_a_stack_trace():
     r = client(make_app(Exploding())).post("/v1/ask", json={"question": "게보린 부작용"})
-    assert r.status_code == 500 and r.json() == {"error": "internal", "message": "internal error; see the server log"}
-    assert "secret" not in r.text and "Traceback" not in r.text
+    assert r.status_code == 500
+    assert r.json() == {"error": "internal", "message": "internal error; see the server log"}
+    assert "secret" not in r.text
+    assert "Traceback" not in r.text
 
 
 def test_unknown_paths_and_methods_are_json():
     c = client(make_app())
     assert c.get("/nope").json()["error"] == "not_found"
     r = c.get("/v1/ask")
-    assert r.status_code == 405 and r.json()["error"] == "method_not_allowed"
+    assert r.status_code == 405
+    assert r.json()["error"] == "method_not_allowed"

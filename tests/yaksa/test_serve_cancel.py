@@ -36,7 +36,8 @@ def test_work_releases_once_after_both_the_response_and_the_thread_end():
     work = Work(release=lambda: released.append(1))
     assert work.start()
     work.closed()
-    assert released == [] and work.event.is_set()  # the thread still runs
+    assert released == []
+    assert work.event.is_set()  # the thread still runs
     work.finished()
     assert released == [1]
     assert not work.start()  # nothing starts after the release
@@ -55,7 +56,8 @@ def test_hooks_raise_past_except_exception_once_cancelled():
         guard({"step": "grade"})
     with pytest.raises(QuestionCancelled):
         CancelOnLM(event).on_lm_start("id", None, {})
-    assert seen == [{"step": "retrieve"}] and not issubclass(QuestionCancelled, Exception)
+    assert seen == [{"step": "retrieve"}]
+    assert not issubclass(QuestionCancelled, Exception)
 
 
 def test_abandoned_stream_stops_within_one_lm_call():

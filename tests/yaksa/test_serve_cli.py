@@ -27,9 +27,12 @@ def served(monkeypatch):
 def test_defaults_serve_a_fresh_program_on_loopback(served, capsys):
     assert cli.main(["serve"]) == 0
     app, kw = served[0]
-    assert kw["host"] == "127.0.0.1" and kw["port"] == 8000
+    assert kw["host"] == "127.0.0.1"
+    assert kw["port"] == 8000
     host = app.state.host
-    assert isinstance(host.program, CRAG) and host.scores_mode == "quality" and app.state.settings.api_token is None
+    assert isinstance(host.program, CRAG)
+    assert host.scores_mode == "quality"
+    assert app.state.settings.api_token is None
     assert "serving on http://127.0.0.1:8000/" in capsys.readouterr().err
 
 
@@ -38,9 +41,11 @@ def test_limits_and_profile_flags_reach_the_app(served):
     assert cli.main([*argv, "--profile", "baseline", "--no-web", "--scores", "off"]) == 0
     app, kw = served[0]
     s = app.state.settings
-    assert kw["port"] == 9001 and (s.max_concurrent, s.workers, s.request_timeout_s) == (3, 2, 7.0)
+    assert kw["port"] == 9001
+    assert (s.max_concurrent, s.workers, s.request_timeout_s) == (3, 2, 7.0)
     program = app.state.host.program
-    assert program.settings.refine_strategy == "basic_rag" and program.settings.web_references is False
+    assert program.settings.refine_strategy == "basic_rag"
+    assert program.settings.web_references is False
     assert app.state.host.scorer is None
 
 
@@ -66,7 +71,10 @@ def test_loads_a_saved_json_state(served, tmp_path):
 def test_other_hosts_need_a_token_or_insecure(served, capsys, monkeypatch):
     assert cli.main(["serve", "--host", "0.0.0.0"]) == 2
     err = capsys.readouterr().err
-    assert "YAKSA_API_TOKEN" in err and "--insecure" in err and err.count("\n") == 1 and not served
+    assert "YAKSA_API_TOKEN" in err
+    assert "--insecure" in err
+    assert err.count("\n") == 1
+    assert not served
     assert cli.main(["serve", "--host", "0.0.0.0", "--insecure"]) == 0
     assert "without YAKSA_API_TOKEN" in capsys.readouterr().err
     assert served[0][0].state.settings.allowed_hosts is None
@@ -96,7 +104,10 @@ def test_loopback_serves_only_loopback_host_names_with_a_header_timeout(served):
 def test_user_mistakes_are_one_line_errors(served, capsys, argv, message):
     assert cli.main(argv) == 2
     err = capsys.readouterr().err
-    assert message in err and err.count("\n") == 1 and "Traceback" not in err and not served
+    assert message in err
+    assert err.count("\n") == 1
+    assert "Traceback" not in err
+    assert not served
 
 
 def test_mlflow_uris_need_the_loader(served, capsys, monkeypatch):

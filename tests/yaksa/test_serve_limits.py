@@ -31,33 +31,39 @@ def client(app) -> TestClient:
 )
 def test_bad_questions_are_422_with_a_message(path, body, code):
     r = client(make_app()).post(path, json=body)
-    assert r.status_code == 422 and r.json()["error"] == code and r.json()["message"]
+    assert r.status_code == 422
+    assert r.json()["error"] == code
+    assert r.json()["message"]
     assert set(r.json()) == {"error", "message"}
 
 
 def test_question_limit_can_be_lowered():
     app = make_app(settings=ServeSettings(max_question_chars=10, scores="off", api_token=None))
     r = client(app).post("/v1/ask", json={"question": "게보린 부작용이 궁금합니다"})
-    assert r.status_code == 422 and "10 characters" in r.json()["message"]
+    assert r.status_code == 422
+    assert "10 characters" in r.json()["message"]
 
 
 def test_invalid_json_is_422():
     r = client(make_app()).post("/v1/ask", content=b"{not json", headers={"content-type": "application/json"})
-    assert r.status_code == 422 and r.json()["error"] == "invalid_request"
+    assert r.status_code == 422
+    assert r.json()["error"] == "invalid_request"
 
 
 def test_large_bodies_are_413_declared_or_streamed():
     app = make_app(settings=ServeSettings(max_body_bytes=1000, scores="off", api_token=None))
     body = ('{"question": "' + "가" * 600 + '"}').encode()
     r = client(app).post("/v1/ask", content=body, headers={"content-type": "application/json"})
-    assert r.status_code == 413 and r.json()["error"] == "body_too_large"
+    assert r.status_code == 413
+    assert r.json()["error"] == "body_too_large"
 
     def chunks():
         yield body[:500]
         yield body[500:]
 
     r = client(app).post("/v1/ask/stream", content=chunks(), headers={"content-type": "application/json"})
-    assert r.status_code == 413 and "1000 bytes" in r.json()["message"]
+    assert r.status_code == 413
+    assert "1000 bytes" in r.json()["message"]
 
 
 def test_one_question_too_many_is_429_then_accepted_again():
@@ -80,12 +86,15 @@ def test_one_question_too_many_is_429_then_accepted_again():
             threading.Event().wait(0.01)
         for path in ("/v1/ask", "/v1/ask/stream"):
             r = c.post(path, json={"question": "타이레놀"})
-            assert r.status_code == 429 and r.json()["error"] == "busy" and r.headers["retry-after"] == "1"
+            assert r.status_code == 429
+            assert r.json()["error"] == "busy"
+            assert r.headers["retry-after"] == "1"
         assert c.get("/healthz").json()["in_flight"] == 1
     finally:
         release.set()
         worker.join(10)
-    assert first["r"].status_code == 200 and app.state.gate.in_flight == 0
+    assert first["r"].status_code == 200
+    assert app.state.gate.in_flight == 0
     assert c.post("/v1/ask/stream", json={"question": "게보린"}).status_code == 200
     assert app.state.gate.in_flight == 0  # the stream gave its slot back
 
@@ -93,20 +102,23 @@ def test_one_question_too_many_is_429_then_accepted_again():
 def test_slow_questions_time_out_with_504():
     settings = ServeSettings(request_timeout_s=0.2, scores="off", api_token=None)
     r = client(make_app(lms=slow_lm(1.0).roles(), settings=settings)).post("/v1/ask", json={"question": "게보린"})
-    assert r.status_code == 504 and r.json() == {"error": "timeout", "message": "no answer within 0.2 s"}
+    assert r.status_code == 504
+    assert r.json() == {"error": "timeout", "message": "no answer within 0.2 s"}
 
 
 def test_bearer_token_guards_the_api_but_not_the_page_or_health():
     c = client(make_app(settings=ServeSettings(api_token="s3cret", scores="off")))
     for headers in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic s3cret"}):
         r = c.post("/v1/ask", json={"question": "게보린"}, headers=headers)
-        assert r.status_code == 401 and r.json()["error"] == "unauthorized"
+        assert r.status_code == 401
+        assert r.json()["error"] == "unauthorized"
         assert r.headers["www-authenticate"] == "Bearer"
     assert c.get("/v1/search", params={"q": "게보린"}).status_code == 401
     ok = {"Authorization": "Bearer s3cret"}
     assert c.post("/v1/ask", json={"question": "게보린"}, headers=ok).status_code == 200
     assert c.get("/v1/search", params={"q": "게보린"}, headers=ok).status_code == 200
-    assert c.get("/healthz").json()["auth"] is True and c.get("/").status_code == 200
+    assert c.get("/healthz").json()["auth"] is True
+    assert c.get("/").status_code == 200
 
 
 def test_token_is_read_from_the_environment(monkeypatch):
@@ -118,12 +130,18 @@ def test_token_is_read_from_the_environment(monkeypatch):
 
 def test_gate_and_token_helpers():
     gate = Gate(1)
-    assert gate.try_enter() and not gate.try_enter()
+    assert gate.try_enter()
+    assert not gate.try_enter()
     gate.leave()
     gate.leave()
-    assert gate.in_flight == 0 and gate.try_enter()
-    assert token_ok(None, None) and token_ok("Bearer t", "t") and token_ok("bearer  t", "t")
-    assert not token_ok(None, "t") and not token_ok("Bearer x", "t") and not token_ok("t", "t")
+    assert gate.in_flight == 0
+    assert gate.try_enter()
+    assert token_ok(None, None)
+    assert token_ok("Bearer t", "t")
+    assert token_ok("bearer  t", "t")
+    assert not token_ok(None, "t")
+    assert not token_ok("Bearer x", "t")
+    assert not token_ok("t", "t")
 
 
 def test_settings_reject_nonsense():

@@ -19,7 +19,8 @@ QUESTION = {"question": "게보린 먹고 속이 쓰려요"}
 
 def stream(app, body=QUESTION) -> list[tuple[str, dict]]:
     r = TestClient(app, raise_server_exceptions=False).post("/v1/ask/stream", json=body)
-    assert r.status_code == 200 and r.headers["content-type"].startswith("text/event-stream")
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/event-stream")
     return parse_sse(r.text)
 
 
@@ -30,39 +31,50 @@ def names(events):
 def test_every_event_type_in_order_with_a_scripted_lm():
     events = stream(make_app(lms=ScriptedLM().roles()))
     order = names(events)
-    assert order[0] == "accepted" and order[-1] == "done"
+    assert order[0] == "accepted"
+    assert order[-1] == "done"
     assert {"status", "progress", "token", "answer", "verification", "web", "scores"} <= set(order)
     first = {name: order.index(name) for name in ("answer", "verification", "web", "scores", "done")}
     assert first["answer"] < first["verification"] < first["web"] < first["scores"] < first["done"]
     assert max(i for i, n in enumerate(order) if n == "token") < first["answer"]
     steps = [d["step"] for n, d in events if n == "status"]
-    assert steps[:3] == ["retrieve", "optimize_query", "retrieve"] and {"generate", "verify", "evaluate"} <= set(steps)
+    assert steps[:3] == ["retrieve", "optimize_query", "retrieve"]
+    assert {"generate", "verify", "evaluate"} <= set(steps)
     assert all(d["label"] for n, d in events if n == "status")
     answer = next(d for n, d in events if n == "answer")
     tokens = "".join(d["text"] for n, d in events if n == "token")
-    assert tokens == answer["answer"] and answer["uses_lm"] and answer["citations"][0]["text"]
+    assert tokens == answer["answer"]
+    assert answer["uses_lm"]
+    assert answer["citations"][0]["text"]
     assert next(d for n, d in events if n == "verification") == {"status": "pass", "rounds": 1}
     assert next(d for n, d in events if n == "web")["links"] == [WEB_LINK]
     scores = next(d for n, d in events if n == "scores")
-    assert scores["kind"] == "quality" and scores["scores"]["overall"] == 0.9 and scores["method"] == "lm"
+    assert scores["kind"] == "quality"
+    assert scores["scores"]["overall"] == 0.9
+    assert scores["method"] == "lm"
     for stage in ("answer", "scores"):
         percents = [d["percent"] for n, d in events if n == "progress" and d["stage"] == stage]
-        assert percents == sorted(percents) and percents[-1] == 100
+        assert percents == sorted(percents)
+        assert percents[-1] == 100
 
 
 def test_no_lm_answer_is_sent_in_pieces_and_says_no_lm_was_used():
     events = stream(make_app())
     answer = next(d for n, d in events if n == "answer")
     pieces = [d for n, d in events if n == "token"]
-    assert len(pieces) > 1 and all(p["source"] == "final" for p in pieces)
-    assert "".join(p["text"] for p in pieces) == answer["answer"] and answer["uses_lm"] is False
-    assert "LM" in answer["notice"] and next(d for n, d in events if n == "verification")["rounds"] == 0
+    assert len(pieces) > 1
+    assert all(p["source"] == "final" for p in pieces)
+    assert "".join(p["text"] for p in pieces) == answer["answer"]
+    assert answer["uses_lm"] is False
+    assert "LM" in answer["notice"]
+    assert next(d for n, d in events if n == "verification")["rounds"] == 0
 
 
 def test_out_of_scope_stream_has_no_scores_to_give():
     events = stream(make_app(), {"question": "삼성전자 주가"})
     answer = next(d for n, d in events if n == "answer")
-    assert answer["out_of_scope"] and "범위 밖" in answer["notice"]
+    assert answer["out_of_scope"]
+    assert "범위 밖" in answer["notice"]
     assert next(d for n, d in events if n == "scores")["scores"] == {}
 
 
@@ -72,7 +84,9 @@ def test_tokens_stream_from_a_real_lm_before_the_answer():
         config.num_retries = 0
         events = stream(make_app(lms=config.build()))
     tokens = [d for n, d in events if n == "token"]
-    assert tokens and all(t["source"] == "lm" for t in tokens) and len(tokens) > 1
+    assert tokens
+    assert all(t["source"] == "lm" for t in tokens)
+    assert len(tokens) > 1
     assert "".join(t["text"] for t in tokens).startswith("게보린을 먹고 속이 쓰리면")
     assert [r.get("stream") for r in server.requests] == [True] * 4  # every call streams; only answers show
 
@@ -83,9 +97,12 @@ def test_program_error_is_an_error_event_without_internals():
             raise RuntimeError("secret internals")
 
     events = stream(make_app(Exploding()))
-    assert names(events)[-1] == "error" and "done" not in names(events)
+    assert names(events)[-1] == "error"
+    assert "done" not in names(events)
     error = events[-1][1]
-    assert error["error"] == "program_error" and "secret" not in error["message"] and "RuntimeError" in error["message"]
+    assert error["error"] == "program_error"
+    assert "secret" not in error["message"]
+    assert "RuntimeError" in error["message"]
 
 
 def test_live_stream_beats_and_sends_the_answer_before_slow_scores():
@@ -106,20 +123,27 @@ def test_live_stream_beats_and_sends_the_answer_before_slow_scores():
                     block, buffer = buffer.split("\n\n", 1)
                     for name, data in parse_sse(block + "\n\n"):
                         seen.append((time.perf_counter() - start, name, data))
-    at = {name: t for t, name, _ in reversed(seen)}
-    assert at["accepted"] < 0.5
-    assert at["scores"] - at["answer"] >= 0.8  # the answer did not wait for the scores
+    at = {name: t for t, name, _ in reversed(seen)}  # when each event first arrived
+    assert seen[0][1] == "accepted"
+    # in order, with gaps no faster machine can shrink (each LM call sleeps 0.15 s, the scorer 1 s): the acceptance
+    # did not wait for the LM calls, nor the answer for the scores
+    assert at["answer"] - at["accepted"] >= 2 * 0.15
+    assert at["scores"] - at["answer"] >= 0.8
     beats = [d for _, n, d in seen if n == "heartbeat"]
-    assert len(beats) >= 3 and {b["stage"] for b in beats} == {"answer", "scores"}
+    assert len(beats) >= 3
+    assert {b["stage"] for b in beats} == {"answer", "scores"}
     score_progress = [d["percent"] for _, n, d in seen if n == "progress" and d["stage"] == "scores"]
-    assert len(score_progress) >= 4 and score_progress == sorted(score_progress) and score_progress[-1] == 100
+    assert len(score_progress) >= 4
+    assert score_progress == sorted(score_progress)
+    assert score_progress[-1] == 100
     assert next(d for _, n, d in seen if n == "scores")["scores"] == {"x": 1.0}
 
 
 def test_stream_times_out_with_an_error_event():
     settings = ServeSettings(request_timeout_s=0.3, scores="quality", api_token=None)
     events = stream(make_app(lms=slow_lm(1.0).roles(), settings=settings))
-    assert names(events)[-1] == "error" and events[-1][1]["error"] == "timeout"
+    assert names(events)[-1] == "error"
+    assert events[-1][1]["error"] == "timeout"
 
 
 def test_concurrent_streams_share_one_program_and_keep_their_own_answers():
@@ -142,7 +166,8 @@ def test_concurrent_streams_share_one_program_and_keep_their_own_answers():
     for question, events in results:
         assert names(events)[-1] == "done"
         answer = next(d for n, d in events if n == "answer")
-        assert answer["question"] == question and answer["trace"]["steps"][0]["query"] == question
+        assert answer["question"] == question
+        assert answer["trace"]["steps"][0]["query"] == question
         assert next(d for n, d in events if n == "accepted")["question"] == question
         assert answer["trace"]["lm_calls"]["total"] == 4  # each question has its own budget and trace
     assert app.state.gate.in_flight == 0
@@ -173,4 +198,5 @@ def test_a_regeneration_is_a_new_generation_not_appended_to_the_draft():
     assert len(generations) >= 2, "the program should have generated twice"
     for g in generations:  # each generation is one whole answer text on its own
         text = "".join(t["text"] for t in tokens if t["generation"] == g)
-        assert text.startswith("답변 ") and text.count("초안입니다") == 1
+        assert text.startswith("답변 ")
+        assert text.count("초안입니다") == 1

@@ -32,7 +32,9 @@ def test_decoding_bytes_names_the_bad_byte_and_keeps_good_lines():
     with pytest.raises(TextInputError, match=r"line 2 is not valid UTF-8 text .*byte 3: 0xff"):
         decode_line(b"ab\xff\n", "line 2")
     lines = list(stdin_lines(io.BytesIO(b"a\n\xc0\xaf\nb\n")))
-    assert lines[0] == (1, "a") and lines[2] == (3, "b") and isinstance(lines[1][1], TextInputError)
+    assert lines[0] == (1, "a")
+    assert lines[2] == (3, "b")
+    assert isinstance(lines[1][1], TextInputError)
 
 
 def test_files_and_json(tmp_path):
@@ -59,7 +61,9 @@ def run_yaksa(*args: bytes, stdin: bytes = b"") -> subprocess.CompletedProcess:
 def test_invalid_utf8_argument_is_a_one_line_error(command):
     r = run_yaksa(command, b"\xea\xb2\x8c\xeb\xb3\xb4\xeb\xa6\xb0 \xff\xfe garbage")
     err = r.stderr.decode()
-    assert r.returncode == 2 and err.count("\n") == 1 and "not valid UTF-8 text" in err, err
+    assert r.returncode == 2, err
+    assert err.count("\n") == 1, err
+    assert "not valid UTF-8 text" in err, err
     assert "Traceback" not in err
 
 
@@ -78,7 +82,8 @@ def test_user_from_a_binary_file_or_nested_too_deep_is_one_line(fake_ask, tmp_pa
     for value, message in cases.items():
         assert cli.main(["ask", "게보린 부작용", "--user", value]) == 2
         err = capsys.readouterr().err
-        assert message in err and err.count("\n") == 1
+        assert message in err
+        assert err.count("\n") == 1
 
 
 def test_search_batch_reports_a_bad_line_and_goes_on(mini_index, monkeypatch, capsys):
@@ -98,7 +103,10 @@ def test_search_batch_reports_a_bad_line_and_goes_on(mini_index, monkeypatch, ca
     assert cli.main(["search", "--json", "-", "-k", "2", "--index-dir", str(mini_index[0])]) == 0
     captured = capsys.readouterr()
     first, bad, third = (json.loads(line) for line in captured.out.strip().splitlines())
-    assert first and bad == [] and third and "베아제" in third[0]["metadata"]["item_name"]
+    assert first
+    assert bad == []
+    assert third
+    assert "베아제" in third[0]["metadata"]["item_name"]
     assert "line 2 is not valid UTF-8 text" in captured.err
 
 
@@ -112,7 +120,8 @@ def test_http_lone_surrogates_are_400_and_invalid_bytes_too(path):
     ]
     for body in bodies:
         r = c.post(path, content=body, headers={"content-type": "application/json"})
-        assert r.status_code == 400 and r.json()["error"] in ("bad_text", "bad_request"), r.text
+        assert r.status_code == 400, r.text
+        assert r.json()["error"] in ("bad_text", "bad_request"), r.text
     r = c.post(path, content=bodies[0], headers={"content-type": "application/json"})
     assert "question is not valid UTF-8 text" in r.json()["message"]
     assert c.post(path, json={"question": "게보린 부작용"}).status_code == 200

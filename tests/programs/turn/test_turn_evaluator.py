@@ -1,5 +1,7 @@
 """The turn evaluator end to end with scripted LMs: the seed's two scenarios, failures, and the no-LM path."""
 
+import threading
+
 import dspy
 import pytest
 from dspy.utils import DummyLM
@@ -21,7 +23,8 @@ def test_scenario_1_single_generation_intent_gives_one_evaluation():
     with dspy.context(lm=lm):
         result = TurnEvaluator()(prompt=GENERATION_PROMPT, problem_title="두 수의 합", algorithms=["two pointers"])
     log = result.turn_log
-    assert result.intents == ["GENERATION"] and log.intent_source == "lm"
+    assert result.intents == ["GENERATION"]
+    assert log.intent_source == "lm"
     assert [e.node for e in log.evaluations] == ["eval_generation"]
     evaluation_ = log.evaluations[0]
     assert (evaluation_.status, evaluation_.score, evaluation_.scored_by) == ("ok", 85.0, "lm")
@@ -44,11 +47,18 @@ def test_scenario_1_single_generation_intent_gives_one_evaluation():
 
 
 def test_scenario_2_generation_and_optimization_run_concurrently_and_average():
-    reply = by_request(
+    answer = by_request(
         ["GENERATION", "OPTIMIZATION"],
         {"(Generation)": evaluation(85), "(Optimization)": evaluation(70)},
     )
-    lm, engine = scripted_lm(reply, delay=0.3)
+    both_in_flight = threading.Barrier(2, timeout=30)
+
+    def reply(prompt):
+        if "[[ ## eval_type ## ]]" in prompt:
+            both_in_flight.wait()  # passes only when the two evaluations run at once; run one by one, it breaks
+        return answer(prompt)
+
+    lm, engine = scripted_lm(reply)
     with dspy.context(lm=lm):
         result = TurnEvaluator()(prompt=BOTH_PROMPT)
     log = result.turn_log
@@ -91,7 +101,8 @@ def test_overall_score_outside_0_100_is_rejected_even_when_rubrics_parse():
     lm, _ = scripted_lm(by_request(["DEBUGGING"], {"(Debugging)": answer}))
     with dspy.context(lm=lm):
         failed = TurnEvaluator()(prompt="에러 나요").turn_log.evaluations[0]
-    assert failed.status == "failed" and "outside 0-100" in failed.error
+    assert failed.status == "failed"
+    assert "outside 0-100" in failed.error
 
 
 def test_unusable_intent_analysis_falls_back_to_keyword_rules():
@@ -103,21 +114,25 @@ def test_unusable_intent_analysis_falls_back_to_keyword_rules():
     lm, _ = scripted_lm(reply)
     with dspy.context(lm=lm):
         log = TurnEvaluator()(prompt="런타임 에러가 나요, 고쳐줘").turn_log
-    assert log.intents == ["DEBUGGING"] and log.intent_source == "keyword rules"
+    assert log.intents == ["DEBUGGING"]
+    assert log.intent_source == "keyword rules"
     assert log.notes == ["intent analysis failed (AdapterParseError); intents from keyword rules instead."]
-    assert log.evaluations[0].scored_by == "lm" and log.turn_score == 60.0
+    assert log.evaluations[0].scored_by == "lm"
+    assert log.turn_score == 60.0
 
 
 def test_without_an_lm_intents_come_from_keywords_and_scores_from_bands():
     with dspy.context(lm=None):
         result = TurnEvaluator()(prompt=BOTH_PROMPT)
     log = result.turn_log
-    assert log.lm is None and log.intent_source == "keyword rules"
+    assert log.lm is None
+    assert log.intent_source == "keyword rules"
     assert result.intents == ["GENERATION", "OPTIMIZATION"]
     assert {e.scored_by for e in log.evaluations} == {"metric bands"}
     assert "LM 없음 (no LM)" in log.notes[0]
     clarity = log.evaluations[0].rubrics["clarity"]
-    assert clarity.score == 80.0 and "70-89점 구간" in clarity.reason  # 14 words, no specific value: the 70-89 band
+    assert clarity.score == 80.0
+    assert "70-89점 구간" in clarity.reason  # 14 words, no specific value: the 70-89 band
     assert log.turn_score == log.evaluations[0].score == (80 + 80 + 60 + 25 + 25) / 5
 
 

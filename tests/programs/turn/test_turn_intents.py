@@ -16,7 +16,8 @@ SEED_CRITERIA = {
 def test_eight_intents_match_the_signature_and_each_has_its_own_criterion():
     assert tuple(INTENTS) == Intent.__args__
     criteria = [spec.criterion for spec in INTENTS.values()]
-    assert len(set(criteria)) == 8 and all(c.endswith("?") for c in criteria)
+    assert len(set(criteria)) == 8
+    assert all(c.endswith("?") for c in criteria)
     for name, criterion in SEED_CRITERIA.items():
         assert INTENTS[name].criterion == criterion
     assert INTENTS["GENERATION"].eval_type == "코드 생성 요청 (Generation)"

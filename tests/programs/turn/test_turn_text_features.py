@@ -47,7 +47,8 @@ def test_structured_english_prompt_sets_code_aside():
     assert (f.has_examples, f.example_count) == (True, 2)
     assert f.xml_tag_count == 2  # <role>, <rules>; not <vector> or <int> inside the code
     assert f.constraint_count == 2  # only, must
-    assert f.has_structured_format and f.has_output_format
+    assert f.has_structured_format
+    assert f.has_output_format
     assert f.technical_term_count == 2  # time complexity, big-O
     assert (f.has_code_blocks, f.code_block_count) == (True, 1)
     assert (f.has_context_reference, f.context_reference_count) == (False, 0)

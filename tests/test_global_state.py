@@ -1,0 +1,28 @@
+"""No global state crosses from one test to the next (tests/conftest.py): the first test changes the DSPy cache and
+the MLflow tracking URI, the second (pytest runs a module's tests in order) finds them as they were."""
+
+import os
+
+import dspy
+import mlflow
+
+CHANGED: dict = {}
+
+
+def test_a_test_changes_the_dspy_cache_and_the_mlflow_uri(tmp_path):
+    CHANGED["before"] = (os.environ.get("MLFLOW_TRACKING_URI"), mlflow.get_tracking_uri())
+    dspy.configure_cache(enable_disk_cache=False, enable_memory_cache=True, memory_max_entries=7)
+    dspy.cache.put({"q": 1}, "cached by the first test")
+    assert dspy.cache.get({"q": 1}) == "cached by the first test"
+    mlflow.set_tracking_uri(f"sqlite:///{tmp_path / 'elsewhere.db'}")
+    CHANGED["cache"], CHANGED["uri"] = dspy.cache, mlflow.get_tracking_uri()
+
+
+def test_the_next_test_finds_them_as_they_were():
+    assert CHANGED, "runs after the test above"
+    assert dspy.cache is not CHANGED["cache"]
+    assert dspy.cache.enable_memory_cache
+    assert not dspy.cache.enable_disk_cache  # each test's own cache never writes to ~/.dspy_cache
+    assert dspy.cache.get({"q": 1}) is None
+    assert (os.environ.get("MLFLOW_TRACKING_URI"), mlflow.get_tracking_uri()) == CHANGED["before"]
+    assert mlflow.get_tracking_uri() != CHANGED["uri"]
