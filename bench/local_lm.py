@@ -66,9 +66,9 @@ def main() -> int:
     if not local_extra_installed():
         print(f"skipped: {MISSING}")
         return 0
+    from programs.ablations import get_profile
     from programs.crag import CRAG
     from programs.lm_config import load_lm_config
-    from programs.profiles import get_profile
     from retrievers.searcher import open_searcher
 
     rows = [json.loads(line) for line in (ROOT / "trainsets/qa/dev.jsonl").read_text(encoding="utf-8").splitlines()]

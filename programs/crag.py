@@ -29,15 +29,17 @@ import time
 import dspy
 
 from programs import coverage, graph
+from programs.ablations import get_profile
 from programs.budget import BudgetExhausted
+from programs.citations import citation
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
 from programs.graph import OUT_OF_SCOPE_ANSWER
 from programs.profile import UserProfile
-from programs.profiles import get_profile
 from programs.quality_evaluator import QualityEvaluator
 from programs.query_optimizer import QueryOptimizer
 from programs.query_rewriter import QueryRewriter
+from programs.question import clean_question
 from programs.refinement import KnowledgeRefiner
 from programs.run import Run, Trace
 from programs.settings import CragSettings
@@ -156,7 +158,7 @@ class CRAG(dspy.Module):
         start = time.perf_counter()
         s = self.settings
         profile = user if isinstance(user, UserProfile) else UserProfile.from_dict(user)
-        question, warnings = self._clean(question)
+        question, warnings = clean_question(question, s.max_question_chars)
         run = Run(
             self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step), time_budget_s=s.time_budget_s or None
         )
@@ -215,30 +217,11 @@ class CRAG(dspy.Module):
         return out
 
     # ---------------------------------------------------------------- helpers
-    def _clean(self, question: str) -> tuple[str, list[str]]:
-        question = " ".join(str(question or "").split())
-        if not question:
-            raise ValueError("the question is empty")
-        limit = self.settings.max_question_chars
-        if len(question) > limit:
-            return question[:limit], [f"question cut to {limit} characters"]
-        return question, []
-
     def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
         best = st.best or st.snapshot(None)
         answer = best["answer"]
         cited = set(coverage.cited_numbers(answer))
-        citations = [
-            {
-                "n": i,
-                "id": d.id,
-                "title": d.title,
-                "product": d.metadata.get("item_name") or d.metadata.get("ingredient", ""),
-                "section": d.metadata.get("section_label") or d.metadata.get("dur_type", ""),
-                "cited": i in cited,
-            }
-            for i, d in enumerate(best["context_docs"], 1)
-        ]
+        citations = [citation(i, d, i in cited) for i, d in enumerate(best["context_docs"], 1)]
         web = _collect_web(st.web, start + self.settings.web_timeout_s - time.perf_counter())
         trace = st.trace
         if st.web is not None or self.settings.web_references:

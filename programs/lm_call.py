@@ -28,27 +28,12 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import dspy
 
 from programs.budget import BudgetExhausted
-
-
-@dataclass(frozen=True)
-class CallLimits:
-    """How long one LM call may wait.
-
-    Attributes:
-        first_token_s: seconds until the first streamed token (or, without streaming, the whole reply).
-        idle_s: seconds between two tokens once the stream has started.
-        stream: ask the server to stream; off for servers without server-sent events.
-    """
-
-    first_token_s: float = 60.0
-    idle_s: float = 30.0
-    stream: bool = True
+from programs.call_limits import CallLimits
 
 
 class LMCallCut(RuntimeError):

@@ -49,13 +49,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from programs.budget import ROLES
-from programs.lm_call import CallLimits
+from programs.call_limits import CallLimits
 
 TEMPERATURES = {"query": 0.5, "generate": 0.1, "verify": 0.3, "judge": 0.3}
 MAX_TOKENS = {"query": 384, "generate": 1024, "verify": 256, "judge": 512}
 STRUCTURED = ("auto", "json_schema", "json_object+schema", "off")
-FIRST_TOKEN_TIMEOUT = 60.0
-IDLE_TIMEOUT = 30.0
+FIRST_TOKEN_TIMEOUT = CallLimits.first_token_s  # the call limits' defaults (programs/lm_call.py)
+IDLE_TIMEOUT = CallLimits.idle_s
 ROLE_KEYS = {"model", "api_base", "api_key_env", "max_tokens", "structured", "temperature"}
 
 

@@ -77,8 +77,8 @@ def build_program(header: dict, backend=None, lms: dict | None = None, web_refer
         return TurnEvaluator()
     if kind != "crag":
         raise StateError(f"unknown program {kind!r} in the state header")
+    from programs.ablations import get_profile
     from programs.crag import CRAG
-    from programs.profiles import get_profile
     from programs.settings import CragSettings
 
     settings = get_profile(header.get("profile") or None)

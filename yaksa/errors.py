@@ -12,12 +12,18 @@ Example:
 
 from __future__ import annotations
 
+
+class UserError(Exception):
+    """An error the user can fix; `yaksa.cli.main` prints it as one line and exits with status 2."""
+
+
 # exception class name -> the fix to append when the message does not already say which command to run
 _KNOWN = {
     "IndexMissing": "run `yaksa index`",
     "IndexCorrupt": "run `yaksa index --rebuild`",
     "VectorStoreError": "run `yaksa index --rebuild` (or check YAKSA_CHROMA_URL)",
     "ConfigError": "fix the file or run `yaksa tune-retrieval` to write a valid one",
+    "ConfigFileError": "fix the file",
     "EmbedderUnavailable": "see `yaksa index --help`",
     "RerankerUnavailable": "fix `reranker` in yaksa.toml or pass --reranker",
     "StateError": "save a program with `yaksa compile --out FILE`",

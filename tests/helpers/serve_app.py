@@ -15,8 +15,8 @@ import threading
 import time
 from concurrent.futures import Future
 
+from programs.ablations import get_profile
 from programs.crag import CRAG
-from programs.profiles import get_profile
 from retrievers.web import WebReferences
 from tests.helpers.mini_index import real_searcher
 from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM

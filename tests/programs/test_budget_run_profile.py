@@ -3,9 +3,9 @@
 import dspy
 import pytest
 
+from programs.ablations import PROFILES, get_profile
 from programs.budget import BudgetExhausted, LMBudget
 from programs.profile import ProfileError, UserProfile
-from programs.profiles import PROFILES, get_profile
 from programs.run import Run
 from programs.settings import CragSettings
 from tests.helpers.scripted_lm import ScriptedLM

@@ -4,9 +4,9 @@ actually taken and the exact LM calls."""
 
 import pytest
 
+from programs.ablations import PROFILES, get_profile
 from programs.crag import BUDGET_NOTICES, CRAG, OUT_OF_SCOPE_ANSWER
 from programs.extractive import INSUFFICIENT_NOTICE
-from programs.profiles import PROFILES, get_profile
 from programs.verifier import FAILED_NOTICE
 from tests.helpers.scripted_lm import ANSWER, GOOD, PASS
 

@@ -8,12 +8,12 @@ import pytest
 
 from tests.helpers.mini_index import real_searcher
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
 
 
 @pytest.fixture(autouse=True)
 def mini_backend(monkeypatch):
-    monkeypatch.setattr(ask, "open_backend", real_searcher)
+    monkeypatch.setattr(_backend, "open_backend", real_searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(Path(__file__).parent)  # no yaksa.toml here

@@ -87,7 +87,7 @@ def test_in_memory_program_equals_the_registered_one_with_an_lm(lab, capsys):
 
     args = cli.build_parser().parse_args(compile_args(lab, "--optimizer", "bootstrap"))
     result = compile_cmd.run_compile(args, backend=lab.backend)
-    config = compile_cmd._lab.lm_config(args)
+    config = compile_cmd._lm_flags.lm_config(args)
     lms = config.build()
     loaded = programs.load(f"models:/yaksa-crag/{result['version']}", backend=lab.backend, lms=lms)
     fresh = compile_cmd.build_program(args, lab.backend, lms)

@@ -11,7 +11,7 @@ from retrievers import searcher as searcher_module
 from tests.helpers.hash_embedder import HashEmbedder
 from tests.helpers.lab import *  # noqa: F403
 from yaksa import cli
-from yaksa.commands import _lab
+from yaksa.commands import _datasets
 
 
 @pytest.fixture
@@ -103,5 +103,5 @@ def test_evaluate_rows_without_a_question_stop_before_any_run(lab, tmp_path, cap
 def test_evaluate_reads_dev_only(tmp_path):
     (tmp_path / "dev.jsonl").write_text(json.dumps({"question": "게보린 부작용"}, ensure_ascii=False) + "\n")
     args = argparse.Namespace(program="crag", data=tmp_path, dev=None, seed=0)
-    train, dev, _ = _lab.datasets(args, train=False)
+    train, dev, _ = _datasets.datasets(args, train=False)
     assert train == [] and [e.question for e in dev] == ["게보린 부작용"]

@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers.mini_index import real_searcher
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
 
 ROWS = [
     {"id": "1", "kind": "product", "question": "게보린 부작용", "gold": ["easydrug:197900277:se"]},
@@ -21,7 +21,7 @@ ROWS = [
 
 @pytest.fixture(autouse=True)
 def mini(monkeypatch, tmp_path):
-    monkeypatch.setattr(ask, "open_backend", real_searcher)
+    monkeypatch.setattr(_backend, "open_backend", real_searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)

@@ -44,9 +44,9 @@ def searcher(tmp_path_factory):
 
 @pytest.fixture
 def real_backend(searcher, monkeypatch):
-    from yaksa.commands import ask
+    from yaksa.commands import _backend
 
-    monkeypatch.setattr(ask, "open_backend", lambda: searcher)
+    monkeypatch.setattr(_backend, "open_backend", lambda: searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "TAVILY_API_KEY", "YAKSA_CONFIG"):
         monkeypatch.delenv(name, raising=False)
     return searcher

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from tests.helpers.fake_backend import FakeBackend
 from tests.helpers.serve_app import make_app
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
 from yaksa.text_input import TextInputError, check_json, clean_text, decode_line, read_text, stdin_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,7 +65,7 @@ def test_invalid_utf8_argument_is_a_one_line_error(command):
 
 @pytest.fixture
 def fake_ask(monkeypatch):
-    monkeypatch.setattr(ask, "open_backend", lambda: FakeBackend())
+    monkeypatch.setattr(_backend, "open_backend", lambda: FakeBackend())
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
 

@@ -154,7 +154,7 @@ class ProgramHost:
             return self.program
         with self._lock:
             if profile not in self._variants:
-                from programs.profiles import get_profile
+                from programs.ablations import get_profile
 
                 self._variants[profile] = self.program.with_settings(get_profile(profile))
             return self._variants[profile]

@@ -7,8 +7,8 @@ import json
 import os
 import sys
 
-from yaksa.cli import UserError
-from yaksa.commands._common import open_searcher_or_explain
+from yaksa.commands._backend import open_searcher_or_explain
+from yaksa.errors import UserError
 from yaksa.text_input import TextInputError, clean_text, stdin_lines
 
 
