@@ -35,13 +35,14 @@ from programs.citations import citation
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
 from programs.graph import OUT_OF_SCOPE_ANSWER
+from programs.lm_call import TimeBudgetExhausted
 from programs.profile import UserProfile
 from programs.quality_evaluator import QualityEvaluator
 from programs.query_optimizer import QueryOptimizer
 from programs.query_rewriter import QueryRewriter
 from programs.question import clean_question
 from programs.refinement import KnowledgeRefiner
-from programs.run import Run, Trace
+from programs.run import Run, RunLog
 from programs.settings import CragSettings
 from programs.state import QuestionState
 from programs.strategies import create_strategy
@@ -65,7 +66,7 @@ TIME_NOTICES = {
 
 def budget_notices(error: BudgetExhausted) -> dict:
     """The notices of the budget that ran out: LM calls, or time (`TimeBudgetExhausted`)."""
-    return TIME_NOTICES if getattr(error, "reason", "") == "time_budget_exhausted" else BUDGET_NOTICES
+    return TIME_NOTICES if isinstance(error, TimeBudgetExhausted) else BUDGET_NOTICES
 
 
 MAX_STEPS = 200  # a guard: every loop has its own cap, so a real question takes a few dozen steps at most
@@ -160,13 +161,13 @@ class CRAG(dspy.Module):
         profile = user if isinstance(user, UserProfile) else UserProfile.from_dict(user)
         question, warnings = clean_question(question, s.max_question_chars)
         run = Run(
-            self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step), time_budget_s=s.time_budget_s or None
+            self.shared.lms, s.lm_call_budget, trace=RunLog(on_step=on_step), time_budget_s=s.time_budget_s or None
         )
         st = QuestionState(question, profile if s.user_context else UserProfile(), run, warnings)
         try:
             self._run_graph(st)
         except BudgetExhausted as e:  # the LM-call budget, or the wall-clock budget (a subclass)
-            reason = getattr(e, "reason", "lm_budget_exhausted")
+            reason = e.reason
             st.trace.stop_reason = reason
             st.trace.step("stop", reason=reason, detail=str(e))
             graph.out_of_budget(self, st, budget_notices(e))

@@ -33,7 +33,7 @@ class EvaluateQuality(dspy.Signature):
 
     question: str = dspy.InputField()
     answer: str = dspy.InputField()
-    documents: str = dspy.InputField(desc="at most 5 documents, each cut to 500 characters")
+    documents: str = dspy.InputField(desc="the top numbered documents, each cut short")
     profile_summary: str = dspy.InputField(desc="the user's profile in one line; empty when unknown")
     previous_feedback: str = dspy.InputField(desc="the previous round's feedback; empty on the first round")
     grounding: float = dspy.OutputField(desc="0.0-1.0")

@@ -34,7 +34,7 @@ class GenerateWithLowRelevance(dspy.Signature):
     """
 
     question: str = dspy.InputField()
-    context: str = dspy.InputField(desc="at most 3 numbered documents, possibly only partly relevant")
+    context: str = dspy.InputField(desc="the top numbered documents, possibly only partly relevant")
     profile_summary: str = dspy.InputField(desc="the user's profile in one line; empty when unknown")
     answer: str = dspy.OutputField()
 
