@@ -16,7 +16,7 @@ programs/routing.py. `forward` runs that table until `stop` and records each nod
 Every LM call goes through one per-question `Run`, which charges a shared budget (default 12). When it runs out,
 the last answer that passed verification (or the best one, or the extractive answer) is returned and says so.
 
-Example:
+Example (not run as a doctest: it needs a search backend; tests/programs/test_crag.py runs it over the mini index):
     >>> program = CRAG(backend=my_backend)                    # doctest: +SKIP
     >>> pred = program(question="게보린 먹고 속이 쓰려요")    # doctest: +SKIP
     >>> pred.answer, pred.citations, pred.trace["lm_calls"]   # doctest: +SKIP

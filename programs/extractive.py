@@ -53,7 +53,7 @@ WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|�
 
 
 def ensure_safety_line(answer: str) -> str:
-    """Append the safety line when the answer lacks it (pharmacist-rag-pipeline rule 5)."""
+    """Append the safety line when the answer lacks it (docs/seeds/pharmacist-rag-pipeline.md, 프롬프트 핵심 지침 5)."""
     return answer if "전문가와 꼭 상담하세요" in answer else f"{answer.rstrip()}\n\n{SAFETY_LINE}"
 
 

@@ -1,5 +1,6 @@
-"""Answer generation in three modes (document-grading seed §3.4-3.5): from the graded documents, from the top 3
-documents of a weak retrieval, or with no context. With no LM, or when the LM fails, the extractive answer stands in.
+"""Answer generation in three modes (docs/seeds/document-grading-and-rewriting.md §3.4-3.5): from the graded
+documents, from the top 3 documents of a weak retrieval, or with no context. With no LM, or when the LM fails, the
+extractive answer stands in.
 
 The generator records the exact document texts it put in the prompt as ``contexts``; a metric scoring faithfulness
 must see the same texts.

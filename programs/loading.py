@@ -12,7 +12,7 @@ the LM configuration). `load` accepts:
 
 ``.pkl`` files are refused unless ``allow_pickle=True`` (they can run arbitrary code).
 
-Example:
+Example (not run as a doctest: it needs an MLflow registry with a registered yaksa-crag):
     >>> program = load("models:/yaksa-crag@champion")              # doctest: +SKIP
     >>> program(question="게보린 먹고 속이 쓰려요").answer           # doctest: +SKIP
 """

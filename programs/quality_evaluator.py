@@ -1,5 +1,5 @@
 """QualityEvaluator: grounding, completeness and accuracy in [0, 1], overall = 0.4 g + 0.4 c + 0.2 a, with missing
-information and suggestions that drive the next rewrite (quality-evaluator seed §1-4).
+information and suggestions that drive the next rewrite (docs/seeds/quality-evaluator-and-query-rewriter.md §1-4).
 
 The LM sees the top 5 documents cut to 500 characters each. When the LM is off, fails, or answers something the
 adapter cannot parse, the heuristic evaluation answers instead: it checks what the question asked for (sections,

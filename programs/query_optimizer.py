@@ -1,5 +1,5 @@
 """Query optimisation with the query LM: core, recall and avoid terms plus a clean rerank query
-(pharmacist-rag-pipeline stage 1). The retriever's own rule-based expansion always applies; this adds to it.
+(docs/seeds/pharmacist-rag-pipeline.md 1단계). The retriever's own rule-based expansion always applies; this adds to it.
 
 Example:
     >>> QueryOptimizer()(question="눈이 침침해요", use_lm=False).query

@@ -1,4 +1,5 @@
-"""QueryRewriter: a feedback-driven rewrite with the user's profile and slots (quality-evaluator seed §5-8, §11).
+"""QueryRewriter: a feedback-driven rewrite with the user's profile and slots
+(docs/seeds/quality-evaluator-and-query-rewriter.md §5-8, §11).
 
 * feedback with missing information or suggestions: the LM rewrites (prefixes such as "재작성된 질의:" stripped);
 * no feedback: profile enhancement only;

@@ -1,4 +1,4 @@
-"""Verification and self-correction (pharmacist-rag-pipeline stages 6-7 and its adaptive re-search).
+"""Verification and self-correction (docs/seeds/pharmacist-rag-pipeline.md 6-7단계 and its adaptive re-search).
 
 The verifier answers PASS or FAIL with a cause; `check` parses it and `correct` rewrites a failed answer from the
 verifier's feedback. The loop around them — correct up to 3 rounds, re-search once for missing information — is

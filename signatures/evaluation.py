@@ -1,5 +1,5 @@
-"""Signatures that judge an answer: the verifier (pharmacist-rag-pipeline stage 6) and the three-way quality
-evaluation (quality-evaluator seed)."""
+"""Signatures that judge an answer: the verifier (docs/seeds/pharmacist-rag-pipeline.md 6단계) and the three-way quality
+evaluation (docs/seeds/quality-evaluator-and-query-rewriter.md §1-4)."""
 
 from typing import Literal
 

@@ -1,6 +1,6 @@
 """Fixtures for the compile / evaluate / ablation / compare / bench tests: a throw-away MLflow sqlite store per test
 (copied from one made per session, since creating the tables takes seconds), a fresh in-memory DSPy cache, the
-fake search backend behind `yaksa.commands._backend.open_backend`, a stub OpenAI server answering any signature, and a tiny QA set.
+fake search backend behind `_backend.open_backend`, a stub OpenAI server answering any signature, and a tiny QA set.
 
 Import the fixtures into a test module with ``from tests.helpers.lab import *  # noqa: F403``.
 """

@@ -6,7 +6,7 @@ The program is loaded once and shared by every request: a CRAG forward pass keep
 request for another strategy profile gets a variant built once per profile that shares the backend, the LMs and the
 compiled predictors' state.
 
-Example:
+Example (not run as a doctest: it needs a running event loop and a search backend):
     >>> host = ProgramHost(CRAG(backend=FakeBackend()), ServeSettings())   # doctest: +SKIP
     >>> [line async for line in host.stream("게보린 부작용", None, None)]   # doctest: +SKIP
 """

@@ -2,8 +2,8 @@
 and the seeded train / dev draw with its hash (logged, so a run says which questions it saw).
 
 Example:
-    >>> draw([{"q": 1}, {"q": 2}, {"q": 3}], 2, seed=0)
-    [{'q': 1}, {'q': 2}]
+    >>> draw([{"q": 1}, {"q": 2}, {"q": 3}], 2, seed=0)   # two rows, kept in file order
+    [{'q': 2}, {'q': 3}]
 """
 
 from __future__ import annotations
