@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from tests.helpers.local_lm import MISSING, LlamaServer, local_extra_installed  # noqa: E402
+from yaksa.testing.local_lm import MISSING, LlamaServer, local_extra_installed  # noqa: E402
 
 
 def stream_speed(server: LlamaServer, max_tokens: int = 64) -> dict:

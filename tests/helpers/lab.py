@@ -12,9 +12,9 @@ import shutil
 
 import pytest
 
-from tests.helpers.any_signature import any_signature
-from tests.helpers.mini_index import real_searcher
-from tests.helpers.stub_openai import StubOpenAI
+from yaksa.testing.any_signature import any_signature
+from yaksa.testing.mini_index import real_searcher
+from yaksa.testing.stub_openai import StubOpenAI
 
 TRAIN = [
     {"id": "t1", "question": "게보린 부작용", "answer": "위장 장애", "gold": ["easydrug:197900277:se"]},

@@ -8,7 +8,7 @@ from programs.ablations import PROFILES, get_profile
 from programs.crag import BUDGET_NOTICES, CRAG, OUT_OF_SCOPE_ANSWER
 from programs.extractive import INSUFFICIENT_NOTICE
 from programs.verifier import FAILED_NOTICE
-from tests.helpers.scripted_lm import ANSWER, GOOD, PASS
+from yaksa.testing.scripted_lm import ANSWER, GOOD, PASS
 
 QUESTION = "게보린 먹고 속이 쓰려요"  # calibrated relevance 0.96 on the mini index: generate
 VAGUE = "그거 어떻게 먹어요?"  # no product named: retrieval guesses among the useMethod sections

@@ -31,7 +31,7 @@ def test_searcher_embeds_only_when_the_policy_asks(mini_searcher):
 def test_always_policy_embeds_named_questions_too(mini_index):
     from retrievers.searcher import open_searcher
     from retrievers.settings import RetrievalSettings
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     s = open_searcher(
         mini_index[0], settings=RetrievalSettings.load(dense="always"), embedder=HashEmbedder(), shared=False

@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 
 from retrievers import searcher as searcher_module
 from retrievers.vector_store import ChromaStore, VectorStoreError
-from tests.helpers.hash_embedder import HashEmbedder
-from tests.helpers.serve_app import make_app
 from yaksa import cli
 from yaksa.commands import _backend
+from yaksa.testing.hash_embedder import HashEmbedder
+from yaksa.testing.serve_app import make_app
 
 
 def snapshot(root) -> dict:

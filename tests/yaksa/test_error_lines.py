@@ -8,10 +8,10 @@ import shutil
 import pytest
 
 from retrievers import searcher as searcher_module
-from tests.helpers.hash_embedder import HashEmbedder
 from tests.helpers.lab import *  # noqa: F403
 from yaksa import cli
 from yaksa.commands import _datasets
+from yaksa.testing.hash_embedder import HashEmbedder
 
 
 @pytest.fixture

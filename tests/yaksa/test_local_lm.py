@@ -13,12 +13,12 @@ import time
 import httpx
 import pytest
 
-from tests.helpers.hash_embedder import HashEmbedder
 from tests.helpers.lab import *  # noqa: F403
-from tests.helpers.local_lm import MISSING, LlamaServer, local_extra_installed
-from tests.helpers.mini_index import build_mini_index
-from tests.helpers.serve_app import LiveServer, parse_sse
 from yaksa import cli
+from yaksa.testing.hash_embedder import HashEmbedder
+from yaksa.testing.local_lm import MISSING, LlamaServer, local_extra_installed
+from yaksa.testing.mini_index import build_mini_index
+from yaksa.testing.serve_app import LiveServer, parse_sse
 
 pytestmark = pytest.mark.skipif(not local_extra_installed(), reason=MISSING)
 

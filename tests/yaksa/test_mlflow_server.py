@@ -17,8 +17,8 @@ import pytest
 from mlflow import MlflowClient
 
 from tests.helpers.lab import *  # noqa: F403
-from tests.helpers.serve_app import free_port
 from yaksa import cli
+from yaksa.testing.serve_app import free_port
 
 
 @pytest.fixture

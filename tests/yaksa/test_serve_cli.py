@@ -6,9 +6,9 @@ import sys
 import pytest
 
 from programs.crag import CRAG
-from tests.helpers.mini_index import real_searcher
 from yaksa import cli
 from yaksa.commands import _backend
+from yaksa.testing.mini_index import real_searcher
 
 
 @pytest.fixture

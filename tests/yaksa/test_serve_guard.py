@@ -8,10 +8,10 @@ import time
 import httpx
 import uvicorn
 
-from tests.helpers.serve_app import free_port, make_app
 from yaksa.app import ServeSettings
 from yaksa.app.limits import host_name
 from yaksa.app.protocol import with_header_timeout
+from yaksa.testing.serve_app import free_port, make_app
 
 
 class Server:

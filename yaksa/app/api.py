@@ -4,7 +4,7 @@
 Every error is JSON ``{"error": code, "message": text}``; a stack trace never leaves the server (it is logged).
 
 Example (not run as a doctest: it needs a live server and a search backend):
-    >>> from tests.helpers.fake_backend import FakeBackend                      # doctest: +SKIP
+    >>> from yaksa.testing.fake_backend import FakeBackend                      # doctest: +SKIP
     >>> app = create_app(CRAG(backend=FakeBackend()))                           # doctest: +SKIP
     >>> httpx.post(url + "/v1/ask", json={"question": "게보린 부작용"}).json()["answer"]  # doctest: +SKIP
 """

