@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from programs import citations
 from programs.coverage import SECTION_WORDS, SLOTS
 from programs.refinement import KnowledgeRefiner
 from programs.text import bigrams, coverage
@@ -82,7 +83,7 @@ def _is_rule(doc: Document) -> bool:
 
 
 def _product(doc: Document) -> str:
-    name = doc.metadata.get("item_name") or doc.metadata.get("ingredient") or doc.title
+    name = citations.product(doc) or doc.title
     return re.sub(r"\(.*", "", str(name)).strip() or str(name)
 
 

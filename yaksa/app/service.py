@@ -36,7 +36,6 @@ log = logging.getLogger("yaksa.serve")
 DISCONNECT_POLL_S = 0.25  # how often /v1/ask checks whether its client is still there
 
 
-
 class ProgramError(Exception):
     """The program failed on a question (the message is safe to show)."""
 

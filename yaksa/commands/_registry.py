@@ -47,3 +47,24 @@ def register_version(name, version, run_id, args, score, data_hash, backend, lms
     if won:
         client.set_registered_model_alias(name, CHAMPION, version)
     return {"promoted": won, "champion_version": champion.version, "champion_score": best}
+
+
+def print_result(result: dict, args) -> None:
+    """What ``yaksa compile`` did: the run, the scores, the LM usage and the registered version."""
+    promoted = result["promoted"]
+    line = f"registered {result['model']} version {result['version']}" if result["version"] else "not registered"
+    if promoted is not None:
+        if promoted["promoted"]:
+            line += f"; it is now @{CHAMPION}"
+        else:
+            line += (
+                f"; @{CHAMPION} stays at version {promoted['champion_version']} "
+                f"(dev {promoted['champion_score']:.3f} >= {result['dev_score_after']:.3f})"
+            )
+    print(f"compiled {args.program} with {args.optimizer} ({args.metric}) -> run {result['run_id']}")
+    print(f"dev score: {result['dev_score_before']:.3f} -> {result['dev_score_after']:.3f}")
+    cost = f", ${result['lm_cost_usd']:.4f}" if "lm_cost_usd" in result else ""
+    print(
+        f"LM calls: {result['lm_calls']} (+{result['lm_cache_hits']} from cache), tokens: {result['lm_tokens']}{cost}"
+    )
+    print(line)

@@ -179,28 +179,8 @@ def run_compile(args, backend=None) -> dict:
         "dev_score_after": after["score"],
         **usage.totals(),
     }
-    _print(result, args)
+    _registry.print_result(result, args)
     return result
-
-
-def _print(result: dict, args) -> None:
-    promoted = result["promoted"]
-    line = f"registered {result['model']} version {result['version']}" if result["version"] else "not registered"
-    if promoted is not None:
-        if promoted["promoted"]:
-            line += f"; it is now @{_registry.CHAMPION}"
-        else:
-            line += (
-                f"; @{_registry.CHAMPION} stays at version {promoted['champion_version']} "
-                f"(dev {promoted['champion_score']:.3f} >= {result['dev_score_after']:.3f})"
-            )
-    print(f"compiled {args.program} with {args.optimizer} ({args.metric}) -> run {result['run_id']}")
-    print(f"dev score: {result['dev_score_before']:.3f} -> {result['dev_score_after']:.3f}")
-    cost = f", ${result['lm_cost_usd']:.4f}" if "lm_cost_usd" in result else ""
-    print(
-        f"LM calls: {result['lm_calls']} (+{result['lm_cache_hits']} from cache), tokens: {result['lm_tokens']}{cost}"
-    )
-    print(line)
 
 
 def _stop_autolog() -> None:
