@@ -45,9 +45,9 @@ def serve(port: int, lm_url: str, workers: int, max_concurrent: int) -> None:
     import uvicorn
 
     from programs.lm_config import load_lm_config
-    from tests.helpers.serve_app import make_app
     from yaksa.app import ServeSettings
     from yaksa.app.protocol import with_header_timeout
+    from yaksa.testing.serve_app import make_app
 
     config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=lm_url, api_key="x", timeout=60)
     config.num_retries = 0
@@ -73,14 +73,14 @@ class Stub:
     """The OpenAI-compatible stub LM whose replies take `delay` seconds (changeable between probes)."""
 
     def __init__(self, delay: float):
-        from tests.helpers.stub_openai import StubOpenAI
-        from tests.programs.test_stub_lm import by_prompt
+        from yaksa.testing.any_signature import any_signature
+        from yaksa.testing.stub_openai import StubOpenAI
 
         self.delay = delay
 
         def slow(request):
             time.sleep(self.delay)
-            return by_prompt(request)
+            return any_signature(request)
 
         self.server = StubOpenAI([slow])
 
@@ -267,7 +267,7 @@ def probe_slow(port: int, n: int = 10, cap: float = 30.0) -> dict:
 def probe_dead_lm(timeout: float) -> dict:
     """A server that accepts connections and never answers; one question through the real litellm path."""
     from programs.lm_config import load_lm_config
-    from tests.helpers.serve_app import make_program
+    from yaksa.testing.serve_app import make_program
 
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
@@ -336,7 +336,7 @@ def main() -> int:
 
     import httpx
 
-    from tests.helpers.serve_app import free_port
+    from yaksa.testing.serve_app import free_port
 
     stub = Stub(args.lm_delay)
     results: dict = {"lm_delay_s": args.lm_delay}

@@ -22,12 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
+from programs.ablations import PROFILES, get_profile  # noqa: E402
 from programs.crag import CRAG  # noqa: E402
-from programs.profiles import PROFILES, get_profile  # noqa: E402
 from retrievers.documents import Hit  # noqa: E402
 from retrievers.result import RetrievalResult  # noqa: E402
-from tests.helpers.fake_backend import default_documents  # noqa: E402
-from tests.helpers.scripted_lm import ScriptedLM  # noqa: E402
+from yaksa.testing.fake_backend import default_documents  # noqa: E402
+from yaksa.testing.scripted_lm import ScriptedLM  # noqa: E402
 
 DEV = ROOT / "trainsets" / "retrieval" / "dev.jsonl"
 LOW = {

@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from tests.helpers.local_lm import MISSING, LlamaServer, local_extra_installed  # noqa: E402
+from yaksa.testing.local_lm import MISSING, LlamaServer, local_extra_installed  # noqa: E402
 
 
 def stream_speed(server: LlamaServer, max_tokens: int = 64) -> dict:
@@ -66,9 +66,9 @@ def main() -> int:
     if not local_extra_installed():
         print(f"skipped: {MISSING}")
         return 0
+    from programs.ablations import get_profile
     from programs.crag import CRAG
     from programs.lm_config import load_lm_config
-    from programs.profiles import get_profile
     from retrievers.searcher import open_searcher
 
     rows = [json.loads(line) for line in (ROOT / "trainsets/qa/dev.jsonl").read_text(encoding="utf-8").splitlines()]

@@ -34,8 +34,8 @@ def serve(port: int, delay: float, clients: int, workers: int) -> None:
     """The server process: the app over the fake backend and a scripted LM that sleeps `delay` per call."""
     import uvicorn
 
-    from tests.helpers.serve_app import make_app, slow_lm
     from yaksa.app import ServeSettings
+    from yaksa.testing.serve_app import make_app, slow_lm
 
     settings = ServeSettings(max_concurrent=max(64, clients), workers=workers, scores="quality", api_token=None)
     app = make_app(lms=slow_lm(delay).roles(), settings=settings)
@@ -147,7 +147,7 @@ def main(argv=None) -> int:
     if args._serve:
         serve(args._serve, args.delay, args.clients, args.workers)
         return 0
-    from tests.helpers.serve_app import free_port
+    from yaksa.testing.serve_app import free_port
 
     port = args.port or free_port()
     url = f"http://127.0.0.1:{port}"

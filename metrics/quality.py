@@ -12,8 +12,8 @@ Example:
     >>> metric = QualityMetric(judge=None)
     >>> ex = dspy.Example(question="게보린 부작용", answer="위장 장애").with_inputs("question")
     >>> pred = dspy.Prediction(answer="짧음", contexts=[], out_of_scope=False)
-    >>> round(metric(ex, pred), 4)
-    0.2613
+    >>> round(metric(ex, pred), 4)   # no documents: nothing grounds the answer
+    0.1
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ scripted test LMs all apply. Relevancy embeds with our embedder (``.query(texts)
 A score RAGAS cannot determine (no statements, no contexts, an unparsable judge reply) is NaN: `RagasMetric` returns
 None for it and counts it in ``undetermined``; it is never scored as 0.
 
-Example:
+Example (not run as a doctest: it needs a judge LM):
     >>> metric = RagasMetric(judge=dspy.LM("openai/gpt-4o-mini"), embedder=get_embedder())   # doctest: +SKIP
     >>> metric.score_both(example, prediction)                                             # doctest: +SKIP
     {'faithfulness': 1.0, 'answer_relevancy': 0.83}

@@ -19,7 +19,14 @@ ROLES = ("query", "generate", "verify", "judge")
 
 
 class BudgetExhausted(RuntimeError):
-    """The question's LM-call budget is spent; the program returns its best answer so far."""
+    """The question's LM-call budget is spent; the program returns its best answer so far.
+
+    Attributes:
+        reason: the trace's ``stop_reason`` (``lm_budget_exhausted``; the wall-clock budget's subclass,
+            `programs.lm_call.TimeBudgetExhausted`, says ``time_budget_exhausted``).
+    """
+
+    reason = "lm_budget_exhausted"
 
 
 class LMBudget:

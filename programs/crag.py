@@ -16,7 +16,7 @@ programs/routing.py. `forward` runs that table until `stop` and records each nod
 Every LM call goes through one per-question `Run`, which charges a shared budget (default 12). When it runs out,
 the last answer that passed verification (or the best one, or the extractive answer) is returned and says so.
 
-Example:
+Example (not run as a doctest: it needs a search backend; tests/programs/test_crag.py runs it over the mini index):
     >>> program = CRAG(backend=my_backend)                    # doctest: +SKIP
     >>> pred = program(question="게보린 먹고 속이 쓰려요")    # doctest: +SKIP
     >>> pred.answer, pred.citations, pred.trace["lm_calls"]   # doctest: +SKIP
@@ -29,18 +29,21 @@ import time
 import dspy
 
 from programs import coverage, graph, safety_rules
+from programs.ablations import get_profile
 from programs.budget import BudgetExhausted
+from programs.citations import citation
 from programs.extractive import unknown_name_notice
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
 from programs.graph import OUT_OF_SCOPE_ANSWER
+from programs.lm_call import TimeBudgetExhausted
 from programs.profile import UserProfile
-from programs.profiles import get_profile
 from programs.quality_evaluator import QualityEvaluator
 from programs.query_optimizer import QueryOptimizer
 from programs.query_rewriter import QueryRewriter
+from programs.question import clean_question
 from programs.refinement import KnowledgeRefiner
-from programs.run import Run, Trace
+from programs.run import Run, RunLog
 from programs.settings import CragSettings
 from programs.state import QuestionState
 from programs.strategies import create_strategy
@@ -64,7 +67,7 @@ TIME_NOTICES = {
 
 def budget_notices(error: BudgetExhausted) -> dict:
     """The notices of the budget that ran out: LM calls, or time (`TimeBudgetExhausted`)."""
-    return TIME_NOTICES if getattr(error, "reason", "") == "time_budget_exhausted" else BUDGET_NOTICES
+    return TIME_NOTICES if isinstance(error, TimeBudgetExhausted) else BUDGET_NOTICES
 
 
 MAX_STEPS = 200  # a guard: every loop has its own cap, so a real question takes a few dozen steps at most
@@ -157,15 +160,15 @@ class CRAG(dspy.Module):
         start = time.perf_counter()
         s = self.settings
         profile = user if isinstance(user, UserProfile) else UserProfile.from_dict(user)
-        question, warnings = self._clean(question)
+        question, warnings = clean_question(question, s.max_question_chars)
         run = Run(
-            self.shared.lms, s.lm_call_budget, trace=Trace(on_step=on_step), time_budget_s=s.time_budget_s or None
+            self.shared.lms, s.lm_call_budget, trace=RunLog(on_step=on_step), time_budget_s=s.time_budget_s or None
         )
         st = QuestionState(question, profile if s.user_context else UserProfile(), run, warnings)
         try:
             self._run_graph(st)
         except BudgetExhausted as e:  # the LM-call budget, or the wall-clock budget (a subclass)
-            reason = getattr(e, "reason", "lm_budget_exhausted")
+            reason = e.reason
             st.trace.stop_reason = reason
             st.trace.step("stop", reason=reason, detail=str(e))
             graph.out_of_budget(self, st, budget_notices(e))
@@ -215,15 +218,6 @@ class CRAG(dspy.Module):
         return out
 
     # ---------------------------------------------------------------- helpers
-    def _clean(self, question: str) -> tuple[str, list[str]]:
-        question = " ".join(str(question or "").split())
-        if not question:
-            raise ValueError("the question is empty")
-        limit = self.settings.max_question_chars
-        if len(question) > limit:
-            return question[:limit], [f"question cut to {limit} characters"]
-        return question, []
-
     def _unknown_names(self, st: QuestionState) -> list[str]:
         """Words of a question without a recognised name that neither the dictionary, the corpus nor the answer's
         documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py)."""
@@ -241,17 +235,7 @@ class CRAG(dspy.Module):
             answer = f"{unknown_name_notice(unknown, [h.doc for h in st.result.hits])}\n\n{answer}"
             st.trace.step("unknown_names", words=unknown)
         cited = set(coverage.cited_numbers(answer))
-        citations = [
-            {
-                "n": i,
-                "id": d.id,
-                "title": d.title,
-                "product": d.metadata.get("item_name") or d.metadata.get("ingredient", ""),
-                "section": d.metadata.get("section_label") or d.metadata.get("dur_type", ""),
-                "cited": i in cited,
-            }
-            for i, d in enumerate(best["context_docs"], 1)
-        ]
+        citations = [citation(i, d, i in cited) for i, d in enumerate(best["context_docs"], 1)]
         web = _collect_web(st.web, start + self.settings.web_timeout_s - time.perf_counter())
         trace = st.trace
         if st.web is not None or self.settings.web_references:

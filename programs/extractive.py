@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
+from programs import citations
 from programs.coverage import SECTION_WORDS, SLOTS
 from programs.refinement import KnowledgeRefiner
 from programs.shared_ingredient import shared_ingredient, shared_note
@@ -96,7 +97,7 @@ def unknown_name_notice(words: list[str], docs: list[Document]) -> str:
 
 
 def ensure_safety_line(answer: str) -> str:
-    """Append the safety line when the answer lacks it (pharmacist-rag-pipeline rule 5)."""
+    """Append the safety line when the answer lacks it (docs/seeds/pharmacist-rag-pipeline.md, 프롬프트 핵심 지침 5)."""
     return answer if "전문가와 꼭 상담하세요" in answer else f"{answer.rstrip()}\n\n{SAFETY_LINE}"
 
 
@@ -125,7 +126,7 @@ def _is_rule(doc: Document) -> bool:
 
 
 def _product(doc: Document) -> str:
-    name = doc.metadata.get("item_name") or doc.metadata.get("ingredient") or doc.title
+    name = citations.product(doc) or doc.title
     return re.sub(r"\(.*", "", str(name)).strip() or str(name)
 
 

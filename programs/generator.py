@@ -1,5 +1,6 @@
-"""Answer generation in three modes (document-grading seed §3.4-3.5): from the graded documents, from the top 3
-documents of a weak retrieval, or with no context. With no LM, or when the LM fails, the extractive answer stands in.
+"""Answer generation in three modes (docs/seeds/document-grading-and-rewriting.md §3.4-3.5): from the graded
+documents, from the top 3 documents of a weak retrieval, or with no context. With no LM, or when the LM fails, the
+extractive answer stands in.
 
 The generator records the exact document texts it put in the prompt as ``contexts``; a metric scoring faithfulness
 must see the same texts.
@@ -16,12 +17,15 @@ from __future__ import annotations
 
 import dspy
 
-from programs.budget import BudgetExhausted
 from programs.extractive import NO_LM_NOTICE, ensure_safety_line, extractive_answer
+from programs.fallback import FallBack
 from programs.routing import GENERATE, LOW_RELEVANCE, NO_CONTEXT
 from programs.run import Run
+from programs.settings import CragSettings
 from retrievers.documents import Document
 from signatures.generation import GenerateAnswer, GenerateNoContext, GenerateWithLowRelevance
+
+DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
 
 LM_FAILED_NOTICE = "※ 언어 모델 호출이 실패해, 검색된 문서의 문장을 그대로 옮긴 답변입니다."
 
@@ -34,7 +38,12 @@ def format_context(docs: list[Document]) -> str:
 class Generator(dspy.Module):
     """Write the answer for one of the three routes."""
 
-    def __init__(self, low_relevance_top: int = 3, extractive_docs: int = 3, extractive_sentences: int = 2):
+    def __init__(
+        self,
+        low_relevance_top: int = DEFAULTS.low_relevance_top,
+        extractive_docs: int = DEFAULTS.extractive_docs,
+        extractive_sentences: int = DEFAULTS.extractive_sentences,
+    ):
         super().__init__()
         self.generate = dspy.Predict(GenerateAnswer)
         self.generate_low_relevance = dspy.Predict(GenerateWithLowRelevance)
@@ -61,7 +70,7 @@ class Generator(dspy.Module):
             mode, docs = NO_CONTEXT, []
         contexts = [d.text for d in docs]
         if run.has_lm("generate"):
-            try:
+            with FallBack(run.trace, "generate", "extractive answer"):
                 if mode == NO_CONTEXT:
                     out = run.call(
                         "generate", self.generate_no_context, question=question, profile_summary=profile_summary
@@ -81,10 +90,6 @@ class Generator(dspy.Module):
                 return dspy.Prediction(
                     answer=ensure_safety_line(answer), contexts=contexts, docs=docs, mode=mode, method="lm"
                 )
-            except BudgetExhausted:
-                raise
-            except Exception as e:
-                run.trace.fallback("generate", f"{type(e).__name__}: {str(e)[:120]}; extractive answer")
         notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
         answer = extractive_answer(
             question, docs, mode, terms, sections, self.extractive_docs, self.extractive_sentences, notice

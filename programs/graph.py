@@ -17,20 +17,17 @@ from __future__ import annotations
 
 import time
 
-from programs import coverage, grounding, routing, safety_rules
-from programs.budget import BudgetExhausted
+from programs import coverage, extractive, grounding, routing, safety_rules
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
+from programs.fallback import FallBack
 from programs.generator import format_context
 from programs.quality_evaluator import QualityFeedback
 from programs.routing import ACCEPT, CORRECT, GENERATE, GIVE_UP, INSUFFICIENT, LOW_RELEVANCE, NO_CONTEXT, jaccard
 from programs.state import QuestionState
 from programs.verifier import FAILED_NOTICE
+from retrievers.oos_guard import OOS_MESSAGE as OUT_OF_SCOPE_ANSWER  # the one out-of-scope text
 
-OUT_OF_SCOPE_ANSWER = (
-    "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 병용·임부·노인 금기)에 대해 물어봐 주세요."
-)
 MAX_DUR_DOCS = 3
-EXTRACTIVE_POOL = 5  # retrieval's top 5: what the no-LM answer may quote from
 GROUNDING_REMOVED_NOTICE = "※ 근거 확인: 인용한 문서로 확인되지 않는 문장 {n}개를 답변에서 뺐습니다."
 GROUNDING_FALLBACK_NOTICE = (
     "※ 근거 확인: 답변의 문장이 인용한 문서로 확인되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
@@ -241,18 +238,15 @@ def extractive_pool(st: QuestionState) -> list:
     if st.route != GENERATE or st.run.has_lm("generate") or st.result is None:
         return st.docs
     kept = {d.id for d in st.docs}
-    return st.docs + [d for d in st.result.documents[:EXTRACTIVE_POOL] if d.id not in kept]
+    return st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
 
 
 def verify(p, st: QuestionState) -> dict:
     """Verify the answer (PASS/FAIL with a cause) and decide: accept, correct, re-search, or end with a notice."""
     s = p.settings
-    try:
+    with FallBack(st.trace, "verify", "answer not verified") as step:
         verdict, cause, feedback = p.verifier.check(st.question, format_context(st.context_docs), st.answer, st.run)
-    except BudgetExhausted:
-        raise
-    except Exception as e:
-        st.trace.fallback("verify", f"{type(e).__name__}: {str(e)[:120]}; answer not verified")
+    if step.failed:
         st.verification, st.verify_action = "unverified", ACCEPT
         return {"verdict": "none", "action": "unverified"}
     action = routing.route_verification(
@@ -274,7 +268,7 @@ def verify(p, st: QuestionState) -> dict:
 def correct(p, st: QuestionState) -> dict:
     """Rewrite a failed answer from the verifier's feedback; a failed correction keeps the answer with a notice."""
     st.verify_rounds += 1
-    try:
+    with FallBack(st.trace, "correct", "kept the failed answer") as step:
         st.answer = p.verifier.fix(st.question, format_context(st.context_docs), st.answer, st.verify_feedback, st.run)
         st.verify_action = CORRECT
         checked = ground(p, st)
@@ -282,10 +276,7 @@ def correct(p, st: QuestionState) -> dict:
             st.verification, st.verify_action = "grounding_fallback", GIVE_UP
         rules = add_rules(st)
         return {"round": st.verify_rounds, "chars": len(st.answer), "grounding_check": checked, "rules_added": rules}
-    except BudgetExhausted:
-        raise
-    except Exception as e:
-        st.trace.fallback("correct", f"{type(e).__name__}: {str(e)[:120]}; kept the failed answer")
+    if step.failed:
         st.answer, st.verification, st.verify_action = f"{st.answer.rstrip()}\n\n{FAILED_NOTICE}", "failed", GIVE_UP
     return {"round": st.verify_rounds, "chars": len(st.answer)}
 

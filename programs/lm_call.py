@@ -28,27 +28,12 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import dspy
 
 from programs.budget import BudgetExhausted
-
-
-@dataclass(frozen=True)
-class CallLimits:
-    """How long one LM call may wait.
-
-    Attributes:
-        first_token_s: seconds until the first streamed token (or, without streaming, the whole reply).
-        idle_s: seconds between two tokens once the stream has started.
-        stream: ask the server to stream; off for servers without server-sent events.
-    """
-
-    first_token_s: float = 60.0
-    idle_s: float = 30.0
-    stream: bool = True
+from programs.call_limits import CallLimits
 
 
 class LMCallCut(RuntimeError):
@@ -68,13 +53,10 @@ class LMCallCut(RuntimeError):
 
 
 class TimeBudgetExhausted(BudgetExhausted):
-    """The question's wall-clock budget ran out; the program returns its best answer so far.
-
-    ``reason`` and ``notice`` tell the program how to stop (`programs.crag` reads them from any `BudgetExhausted`).
-    """
+    """The question's wall-clock budget ran out; the program returns its best answer so far (`programs.crag` picks
+    its notices by `reason`)."""
 
     reason = "time_budget_exhausted"
-    notice = "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다."
 
     def __init__(self, message: str, waited_s: float = 0.0, tokens: int = 0):
         super().__init__(message)

@@ -43,19 +43,19 @@ Example:
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from programs.budget import ROLES
-from programs.lm_call import CallLimits
+from programs.call_limits import CallLimits
+from programs.config_file import ConfigFileError, read_table
 
 TEMPERATURES = {"query": 0.5, "generate": 0.1, "verify": 0.3, "judge": 0.3}
 MAX_TOKENS = {"query": 384, "generate": 1024, "verify": 256, "judge": 512}
 STRUCTURED = ("auto", "json_schema", "json_object+schema", "off")
-FIRST_TOKEN_TIMEOUT = 60.0
-IDLE_TIMEOUT = 30.0
+FIRST_TOKEN_TIMEOUT = CallLimits.first_token_s  # the call limits' defaults (programs/lm_call.py)
+IDLE_TIMEOUT = CallLimits.idle_s
 ROLE_KEYS = {"model", "api_base", "api_key_env", "max_tokens", "structured", "temperature"}
 
 
@@ -161,11 +161,6 @@ class LMConfig:
         }
 
 
-def config_path(path: str | Path | None = None, env: Mapping[str, str] | None = None) -> Path:
-    env = os.environ if env is None else env
-    return Path(path or env.get("YAKSA_CONFIG") or "yaksa.toml")
-
-
 def load_lm_config(
     path: str | Path | None = None,
     env: Mapping[str, str] | None = None,
@@ -189,7 +184,7 @@ def load_lm_config(
     """
     env = os.environ if env is None else env
     cfg = LMConfig()
-    section = _read_section(config_path(path, env))
+    section = _read_section(path, env)
     _apply_file(cfg, section, env)
     _apply(
         cfg,
@@ -328,14 +323,9 @@ def _env_key(env: Mapping[str, str], name: str, where: str) -> str:
     return value
 
 
-def _read_section(path: Path) -> dict:
-    if not path.is_file():
-        return {}
+def _read_section(path: str | Path | None, env: Mapping[str, str]) -> dict:
+    """The ``[lm]`` table (`programs.config_file`), its faults as `LMConfigError`."""
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-        raise LMConfigError(f"{path}: not valid TOML ({e})") from None
-    section = data.get("lm", {})
-    if not isinstance(section, dict):
-        raise LMConfigError(f"{path}: [lm] must be a table")
-    return section
+        return read_table("lm", path, env)
+    except ConfigFileError as e:
+        raise LMConfigError(str(e)) from None

@@ -12,7 +12,7 @@ the LM configuration). `load` accepts:
 
 ``.pkl`` files are refused unless ``allow_pickle=True`` (they can run arbitrary code).
 
-Example:
+Example (not run as a doctest: it needs an MLflow registry with a registered yaksa-crag):
     >>> program = load("models:/yaksa-crag@champion")              # doctest: +SKIP
     >>> program(question="게보린 먹고 속이 쓰려요").answer           # doctest: +SKIP
 """
@@ -77,8 +77,8 @@ def build_program(header: dict, backend=None, lms: dict | None = None, web_refer
         return TurnEvaluator()
     if kind != "crag":
         raise StateError(f"unknown program {kind!r} in the state header")
+    from programs.ablations import get_profile
     from programs.crag import CRAG
-    from programs.profiles import get_profile
     from programs.settings import CragSettings
 
     settings = get_profile(header.get("profile") or None)

@@ -4,7 +4,7 @@ The registered model holds the JSON state as the artifact ``program`` (``artifac
 wrapper, logged as a model-from-code (`programs/pyfunc_model.py`): `mlflow.pyfunc.load_model` runs that file and
 unpickles nothing. `programs.load` reads only the JSON artifact and is the lighter path for apps.
 
-Example:
+Example (not run as a doctest: it needs an MLflow registry with a registered yaksa-crag):
     >>> model = mlflow.pyfunc.load_model("models:/yaksa-crag@champion")      # doctest: +SKIP
     >>> model.predict({"question": "게보린 먹고 속이 쓰려요"})[0]["answer"]  # doctest: +SKIP
 """

@@ -1,5 +1,5 @@
 """QualityEvaluator: grounding, completeness and accuracy in [0, 1], overall = 0.4 g + 0.4 c + 0.2 a, with missing
-information and suggestions that drive the next rewrite (quality-evaluator seed §1-4).
+information and suggestions that drive the next rewrite (docs/seeds/quality-evaluator-and-query-rewriter.md §1-4).
 
 The LM sees the top 5 documents cut to 500 characters each. When the LM is off, fails, or answers something the
 adapter cannot parse, the heuristic evaluation answers instead: it checks what the question asked for (sections,
@@ -17,12 +17,15 @@ from dataclasses import asdict, dataclass, field
 
 import dspy
 
-from programs.budget import BudgetExhausted
 from programs.coverage import cited_ids, covered, missing, requirements
+from programs.fallback import FallBack
 from programs.routing import clamp, needs_refinement, overall_score
 from programs.run import Run
+from programs.settings import CragSettings
 from retrievers.documents import Document
 from signatures.evaluation import EvaluateQuality
+
+DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
 
 
 @dataclass
@@ -57,7 +60,9 @@ class QualityFeedback:
 NO_DOCUMENTS = "관련 문서"  # what is missing when no document was found: feedback, not a search word
 
 
-def format_documents(docs: list[Document], limit: int = 5, chars: int = 500) -> str:
+def format_documents(
+    docs: list[Document], limit: int = DEFAULTS.quality_docs, chars: int = DEFAULTS.quality_doc_chars
+) -> str:
     """The top `limit` documents, each cut to `chars` characters, numbered as in the answer."""
     return "\n\n".join(f"[문서 {i}] {d.title}\n{d.text[:chars]}" for i, d in enumerate(docs[:limit], 1))
 
@@ -116,7 +121,13 @@ def heuristic_evaluation(
 class QualityEvaluator(dspy.Module):
     """Judge an answer against its documents; fall back to the heuristic on any LM failure."""
 
-    def __init__(self, weights=(0.4, 0.4, 0.2), threshold: float = 0.5, max_docs: int = 5, doc_chars: int = 500):
+    def __init__(
+        self,
+        weights=DEFAULTS.quality_weights,
+        threshold: float = DEFAULTS.quality_threshold,
+        max_docs: int = DEFAULTS.quality_docs,
+        doc_chars: int = DEFAULTS.quality_doc_chars,
+    ):
         super().__init__()
         self.evaluate = dspy.Predict(EvaluateQuality)
         self.weights = tuple(weights)
@@ -142,7 +153,7 @@ class QualityEvaluator(dspy.Module):
             return heuristic_evaluation(
                 question, answer, documents, self.weights, self.threshold, why, sections, profile
             )
-        try:
+        with FallBack(run.trace, "evaluate", "heuristic evaluation") as step:
             out = run.call(
                 "judge",
                 self.evaluate,
@@ -153,11 +164,8 @@ class QualityEvaluator(dspy.Module):
                 previous_feedback=previous_feedback.as_prompt() if previous_feedback else "",
             )
             g, c, a = (clamp(_number(out[name])) for name in ("grounding", "completeness", "accuracy"))
-        except BudgetExhausted:
-            raise
-        except Exception as e:
-            run.trace.fallback("evaluate", f"{type(e).__name__}: {str(e)[:120]}; heuristic evaluation")
-            why = f"LM evaluation failed: {type(e).__name__}"
+        if step.failed:
+            why = f"LM evaluation failed: {type(step.error).__name__}"
             return heuristic_evaluation(
                 question, answer, documents, self.weights, self.threshold, why, sections, profile
             )

@@ -1,5 +1,5 @@
 """Query optimisation with the query LM: core, recall and avoid terms plus a clean rerank query
-(pharmacist-rag-pipeline stage 1). The retriever's own rule-based expansion always applies; this adds to it.
+(docs/seeds/pharmacist-rag-pipeline.md 1단계). The retriever's own rule-based expansion always applies; this adds to it.
 
 Example:
     >>> QueryOptimizer()(question="눈이 침침해요", use_lm=False).query
@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import dspy
 
-from programs.budget import BudgetExhausted
+from programs.fallback import FallBack
 from programs.query_rewriter import strip_prefix
 from programs.run import Run
-from signatures.query import OptimizeQuery
-
-MAX_TERMS = 6
+from signatures.query import MAX_TERMS, OptimizeQuery
 
 
 def _terms(value) -> list[str]:
@@ -40,12 +38,9 @@ class QueryOptimizer(dspy.Module):
         plain = dspy.Prediction(query=question, extra_terms=[], avoid_terms=[], method="rules")
         if not use_lm or not run.has_lm("query"):
             return plain
-        try:
+        with FallBack(run.trace, "optimize_query", "rule-based expansion only") as step:
             out = run.call("query", self.optimize, question=question, profile_summary=profile_summary)
-        except BudgetExhausted:
-            raise
-        except Exception as e:
-            run.trace.fallback("optimize_query", f"{type(e).__name__}: {str(e)[:120]}; rule-based expansion only")
+        if step.failed:
             return plain
         core, recall = _terms(out.core_terms), _terms(out.recall_terms)
         query = strip_prefix(out.rerank_query or "") or question

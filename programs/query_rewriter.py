@@ -1,4 +1,5 @@
-"""QueryRewriter: a feedback-driven rewrite with the user's profile and slots (quality-evaluator seed §5-8, §11).
+"""QueryRewriter: a feedback-driven rewrite with the user's profile and slots
+(docs/seeds/quality-evaluator-and-query-rewriter.md §5-8, §11).
 
 * feedback with missing information or suggestions: the LM rewrites (prefixes such as "재작성된 질의:" stripped);
 * no feedback: profile enhancement only;
@@ -18,12 +19,15 @@ import re
 
 import dspy
 
-from programs.budget import BudgetExhausted
 from programs.coverage import QUERY_WORDS
+from programs.fallback import FallBack
 from programs.profile import UserProfile
 from programs.quality_evaluator import NO_DOCUMENTS, QualityFeedback
 from programs.run import Run
+from programs.settings import CragSettings
 from signatures.query import RewriteQuery
+
+DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
 
 PREFIX = re.compile(
     r"^\s*(?:\*\*)?(?:재작성된\s*질의|재작성\s*질의|재작성된\s*질문|새\s*질의|검색\s*질의|질의|rewritten\s*query|query)"
@@ -73,7 +77,7 @@ def fallback_rewrite(query: str, feedback: QualityFeedback | None, profile: User
 class QueryRewriter(dspy.Module):
     """Rewrite a query for the next search."""
 
-    def __init__(self, previous_answer_chars: int = 200):
+    def __init__(self, previous_answer_chars: int = DEFAULTS.previous_answer_chars):
         super().__init__()
         self.rewrite = dspy.Predict(RewriteQuery)
         self.previous_answer_chars = previous_answer_chars
@@ -97,7 +101,7 @@ class QueryRewriter(dspy.Module):
                 query = enhance_with_profile(keyword_rewrite(original_query, result, iteration), profile)
                 return dspy.Prediction(query=query, method="keywords")
             return dspy.Prediction(query=fallback_rewrite(original_query, feedback, profile), method="fallback")
-        try:
+        with FallBack(run.trace, "rewrite", "keyword rewrite") as step:
             out = run.call(
                 "query",
                 self.rewrite,
@@ -111,9 +115,6 @@ class QueryRewriter(dspy.Module):
             query = strip_prefix(out.rewritten_query)[:MAX_QUERY_CHARS]
             if not query:
                 raise ValueError("empty rewrite")
-            return dspy.Prediction(query=query, method="lm")
-        except BudgetExhausted:
-            raise
-        except Exception as e:
-            run.trace.fallback("rewrite", f"{type(e).__name__}: {str(e)[:120]}; keyword rewrite")
+        if step.failed:
             return dspy.Prediction(query=fallback_rewrite(original_query, feedback, profile), method="fallback")
+        return dspy.Prediction(query=query, method="lm")

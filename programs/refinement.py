@@ -19,8 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from programs.settings import CragSettings
 from programs.text import bigrams, coverage, expansion_terms, split_sentences
 from retrievers.documents import Document
+
+DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
 
 SECTION_BONUS = 0.2
 
@@ -49,7 +52,7 @@ class KnowledgeRefiner:
         max_strips: the most strips one document keeps.
     """
 
-    def __init__(self, threshold: float = 0.2, max_strips: int = 4):
+    def __init__(self, threshold: float = DEFAULTS.strip_threshold, max_strips: int = DEFAULTS.max_strips_per_doc):
         self.threshold = threshold
         self.max_strips = max_strips
 

@@ -1,8 +1,12 @@
 """Routing decisions as pure functions of the state, tested on their own.
 
-* `route_by_relevance`: document-grading seed §3.4 (generate / rewrite / low relevance / no context).
-* `needs_refinement` and `safety_stop`: the quality check of the crag-self-refine seed §4-5.
-* `route_verification`: pharmacist-rag-pipeline stage 7 with the adaptive re-search of its last section.
+* `route_by_relevance`: docs/seeds/document-grading-and-rewriting.md §3.4 (generate / rewrite / low relevance / no
+  context): "0.7 이상: 바로 답변 생성 · 0.7 미만 & 재시도 가능: 쿼리 재작성 후 재검색 · 0.7 미만 & 재시도 초과: 상위
+  문서로 답변 생성 (graceful degradation)", with at most 2 rewrites.
+* `needs_refinement` and `safety_stop`: the quality check of docs/seeds/crag-self-refine-strategy.md §4-5: stop on
+  "중복 80% 이상" (Jaccard of the document sets), "개선 < 5%" (stagnation) or a decline.
+* `route_verification`: docs/seeds/pharmacist-rag-pipeline.md 7단계 (self-correction) with the adaptive re-search of
+  its last section (향후 개선 방향).
 * `after_*`: the edges of the CRAG graph (programs/graph.py): which node runs next, read off the question's state.
 
 Example:
@@ -153,7 +157,8 @@ def after_retrieve(state, settings) -> str:
 
 def retrieval_stop(state, settings) -> str:
     """Why a search ends the question ("" when it does not): ``out_of_scope`` for the question as asked;
-    ``no_documents_on_research`` or ``duplicate_documents`` (crag-self-refine seed §5) for a quality re-search."""
+    ``no_documents_on_research`` or ``duplicate_documents`` (docs/seeds/crag-self-refine-strategy.md §5) for a
+    quality re-search."""
     if state.purpose == "question" and state.out_of_scope:
         return "out_of_scope"
     if state.purpose == "quality":
@@ -203,7 +208,8 @@ def after_evaluate(state, settings) -> str:
 
 
 def duplicate_documents(doc_hashes, threshold: float = 0.8) -> bool:
-    """True when the last two document sets overlap by Jaccard >= `threshold` (crag-self-refine seed §5)."""
+    """True when the last two document sets overlap by Jaccard >= `threshold`
+    (docs/seeds/crag-self-refine-strategy.md §5.1: "similarity ≥ 0.8 → 중복 감지, 조기 종료")."""
     return len(doc_hashes) >= 2 and jaccard(doc_hashes[-1], doc_hashes[-2]) >= threshold
 
 

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,27 +34,13 @@ from programs.budget import ROLES, BudgetExhausted, LMBudget
 from programs.lm_call import LMCallCut, TimeBudgetExhausted, call_with_limits
 from programs.structured import adapter_for
 
-UNREACHABLE_ERRORS = (
-    "APIConnectionError",
-    "Timeout",
-    "ConnectError",
-    "ConnectionError",
-    "ReadTimeout",
-    "LMConfigurationError",
-    "LMNotConfiguredError",
-    "AuthenticationError",
-    "LMTransportError",
-    "LMTimeoutError",
-    "LMAuthError",
-    "Connection error",
-    "ConnectionRefused",
-    "Connection refused",
-)
-
 
 @dataclass
-class Trace:
-    """What happened while answering one question.
+class RunLog:
+    """What happened while answering one question: the run log behind ``pred.trace`` (`to_dict`).
+
+    Not DSPy's ``trace`` (the list of predictor calls an optimizer passes to a metric): this is yaksa's own record
+    of steps, LM calls and stops, kept on ``Run.trace`` and returned to apps as the prediction's ``trace`` field.
 
     Attributes:
         steps: one dict per step, in order, each with at least ``step``.
@@ -136,13 +123,13 @@ class Run:
         self,
         lms: dict[str, Any] | None = None,
         budget_limit: int | None = 12,
-        trace: Trace | None = None,
+        trace: RunLog | None = None,
         time_budget_s: float | None = None,
     ):
         configured = lms or {}
         self.lms = {role: configured.get(role) or dspy.settings.lm for role in ROLES}
         self.budget = LMBudget(budget_limit)
-        self.trace = trace or Trace()
+        self.trace = trace or RunLog()
         self.disabled: dict[str, str] = {}
         self.slow: set[str] = set()
         self.lm_seconds = 0.0
@@ -227,11 +214,40 @@ class Run:
         return dict(self.disabled)
 
 
+@functools.cache
+def unreachable_errors() -> tuple[type[BaseException], ...]:
+    """The exception classes that mean a server cannot be reached or refused us: a connection failure, a timeout,
+    an authentication or configuration error (from the standard library, httpx, openai, litellm and DSPy)."""
+    import httpx
+    import openai
+    from dspy.utils import exceptions as dspy_errors
+
+    classes: list[type[BaseException]] = [
+        ConnectionError,  # ConnectionRefusedError, ConnectionResetError, ...
+        TimeoutError,
+        httpx.ConnectError,
+        httpx.TimeoutException,
+        openai.APIConnectionError,  # litellm's APIConnectionError and Timeout subclass these
+        openai.AuthenticationError,
+        dspy_errors.LMTransportError,
+        dspy_errors.LMTimeoutError,
+        dspy_errors.LMAuthError,
+        dspy_errors.LMConfigurationError,
+    ]
+    try:
+        from dspy._vendor.lm15 import errors as lm15_errors  # DSPy's engine, where it raises its own errors
+
+        classes += [lm15_errors.TransportError, lm15_errors.AuthError, lm15_errors.ConfigurationError]
+    except ImportError:
+        pass
+    return tuple(classes)
+
+
 def _unreachable(error: BaseException) -> bool:
     """True for a connection failure, a timeout or an auth error, looking through the exception's causes."""
     seen = 0
     while error is not None and seen < 6:
-        if any(name in type(error).__name__ or name in str(error)[:300] for name in UNREACHABLE_ERRORS):
+        if isinstance(error, unreachable_errors()):
             return True
         error, seen = error.__cause__ or error.__context__, seen + 1
     return False
@@ -255,4 +271,4 @@ def _dialect_hint(error: Exception, lm) -> str:
     )
 
 
-__all__ = ["Run", "Trace", "BudgetExhausted"]
+__all__ = ["Run", "RunLog", "BudgetExhausted"]

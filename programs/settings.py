@@ -1,15 +1,20 @@
-"""Feature flags and limits of the CRAG program. Every threshold, weight and loop limit comes from the seeds.
+"""Feature flags and limits of the CRAG program. Every threshold, weight and loop limit comes from the seeds
+(docs/seeds/), and any of them can be set in the ``[crag]`` table of yaksa.toml (`CragSettings.load`).
 
 Example:
     >>> s = CragSettings(lm_call_budget=8)
     >>> s.replace(verification=False).verification
     False
+    >>> CragSettings.load(path="/nonexistent.toml", lm_call_budget=None).lm_call_budget   # None: the default
+    12
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+
+from programs.question import MAX_QUESTION_CHARS
 
 STRATEGIES = ("corrective_rag", "basic_rag")
 
@@ -67,7 +72,7 @@ class CragSettings:
     max_research: int = 1
     lm_call_budget: int = 12
     time_budget_s: float = 120.0
-    max_question_chars: int = 500
+    max_question_chars: int = MAX_QUESTION_CHARS
     previous_answer_chars: int = 200
     strip_threshold: float = 0.2
     max_strips_per_doc: int = 4
@@ -83,6 +88,17 @@ class CragSettings:
             raise ValueError("lm_call_budget must be >= 0")
         if self.time_budget_s < 0:
             raise ValueError("time_budget_s must be >= 0 (0: no wall-clock limit)")
+
+    @classmethod
+    def load(cls, path=None, **values) -> CragSettings:
+        """The defaults, then the ``[crag]`` table of yaksa.toml (or `path`), then `values` (None: not given).
+
+        Raises:
+            ConfigFileError: an unknown key or a bad value in ``[crag]``.
+        """
+        from programs.config_file import load_settings
+
+        return load_settings(cls, "crag", path, **values)
 
     def replace(self, **changes) -> CragSettings:
         return dataclasses.replace(self, **changes)

@@ -1,7 +1,7 @@
 """The state of one question as it moves through the CRAG graph: one object every node reads and writes.
 
 Counters the trace reports (rewrites, iterations, score and relevance histories, the stop reason) live on the run's
-`Trace` only; the state holds the working data (the current search, its grade, the answer and its verification).
+`RunLog` only; the state holds the working data (the current search, its grade, the answer and its verification).
 
 Example:
     >>> from programs.run import Run

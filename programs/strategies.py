@@ -1,5 +1,6 @@
-"""Refine strategies behind one interface (crag-self-refine seed §1-5): CorrectiveRAG evaluates the answer's quality
-so the graph can search again while it stays low and the safety stops allow; BasicRAG generates once.
+"""Refine strategies behind one interface (docs/seeds/crag-self-refine-strategy.md §1-5): CorrectiveRAG evaluates
+the answer's quality so the graph can search again while it stays low and the safety stops allow; BasicRAG generates
+once.
 
 Whether to search again is `programs.routing.refine_stop`, read off the strategy's name and the evaluation.
 

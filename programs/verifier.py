@@ -1,4 +1,4 @@
-"""Verification and self-correction (pharmacist-rag-pipeline stages 6-7 and its adaptive re-search).
+"""Verification and self-correction (docs/seeds/pharmacist-rag-pipeline.md 6-7단계 and its adaptive re-search).
 
 The verifier answers PASS or FAIL with a cause; `check` parses it and `correct` rewrites a failed answer from the
 verifier's feedback. The loop around them — correct up to 3 rounds, re-search once for missing information — is
@@ -17,8 +17,11 @@ import dspy
 
 from programs.extractive import ensure_safety_line
 from programs.run import Run
+from programs.settings import CragSettings
 from signatures.evaluation import VerifyAnswer
 from signatures.generation import CorrectAnswer
+
+DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
 
 FAILED_NOTICE = "※ 이 답변은 자동 검증을 통과하지 못했습니다. 반드시 전문가와 꼭 상담하세요."
 CAUSES = ("none", "hallucination", "missing_information", "other")
@@ -27,7 +30,7 @@ CAUSES = ("none", "hallucination", "missing_information", "other")
 class Verifier(dspy.Module):
     """The verify and correct predictors."""
 
-    def __init__(self, max_rounds: int = 3, max_research: int = 1):
+    def __init__(self, max_rounds: int = DEFAULTS.max_verify_rounds, max_research: int = DEFAULTS.max_research):
         super().__init__()
         self.verify = dspy.Predict(VerifyAnswer)
         self.correct = dspy.Predict(CorrectAnswer)

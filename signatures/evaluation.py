@@ -1,5 +1,5 @@
-"""Signatures that judge an answer: the verifier (pharmacist-rag-pipeline stage 6) and the three-way quality
-evaluation (quality-evaluator seed)."""
+"""Signatures that judge an answer: the verifier (docs/seeds/pharmacist-rag-pipeline.md 6단계) and the three-way quality
+evaluation (docs/seeds/quality-evaluator-and-query-rewriter.md §1-4)."""
 
 from typing import Literal
 
@@ -33,7 +33,7 @@ class EvaluateQuality(dspy.Signature):
 
     question: str = dspy.InputField()
     answer: str = dspy.InputField()
-    documents: str = dspy.InputField(desc="at most 5 documents, each cut to 500 characters")
+    documents: str = dspy.InputField(desc="the top numbered documents, each cut short")
     profile_summary: str = dspy.InputField(desc="the user's profile in one line; empty when unknown")
     previous_feedback: str = dspy.InputField(desc="the previous round's feedback; empty on the first round")
     grounding: float = dspy.OutputField(desc="0.0-1.0")

@@ -1,5 +1,6 @@
 """Signatures that write the answer: from good documents, from weak ones, from none, and a correction of a failed
-answer (pharmacist-rag-pipeline stages 5 and 7; document-grading seed §3.5-3.6)."""
+answer (docs/seeds/pharmacist-rag-pipeline.md 5단계 and 7단계; docs/seeds/document-grading-and-rewriting.md
+§3.5-3.6)."""
 
 import dspy
 
@@ -34,7 +35,7 @@ class GenerateWithLowRelevance(dspy.Signature):
     """
 
     question: str = dspy.InputField()
-    context: str = dspy.InputField(desc="at most 3 numbered documents, possibly only partly relevant")
+    context: str = dspy.InputField(desc="the top numbered documents, possibly only partly relevant")
     profile_summary: str = dspy.InputField(desc="the user's profile in one line; empty when unknown")
     answer: str = dspy.OutputField()
 

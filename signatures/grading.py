@@ -1,4 +1,5 @@
-"""Signature for grading all retrieved documents against the question in one call (document-grading seed §3.1)."""
+"""Signature for grading all retrieved documents against the question in one call
+(docs/seeds/document-grading-and-rewriting.md §3.1)."""
 
 from typing import Literal
 

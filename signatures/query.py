@@ -3,6 +3,8 @@ a weak one."""
 
 import dspy
 
+MAX_TERMS = 6  # the most core or recall terms the query LM returns (programs.query_optimizer keeps no more)
+
 
 class OptimizeQuery(dspy.Signature):
     """Turn a Korean drug question into search terms for a leaflet and DUR-rule index.
@@ -15,8 +17,8 @@ class OptimizeQuery(dspy.Signature):
 
     question: str = dspy.InputField(desc="the user's question")
     profile_summary: str = dspy.InputField(desc="the user's age, sex, conditions and medicines; empty when unknown")
-    core_terms: list[str] = dspy.OutputField(desc="at most 6 terms that must match")
-    recall_terms: list[str] = dspy.OutputField(desc="at most 6 synonyms or related ingredients")
+    core_terms: list[str] = dspy.OutputField(desc=f"at most {MAX_TERMS} terms that must match")
+    recall_terms: list[str] = dspy.OutputField(desc=f"at most {MAX_TERMS} synonyms or related ingredients")
     avoid_terms: list[str] = dspy.OutputField(desc="terms to exclude; often empty")
     rerank_query: str = dspy.OutputField(desc="the question reduced to its medical keywords")
 
@@ -31,7 +33,7 @@ class RewriteQuery(dspy.Signature):
 
     original_query: str = dspy.InputField(desc="the question as the user asked it")
     quality_feedback: str = dspy.InputField(desc="missing information and improvement suggestions from evaluation")
-    previous_answer: str = dspy.InputField(desc="the start of the previous answer (at most 200 characters)")
+    previous_answer: str = dspy.InputField(desc="the start of the previous answer")
     profile_summary: str = dspy.InputField(desc="the user's profile in one line; empty when unknown")
     slots: str = dspy.InputField(desc="known slots: 나이, 성별, 질환, 약물")
     iteration: int = dspy.InputField(desc="how many times the query has been rewritten before")

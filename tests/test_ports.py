@@ -1,4 +1,4 @@
-"""Test servers get their ports without a race (tests/helpers/ports.py): an in-process server's port is held from the
+"""Test servers get their ports without a race (yaksa/testing/ports.py): an in-process server's port is held from the
 moment it is chosen, and a server in another process that dies before answering is started again on a new port."""
 
 import socket
@@ -7,8 +7,8 @@ import sys
 import httpx
 import pytest
 
-from tests.helpers.ports import bound_socket, start_process_server, stop
-from tests.helpers.serve_app import LiveServer, make_app
+from yaksa.testing.ports import bound_socket, start_process_server, stop
+from yaksa.testing.serve_app import LiveServer, make_app
 
 
 def test_a_live_server_holds_its_port_from_the_start():

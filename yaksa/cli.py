@@ -9,6 +9,7 @@ import os
 import sys
 
 from yaksa import __version__
+from yaksa.errors import UserError, explain
 from yaksa.text_input import TextInputError
 
 COMMANDS = (
@@ -27,10 +28,6 @@ COMMANDS = (
     "eval_answers",
     "serve",
 )
-
-
-class UserError(Exception):
-    """An error the user can fix; printed as one line, exit code 2."""
 
 
 def quiet_environment() -> None:
@@ -72,8 +69,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"yaksa: error: {e}", file=sys.stderr)
         return 2
     except Exception as e:  # a damaged index, a bad config or model file: one line (yaksa/errors.py)
-        from yaksa.errors import explain
-
         message = explain(e)
         if message is None:
             raise

@@ -12,28 +12,45 @@ Example:
 
 from __future__ import annotations
 
-# exception class name -> the fix to append when the message does not already say which command to run
-_KNOWN = {
-    "IndexMissing": "run `yaksa index`",
-    "IndexCorrupt": "run `yaksa index --rebuild`",
-    "VectorStoreError": "run `yaksa index --rebuild` (or check YAKSA_CHROMA_URL)",
-    "ConfigError": "fix the file or run `yaksa tune-retrieval` to write a valid one",
-    "EmbedderUnavailable": "see `yaksa index --help`",
-    "RerankerUnavailable": "fix `reranker` in yaksa.toml or pass --reranker",
-    "StateError": "save a program with `yaksa compile --out FILE`",
-    "CorpusError": "see `yaksa index --help`",
-    "TextInputError": "",
-    "LMConfigurationError": "check --lm / --api-base / yaksa.toml [lm]",
-}
+
+class UserError(Exception):
+    """An error the user can fix; `yaksa.cli.main` prints it as one line and exits with status 2."""
+
+
+def known_faults() -> list[tuple[type[BaseException], str]]:
+    """(exception class, the fix to append when the message does not already say which command to run), most
+    specific first. Imported on first use: the classes live in the layers below."""
+    from dspy.utils.exceptions import LMConfigurationError
+
+    from programs.config_file import ConfigFileError
+    from programs.loading import StateError
+    from retrievers.corpus import CorpusError
+    from retrievers.embedders import EmbedderUnavailable
+    from retrievers.index_store import IndexCorrupt, IndexMissing
+    from retrievers.rerankers import RerankerUnavailable
+    from retrievers.settings import ConfigError
+    from retrievers.vector_store import VectorStoreError
+    from yaksa.text_input import TextInputError
+
+    return [
+        (IndexMissing, "run `yaksa index`"),
+        (IndexCorrupt, "run `yaksa index --rebuild`"),
+        (VectorStoreError, "run `yaksa index --rebuild` (or check YAKSA_CHROMA_URL)"),
+        (ConfigError, "fix the file or run `yaksa tune-retrieval` to write a valid one"),
+        (ConfigFileError, "fix the file"),
+        (EmbedderUnavailable, "see `yaksa index --help`"),
+        (RerankerUnavailable, "fix `reranker` in yaksa.toml or pass --reranker"),
+        (StateError, "save a program with `yaksa compile --out FILE`"),
+        (CorpusError, "see `yaksa index --help`"),
+        (TextInputError, ""),
+        (LMConfigurationError, "check --lm / --api-base / yaksa.toml [lm]"),
+    ]
 
 
 def explain(error: BaseException) -> str | None:
     """The one-line message for a known user-fixable fault (with the command that fixes it), else None."""
-    for cls in type(error).__mro__:
-        if cls.__name__ in _KNOWN:
-            fix = _KNOWN[cls.__name__]
-            break
-    else:
+    fix = next((fix for cls, fix in known_faults() if isinstance(error, cls)), None)
+    if fix is None:
         return None
     text = " ".join(str(error).split()) or type(error).__name__
     if len(text) > 400:

@@ -1,6 +1,6 @@
 """Fixtures for the compile / evaluate / ablation / compare / bench tests: a throw-away MLflow sqlite store per test
 (copied from one made per session, since creating the tables takes seconds), a fresh in-memory DSPy cache, the
-fake search backend behind `yaksa ask.open_backend`, a stub OpenAI server answering any signature, and a tiny QA set.
+fake search backend behind `_backend.open_backend`, a stub OpenAI server answering any signature, and a tiny QA set.
 
 Import the fixtures into a test module with ``from tests.helpers.lab import *  # noqa: F403``.
 """
@@ -12,9 +12,9 @@ import shutil
 
 import pytest
 
-from tests.helpers.any_signature import any_signature
-from tests.helpers.mini_index import real_searcher
-from tests.helpers.stub_openai import StubOpenAI
+from yaksa.testing.any_signature import any_signature
+from yaksa.testing.mini_index import real_searcher
+from yaksa.testing.stub_openai import StubOpenAI
 
 TRAIN = [
     {"id": "t1", "question": "게보린 부작용", "answer": "위장 장애", "gold": ["easydrug:197900277:se"]},
@@ -81,10 +81,10 @@ def fresh_cache():
 
 @pytest.fixture
 def backend(monkeypatch):
-    from yaksa.commands import ask
+    from yaksa.commands import _backend
 
     fake = real_searcher()
-    monkeypatch.setattr(ask, "open_backend", lambda: fake)
+    monkeypatch.setattr(_backend, "open_backend", lambda: fake)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     return fake

@@ -5,7 +5,7 @@ import dspy
 import pytest
 
 from metrics.quality import QualityMetric, context_documents
-from tests.helpers.scripted_lm import ScriptedLM
+from yaksa.testing.scripted_lm import ScriptedLM
 
 EXAMPLE = dspy.Example(question="게보린 부작용", answer="위장 장애가 나타날 수 있습니다").with_inputs("question")
 PRED = dspy.Prediction(

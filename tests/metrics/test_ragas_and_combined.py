@@ -9,8 +9,8 @@ import pytest
 
 from metrics.combined import CombinedMetric, for_optimizer, make_metric, parse_weights
 from metrics.ragas_metrics import DspyRagasLLM, EmbedderAdapter, RagasMetric
-from tests.helpers.hash_embedder import HashEmbedder
-from tests.helpers.scripted_lm import ScriptedLM
+from yaksa.testing.hash_embedder import HashEmbedder
+from yaksa.testing.scripted_lm import ScriptedLM
 
 EXAMPLE = dspy.Example(question="게보린 부작용이 뭐예요", answer="위장 장애").with_inputs("question")
 PRED = dspy.Prediction(

@@ -1,4 +1,4 @@
-"""Fixtures for the CRAG program tests: a fake backend and scripted LMs (tests/helpers)."""
+"""Fixtures for the CRAG program tests: a fake backend and scripted LMs (yaksa/testing)."""
 
 import os
 import sys
@@ -11,8 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.helpers.fake_backend import FakeBackend  # noqa: E402
-from tests.helpers.scripted_lm import ScriptedLM  # noqa: E402
+from yaksa.testing.fake_backend import FakeBackend  # noqa: E402
+from yaksa.testing.scripted_lm import ScriptedLM  # noqa: E402
 
 
 @pytest.fixture

@@ -3,12 +3,12 @@
 import dspy
 import pytest
 
+from programs.ablations import PROFILES, get_profile
 from programs.budget import BudgetExhausted, LMBudget
 from programs.profile import ProfileError, UserProfile
-from programs.profiles import PROFILES, get_profile
 from programs.run import Run
 from programs.settings import CragSettings
-from tests.helpers.scripted_lm import ScriptedLM
+from yaksa.testing.scripted_lm import ScriptedLM
 
 
 def test_budget_counts_per_role_and_refuses_past_its_limit():

@@ -15,8 +15,8 @@ from programs.run import Run
 from programs.verifier import Verifier
 from retrievers.documents import Document, Hit
 from retrievers.result import RetrievalResult
-from tests.helpers.fake_backend import default_documents
-from tests.helpers.scripted_lm import PASS, ScriptedLM
+from yaksa.testing.fake_backend import default_documents
+from yaksa.testing.scripted_lm import PASS, ScriptedLM
 
 DOCS = default_documents()
 SEED_EVAL = {

@@ -4,11 +4,11 @@ actually taken and the exact LM calls."""
 
 import pytest
 
+from programs.ablations import PROFILES, get_profile
 from programs.crag import BUDGET_NOTICES, CRAG, OUT_OF_SCOPE_ANSWER
 from programs.extractive import INSUFFICIENT_NOTICE
-from programs.profiles import PROFILES, get_profile
 from programs.verifier import FAILED_NOTICE
-from tests.helpers.scripted_lm import ANSWER, GOOD, PASS
+from yaksa.testing.scripted_lm import ANSWER, GOOD, PASS
 
 QUESTION = "게보린 먹고 속이 쓰려요"  # calibrated relevance 0.96 on the mini index: generate
 VAGUE = "그거 어떻게 먹어요?"  # no product named: retrieval guesses among the useMethod sections
@@ -494,7 +494,7 @@ def test_an_answer_to_a_name_nobody_knows_says_so_first(searcher):
 
 def test_a_question_with_nothing_to_search_for_asks_for_more_and_is_not_searched_with_feedback(searcher):
     from programs.extractive import NO_CONTEXT_ANSWER
-    from tests.helpers.mini_index import in_scope_by_dense_alone
+    from yaksa.testing.mini_index import in_scope_by_dense_alone
 
     pred = CRAG(backend=in_scope_by_dense_alone(searcher))(question="약 궁금해요")
     assert pred.answer.startswith(NO_CONTEXT_ANSWER)

@@ -6,7 +6,7 @@ import pytest
 from programs.grounding import check, normalise, quantities
 from programs.refinement import header_and_body
 from programs.text import split_sentences
-from tests.helpers.mini_index import real_searcher
+from yaksa.testing.mini_index import real_searcher
 
 
 @pytest.fixture(scope="module")

@@ -8,13 +8,13 @@ import time
 import dspy
 import pytest
 
+from programs.ablations import get_profile
 from programs.crag import CRAG
 from programs.lm_call import CallLimits, LMCallCut, TimeBudgetExhausted, call_with_limits
 from programs.lm_config import load_lm_config
-from programs.profiles import get_profile
 from programs.run import Run
-from tests.helpers.fake_backend import FakeBackend
-from tests.helpers.stub_openai import StubOpenAI
+from yaksa.testing.fake_backend import FakeBackend
+from yaksa.testing.stub_openai import StubOpenAI
 
 ANSWER = json.dumps({"answer": "하나 둘 셋 넷 다섯"}, ensure_ascii=False)  # five space-separated tokens
 

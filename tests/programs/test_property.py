@@ -8,10 +8,10 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from programs.ablations import PROFILES, get_profile
 from programs.crag import CRAG
-from programs.profiles import PROFILES, get_profile
-from tests.helpers.mini_index import real_searcher
-from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
+from yaksa.testing.mini_index import real_searcher
+from yaksa.testing.scripted_lm import DEFAULTS, ScriptedLM
 
 PREDICTORS = list(DEFAULTS)
 

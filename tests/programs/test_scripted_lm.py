@@ -1,4 +1,4 @@
-"""The scripted LM (tests/helpers/scripted_lm.py) tells the program's predictors apart by their signature's fields,
+"""The scripted LM (yaksa/testing/scripted_lm.py) tells the program's predictors apart by their signature's fields,
 never by their instructions: with every predictor's instructions rewritten (as MIPROv2, GEPA and SIMBA do) each
 scripted reply still reaches its own predictor, over the real program and the real `Searcher`."""
 
@@ -6,8 +6,8 @@ import pytest
 from dspy.adapters.chat_adapter import ChatAdapter
 
 from programs.crag import CRAG
-from programs.profiles import get_profile
-from tests.helpers.scripted_lm import PASS, SIGNATURES, ScriptedLM, which
+from programs.ablations import get_profile
+from yaksa.testing.scripted_lm import PASS, SIGNATURES, ScriptedLM, which
 
 REWRITTEN = "Answer the user's drug question carefully."  # one text for every predictor: no hint left in it
 QUESTION = "게보린 먹고 속이 쓰려요"

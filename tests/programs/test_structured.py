@@ -12,7 +12,7 @@ from programs.structured import StructuredAdapter, dialect_for, output_schema, r
 from signatures.evaluation import EvaluateQuality, VerifyAnswer
 from signatures.generation import GenerateAnswer
 from signatures.query import OptimizeQuery
-from tests.helpers.stub_openai import StubOpenAI
+from yaksa.testing.stub_openai import StubOpenAI
 
 
 def test_literals_become_enums_scores_bounded_numbers_and_text_bounded_to_fit_max_tokens():

@@ -4,11 +4,11 @@ timeouts and malformed bodies falling back as designed."""
 import dspy
 import pytest
 
+from programs.ablations import get_profile
 from programs.crag import CRAG
 from programs.lm_config import load_lm_config
-from programs.profiles import get_profile
-from tests.helpers.mini_index import real_searcher
-from tests.helpers.stub_openai import StubOpenAI
+from yaksa.testing.mini_index import real_searcher
+from yaksa.testing.stub_openai import StubOpenAI
 
 
 def chat(**fields) -> str:

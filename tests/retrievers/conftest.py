@@ -1,3 +1,3 @@
 """Retrieval tests use the session-wide mini index of tests/conftest.py."""
 
-from tests.helpers.mini_index import MINI_CORPUS  # noqa: F401  (re-exported for the tests)
+from yaksa.testing.mini_index import MINI_CORPUS  # noqa: F401  (re-exported for the tests)

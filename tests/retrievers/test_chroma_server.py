@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.mini_index import MINI_CORPUS
-from tests.helpers.serve_app import free_port
+from yaksa.testing.mini_index import MINI_CORPUS
+from yaksa.testing.serve_app import free_port
 
 CHROMA = str(Path(sys.executable).with_name("chroma"))
 YAKSA = str(Path(sys.executable).with_name("yaksa"))  # the console script, as a user runs it

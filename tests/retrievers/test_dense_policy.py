@@ -31,7 +31,7 @@ def test_searcher_embeds_only_when_the_policy_asks(mini_searcher):
 def test_always_policy_embeds_named_questions_too(mini_index):
     from retrievers.searcher import open_searcher
     from retrievers.settings import RetrievalSettings
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     s = open_searcher(
         mini_index[0], settings=RetrievalSettings.load(dense="always"), embedder=HashEmbedder(), shared=False
@@ -59,7 +59,7 @@ def test_rules_policy_uses_the_rules_vectors_for_questions_they_cover(mini_searc
 def test_index_build_stores_the_rules_query_vectors(mini_index):
     from retrievers.index_store import IndexPaths
     from retrievers.vector_cache import VectorCache, rule_vector_key
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     cache = VectorCache.open(IndexPaths(mini_index[0]).vectors, dim=HashEmbedder.dim, model=HashEmbedder.name)
     texts = Lexicon.load().rule_texts()
@@ -70,7 +70,7 @@ def test_index_build_stores_the_rules_query_vectors(mini_index):
 
 def test_a_rule_covered_question_is_not_embedded_but_gets_dense_scores(mini_index):
     from retrievers.searcher import open_searcher
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     embedder = HashEmbedder()
     s = open_searcher(mini_index[0], embedder=embedder, shared=False)

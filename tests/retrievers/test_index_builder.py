@@ -7,8 +7,8 @@ from retrievers.index_builder import build_index
 from retrievers.index_store import IndexCorrupt, IndexMissing
 from retrievers.lexicon import Lexicon
 from retrievers.searcher import open_searcher
-from tests.helpers.hash_embedder import HashEmbedder
 from tests.retrievers.conftest import MINI_CORPUS
+from yaksa.testing.hash_embedder import HashEmbedder
 
 
 @pytest.fixture
@@ -136,7 +136,7 @@ from pathlib import Path
 sys.path.insert(0, {root!r})
 from retrievers.index_builder import build_index
 from retrievers.searcher import open_searcher
-from tests.helpers.hash_embedder import HashEmbedder
+from yaksa.testing.hash_embedder import HashEmbedder
 report = build_index({corpus!r}, {index!r}, embedder=HashEmbedder(), shipped_vectors=None, progress=False)
 s = open_searcher({index!r}, embedder=HashEmbedder(), shared=False)
 queries = ["게보린 부작용", "두통에 먹는 약", "임부 금기 성분", "베아제 보관", "아세트아미노펜 같이 먹으면 안 되는 약"]

@@ -2,7 +2,7 @@
 
 from retrievers.documents import Document, Hit
 from retrievers.query_coverage import uncovered_names, unknown_words
-from tests.helpers.mini_index import in_scope_by_dense_alone
+from yaksa.testing.mini_index import in_scope_by_dense_alone
 
 
 def test_a_name_in_latin_letters_nobody_knows_is_reported(searcher):

@@ -1,5 +1,5 @@
 from retrievers.embedders import get_embedder, truncate_query
-from tests.helpers.hash_embedder import HashEmbedder
+from yaksa.testing.hash_embedder import HashEmbedder
 
 
 def test_a_long_question_is_cut_to_whole_leading_words_within_the_token_budget():

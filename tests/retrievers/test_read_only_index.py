@@ -12,10 +12,10 @@ from fastapi.testclient import TestClient
 
 from retrievers import searcher as searcher_module
 from retrievers.vector_store import ChromaStore, VectorStoreError
-from tests.helpers.hash_embedder import HashEmbedder
-from tests.helpers.serve_app import make_app
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
+from yaksa.testing.hash_embedder import HashEmbedder
+from yaksa.testing.serve_app import make_app
 
 
 def snapshot(root) -> dict:
@@ -65,7 +65,7 @@ def test_search_on_a_read_only_index_uses_dense_vectors_in_memory(read_only_inde
 
 
 def test_ask_on_a_read_only_index(read_only_index, monkeypatch, capsys):
-    monkeypatch.setattr(ask, "open_backend", lambda: searcher_module.open_searcher())
+    monkeypatch.setattr(_backend, "open_backend", lambda: searcher_module.open_searcher())
     assert cli.main(["ask", "게보린 먹고 속이 쓰려요", "--json", "--no-web"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["citations"] and "게보린" in out["citations"][0]["product"]

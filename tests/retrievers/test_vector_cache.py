@@ -2,7 +2,7 @@ import numpy as np
 import pytest
 
 from retrievers.vector_cache import VectorCache
-from tests.helpers.hash_embedder import HashEmbedder
+from yaksa.testing.hash_embedder import HashEmbedder
 
 
 def test_fill_embeds_only_missing_texts_and_persists(tmp_path):

@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.mini_index import real_searcher
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
+from yaksa.testing.mini_index import real_searcher
 
 
 @pytest.fixture(autouse=True)
 def mini_backend(monkeypatch):
-    monkeypatch.setattr(ask, "open_backend", real_searcher)
+    monkeypatch.setattr(_backend, "open_backend", real_searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(Path(__file__).parent)  # no yaksa.toml here
@@ -87,8 +87,8 @@ def test_unreachable_lm_is_a_one_line_error(capsys):
 
 
 def test_streams_generation_tokens_through_a_real_lm(capsys):
-    from tests.helpers.stub_openai import StubOpenAI
     from tests.programs.test_stub_lm import by_prompt
+    from yaksa.testing.stub_openai import StubOpenAI
 
     with StubOpenAI([by_prompt]) as server:
         argv = ["ask", "게보린 먹고 속이 쓰려요", "--lm", "openai/stub", "--api-base", server.url, "--no-web"]

@@ -14,14 +14,14 @@ from mlflow import MlflowClient
 
 import programs
 from programs.loading import StateError, build_program, load, read_state
-from tests.helpers.any_signature import ANSWER, any_signature, chat
+from yaksa.testing.any_signature import ANSWER, any_signature, chat
 from tests.helpers.lab import *  # noqa: F403
 from tests.helpers.lab import TRAIN
 from yaksa import cli
 
 COMPILE = ["compile", "--train", "4", "--dev", "2", "--seed", "0", "--profile", "baseline"]
 ASKED = "타이레놀 먹는 법"  # in no train question, and no train question is in it
-MARK = "문서만 근거로 답하"  # in what the stub proposes as instructions (tests/helpers/any_signature.py)
+MARK = "문서만 근거로 답하"  # in what the stub proposes as instructions (yaksa/testing/any_signature.py)
 FOLLOWED = "지시문을 따른 답변입니다. 위장 장애가 나타날 수 있습니다. [문서 1]\n\n전문가와 꼭 상담하세요."
 EXAMPLED = "예시를 따른 답변입니다. 위장 장애가 나타날 수 있습니다. [문서 1]\n\n전문가와 꼭 상담하세요."
 
@@ -193,7 +193,7 @@ def compile_lms(lab) -> dict:
     from yaksa.commands import compile as compile_cmd
 
     args = cli.build_parser().parse_args(compile_args(lab))
-    return compile_cmd._lab.lm_config(args).build()
+    return compile_cmd._lm_flags.lm_config(args).build()
 
 
 def test_in_memory_program_equals_the_registered_one_with_an_lm(lab, capsys):

@@ -8,10 +8,10 @@ import shutil
 import pytest
 
 from retrievers import searcher as searcher_module
-from tests.helpers.hash_embedder import HashEmbedder
 from tests.helpers.lab import *  # noqa: F403
 from yaksa import cli
-from yaksa.commands import _lab
+from yaksa.commands import _datasets
+from yaksa.testing.hash_embedder import HashEmbedder
 
 
 @pytest.fixture
@@ -110,6 +110,6 @@ def test_evaluate_rows_without_a_question_stop_before_any_run(lab, tmp_path, cap
 def test_evaluate_reads_dev_only(tmp_path):
     (tmp_path / "dev.jsonl").write_text(json.dumps({"question": "게보린 부작용"}, ensure_ascii=False) + "\n")
     args = argparse.Namespace(program="crag", data=tmp_path, dev=None, seed=0)
-    train, dev, _ = _lab.datasets(args, train=False)
+    train, dev, _ = _datasets.datasets(args, train=False)
     assert train == []
     assert [e.question for e in dev] == ["게보린 부작용"]

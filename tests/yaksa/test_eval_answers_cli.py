@@ -7,9 +7,9 @@ import sys
 
 import pytest
 
-from tests.helpers.mini_index import real_searcher
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
+from yaksa.testing.mini_index import real_searcher
 
 ROWS = [
     {"id": "1", "kind": "product", "question": "게보린 부작용", "gold": ["easydrug:197900277:se"]},
@@ -21,7 +21,7 @@ ROWS = [
 
 @pytest.fixture(autouse=True)
 def mini(monkeypatch, tmp_path):
-    monkeypatch.setattr(ask, "open_backend", real_searcher)
+    monkeypatch.setattr(_backend, "open_backend", real_searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.chdir(tmp_path)
@@ -95,8 +95,8 @@ def test_fit_relevance_fits_reports_and_writes(tmp_path, capsys, monkeypatch):
 
 def test_eval_answers_counts_the_invented_claims_the_grounding_check_caught(tmp_path, capsys):
     """An OpenAI-compatible stub whose every answer adds an invented dose with [문서 9]: all caught, per kind."""
-    from tests.helpers.stub_openai import StubOpenAI
     from tests.yaksa.test_grounding_stub import inventing
+    from yaksa.testing.stub_openai import StubOpenAI
 
     rows = [r for r in ROWS if r["gold"]][:2]
     with StubOpenAI([inventing]) as server:

@@ -6,10 +6,10 @@ import json
 from fastapi.testclient import TestClient
 
 from programs.lm_config import load_lm_config
-from tests.helpers.serve_app import make_app
-from tests.helpers.stub_openai import StubOpenAI
 from tests.programs.test_stub_lm import by_prompt, chat
 from yaksa import cli
+from yaksa.testing.serve_app import make_app
+from yaksa.testing.stub_openai import StubOpenAI
 
 INVENTED = "이 약은 하루 최대 37정까지 복용해도 안전합니다. [문서 9]"
 

@@ -1,7 +1,8 @@
 """LM-usage accounting read from DSPy's history: calls, tokens and cost (when litellm priced the call); cache hits
 (DSPy empties their usage) are counted apart and cost nothing; and the seeded data draws."""
 
-from yaksa.commands._lab import Usage, draw
+from yaksa.commands._datasets import draw
+from yaksa.commands._usage import Usage
 
 
 class FakeLM:

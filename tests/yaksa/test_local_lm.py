@@ -13,12 +13,12 @@ import time
 import httpx
 import pytest
 
-from tests.helpers.hash_embedder import HashEmbedder
 from tests.helpers.lab import *  # noqa: F403
-from tests.helpers.local_lm import MISSING, LlamaServer, local_extra_installed
-from tests.helpers.mini_index import build_mini_index
-from tests.helpers.serve_app import LiveServer, parse_sse
 from yaksa import cli
+from yaksa.testing.hash_embedder import HashEmbedder
+from yaksa.testing.local_lm import MISSING, LlamaServer, local_extra_installed
+from yaksa.testing.mini_index import build_mini_index
+from yaksa.testing.serve_app import LiveServer, parse_sse
 
 pytestmark = pytest.mark.skipif(not local_extra_installed(), reason=MISSING)
 
@@ -44,9 +44,9 @@ def searcher(tmp_path_factory):
 
 @pytest.fixture
 def real_backend(searcher, monkeypatch):
-    from yaksa.commands import ask
+    from yaksa.commands import _backend
 
-    monkeypatch.setattr(ask, "open_backend", lambda: searcher)
+    monkeypatch.setattr(_backend, "open_backend", lambda: searcher)
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "TAVILY_API_KEY", "YAKSA_CONFIG"):
         monkeypatch.delenv(name, raising=False)
     return searcher

@@ -14,8 +14,9 @@ import pytest
 from mlflow import MlflowClient
 
 from tests.helpers.lab import *  # noqa: F403
-from tests.helpers.ports import start_process_server, stop
+from yaksa.testing.ports import start_process_server, stop
 from yaksa import cli
+from yaksa.testing.serve_app import free_port
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from yaksa.cli import main
 @pytest.fixture
 def setup(mini_index, mini_searcher, tmp_path, monkeypatch):
     from retrievers import searcher as searcher_module
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     real_open = searcher_module.open_searcher
     monkeypatch.setattr(

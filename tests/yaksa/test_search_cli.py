@@ -11,7 +11,7 @@ from yaksa.cli import main
 @pytest.fixture
 def index_dir(mini_index, monkeypatch):
     from retrievers import searcher as searcher_module
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     real_open = searcher_module.open_searcher
 

@@ -3,11 +3,11 @@ strategy profile, /v1/search, /healthz, the page, and errors as JSON."""
 
 from fastapi.testclient import TestClient
 
-from tests.helpers.fake_backend import FakeBackend
-from tests.helpers.mini_index import real_searcher
-from tests.helpers.scripted_lm import ANSWER, ScriptedLM
-from tests.helpers.serve_app import WEB_LINK, make_app
 from yaksa.app.service import NO_LM_NOTICE, OUT_OF_SCOPE_NOTICE
+from yaksa.testing.fake_backend import FakeBackend
+from yaksa.testing.mini_index import real_searcher
+from yaksa.testing.scripted_lm import ANSWER, ScriptedLM
+from yaksa.testing.serve_app import WEB_LINK, make_app
 
 
 def client(app) -> TestClient:

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from programs.lm_config import load_lm_config
-from tests.helpers.serve_app import LiveServer, make_app
-from tests.helpers.stub_openai import StubOpenAI
 from tests.programs.test_stub_lm import by_prompt, chat
+from yaksa.testing.serve_app import LiveServer, make_app
+from yaksa.testing.stub_openai import StubOpenAI
 
 CHROMIUM = os.environ.get("YAKSA_CHROMIUM", "/usr/bin/chromium")  # Debian's build
 ARGS = [

@@ -9,10 +9,10 @@ import time
 import httpx
 import pytest
 
-from tests.helpers.scripted_lm import ScriptedLM
-from tests.helpers.serve_app import LiveServer, make_app, slow_lm
 from yaksa.app import ServeSettings
 from yaksa.app.cancel import CancelOnLM, QuestionCancelled, Work, step_guard
+from yaksa.testing.scripted_lm import ScriptedLM
+from yaksa.testing.serve_app import LiveServer, make_app, slow_lm
 
 QUESTION = {"question": "게보린 먹고 속이 쓰려요"}
 DELAY = 0.3  # seconds per LM call; a full answer makes 4 calls

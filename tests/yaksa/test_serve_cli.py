@@ -6,9 +6,9 @@ import sys
 import pytest
 
 from programs.crag import CRAG
-from tests.helpers.mini_index import real_searcher
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
+from yaksa.testing.mini_index import real_searcher
 
 
 @pytest.fixture
@@ -17,7 +17,7 @@ def served(monkeypatch):
     import uvicorn
 
     calls = []
-    monkeypatch.setattr(ask, "open_backend", real_searcher)
+    monkeypatch.setattr(_backend, "open_backend", real_searcher)
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_API_TOKEN", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)

@@ -7,10 +7,11 @@ import time
 
 import httpx
 
-from tests.helpers.serve_app import LiveServer, make_app
+from yaksa.testing.serve_app import LiveServer, make_app
 from yaksa.app import ServeSettings
 from yaksa.app.limits import host_name
 from yaksa.app.protocol import with_header_timeout
+from yaksa.testing.serve_app import free_port, make_app
 
 
 class Server(LiveServer):

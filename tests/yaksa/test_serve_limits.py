@@ -6,10 +6,10 @@ import threading
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.helpers.scripted_lm import ANSWER, ScriptedLM
-from tests.helpers.serve_app import make_app, slow_lm
 from yaksa.app import ServeSettings
 from yaksa.app.limits import Gate, token_ok
+from yaksa.testing.scripted_lm import ANSWER, ScriptedLM
+from yaksa.testing.serve_app import make_app, slow_lm
 
 
 def client(app) -> TestClient:

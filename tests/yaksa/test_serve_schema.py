@@ -7,8 +7,8 @@ Generation is derandomized (the same cases every run) so CI results do not depen
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from tests.helpers.serve_app import make_app
 from yaksa.app import ServeSettings
+from yaksa.testing.serve_app import make_app
 
 schema = schemathesis.openapi.from_asgi("/openapi.json", make_app())
 

@@ -7,12 +7,12 @@ import httpx
 from fastapi.testclient import TestClient
 
 from programs.lm_config import load_lm_config
-from tests.helpers.fake_backend import FakeBackend
-from tests.helpers.scripted_lm import ScriptedLM
-from tests.helpers.serve_app import WEB_LINK, LiveServer, make_app, parse_sse, slow_lm
-from tests.helpers.stub_openai import StubOpenAI
 from tests.programs.test_stub_lm import by_prompt
 from yaksa.app import ServeSettings
+from yaksa.testing.fake_backend import FakeBackend
+from yaksa.testing.scripted_lm import ScriptedLM
+from yaksa.testing.serve_app import WEB_LINK, LiveServer, make_app, parse_sse, slow_lm
+from yaksa.testing.stub_openai import StubOpenAI
 
 QUESTION = {"question": "게보린 먹고 속이 쓰려요"}
 

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.helpers.fake_backend import FakeBackend
-from tests.helpers.serve_app import make_app
 from yaksa import cli
-from yaksa.commands import ask
+from yaksa.commands import _backend
+from yaksa.testing.fake_backend import FakeBackend
+from yaksa.testing.serve_app import make_app
 from yaksa.text_input import TextInputError, check_json, clean_text, decode_line, read_text, stdin_lines
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ def test_invalid_utf8_argument_is_a_one_line_error(command):
 
 @pytest.fixture
 def fake_ask(monkeypatch):
-    monkeypatch.setattr(ask, "open_backend", lambda: FakeBackend())
+    monkeypatch.setattr(_backend, "open_backend", lambda: FakeBackend())
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "TAVILY_API_KEY"):
         monkeypatch.delenv(name, raising=False)
 
@@ -88,7 +88,7 @@ def test_user_from_a_binary_file_or_nested_too_deep_is_one_line(fake_ask, tmp_pa
 
 def test_search_batch_reports_a_bad_line_and_goes_on(mini_index, monkeypatch, capsys):
     from retrievers import searcher as searcher_module
-    from tests.helpers.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import HashEmbedder
 
     real_open = searcher_module.open_searcher
     monkeypatch.setattr(

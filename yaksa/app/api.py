@@ -3,8 +3,8 @@
 
 Every error is JSON ``{"error": code, "message": text}``; a stack trace never leaves the server (it is logged).
 
-Example:
-    >>> from tests.helpers.fake_backend import FakeBackend                      # doctest: +SKIP
+Example (not run as a doctest: it needs a live server and a search backend):
+    >>> from yaksa.testing.fake_backend import FakeBackend                      # doctest: +SKIP
     >>> app = create_app(CRAG(backend=FakeBackend()))                           # doctest: +SKIP
     >>> httpx.post(url + "/v1/ask", json={"question": "게보린 부작용"}).json()["answer"]  # doctest: +SKIP
 """
@@ -20,6 +20,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, StreamingResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from programs import citations
+from programs.question import fold_whitespace
 from yaksa import __version__
 from yaksa.app.cancel import Work
 from yaksa.app.events import EVENTS
@@ -181,7 +183,7 @@ def create_app(
     # ------------------------------------------------------------------ helpers
     def check(body: AskRequest):
         try:
-            question = " ".join(clean_text(body.question, "question").split())
+            question = fold_whitespace(clean_text(body.question, "question"))
             user_data = check_json(body.user.model_dump(), "user") if body.user else None
         except TextInputError as e:
             raise ApiError(400, "bad_text", str(e)) from None
@@ -288,7 +290,9 @@ def create_app(
         q: Annotated[
             str, Query(min_length=1, max_length=settings.max_question_chars, pattern=r"\S", description="the query")
         ],
-        k: Annotated[int, Query(ge=1, le=20, description="how many documents")] = 5,
+        k: Annotated[
+            int | None, Query(ge=1, le=20, description="how many documents (default: the retrieval settings' top_k)")
+        ] = None,
     ):
         try:
             q = clean_text(q, "q")
@@ -299,7 +303,7 @@ def create_app(
             import asyncio
 
             result = await asyncio.wait_for(
-                in_thread(lambda: host.backend.retrieve(" ".join(q.split()), k=k), host.limiter()),
+                in_thread(lambda: host.backend.retrieve(fold_whitespace(q), k=k), host.limiter()),
                 settings.request_timeout_s,
             )
         except TimeoutError:
@@ -317,8 +321,8 @@ def create_app(
                     "id": h.id,
                     "title": h.doc.title,
                     "score": float(h.score),
-                    "product": str(h.doc.metadata.get("item_name") or h.doc.metadata.get("ingredient", "")),
-                    "section": str(h.doc.metadata.get("section_label") or h.doc.metadata.get("dur_type", "")),
+                    "product": citations.product(h.doc),
+                    "section": citations.section(h.doc),
                     "text": h.doc.text,
                 }
                 for h in result.hits

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from programs.profiles import PROFILES
+from programs.ablations import PROFILES
 from yaksa.app.settings import MAX_QUESTION_CHARS
 
 PROFILE_NAMES = tuple(PROFILES)

@@ -6,7 +6,7 @@ The program is loaded once and shared by every request: a CRAG forward pass keep
 request for another strategy profile gets a variant built once per profile that shares the backend, the LMs and the
 compiled predictors' state.
 
-Example:
+Example (not run as a doctest: it needs a running event loop and a search backend):
     >>> host = ProgramHost(CRAG(backend=FakeBackend()), ServeSettings())   # doctest: +SKIP
     >>> [line async for line in host.stream("게보린 부작용", None, None)]   # doctest: +SKIP
 """
@@ -24,6 +24,9 @@ from typing import Any
 import anyio
 import dspy
 
+from programs.budget import ROLES
+from programs.extractive import NO_LM_NOTICE
+from programs.graph import OUT_OF_SCOPE_ANSWER as OUT_OF_SCOPE_NOTICE
 from yaksa.app.cancel import CancelOnLM, QuestionCancelled, Work, step_guard
 from yaksa.app.events import STEP_PROGRESS, answer_pieces, encode, status_data
 from yaksa.app.scores import Scorer
@@ -31,12 +34,6 @@ from yaksa.app.settings import ServeSettings
 
 log = logging.getLogger("yaksa.serve")
 DISCONNECT_POLL_S = 0.25  # how often /v1/ask checks whether its client is still there
-
-OUT_OF_SCOPE_NOTICE = "범위 밖 질문입니다. 의약품(효능, 복용법, 부작용, 상호작용, 보관법, 금기)에 대해 물어봐 주세요."
-NO_LM_NOTICE = (
-    "언어 모델(LM)이 설정되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변입니다. "
-    "`yaksa serve --lm ...`으로 LM을 설정하면 문장으로 다듬은 답변을 받을 수 있습니다."
-)
 
 
 class ProgramError(Exception):
@@ -140,8 +137,7 @@ class ProgramHost:
 
     def lm_roles(self) -> dict[str, str | None]:
         lms = getattr(self.program, "lms", None) or {}
-        roles = ("query", "generate", "verify", "judge")
-        return {r: getattr(lms.get(r) or dspy.settings.lm, "model", None) for r in roles}
+        return {r: getattr(lms.get(r) or dspy.settings.lm, "model", None) for r in ROLES}
 
     def describe(self) -> dict:
         header = dict(getattr(self.program, "yaksa_header", None) or {})
@@ -154,7 +150,7 @@ class ProgramHost:
             return self.program
         with self._lock:
             if profile not in self._variants:
-                from programs.profiles import get_profile
+                from programs.ablations import get_profile
 
                 self._variants[profile] = self.program.with_settings(get_profile(profile))
             return self._variants[profile]

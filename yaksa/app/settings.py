@@ -1,4 +1,5 @@
-"""Settings of the HTTP server: limits, timeouts, the optional bearer token, and how answers are scored.
+"""Settings of the HTTP server: limits, timeouts, the optional bearer token, and how answers are scored; the
+``[serve]`` table of yaksa.toml sets them (`ServeSettings.load`), ``YAKSA_API_TOKEN`` sets the token.
 
 Example:
     >>> s = ServeSettings(max_concurrent=4)
@@ -8,10 +9,12 @@ Example:
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field, replace
 
-MAX_QUESTION_CHARS = 500  # the schema's maxLength; settings may only lower it
+from programs.config_file import environment, load_settings
+from programs.question import MAX_QUESTION_CHARS
+
+SCORES = ("auto", "quality", "ragas", "off")
 
 
 @dataclass(frozen=True)
@@ -53,7 +56,7 @@ class ServeSettings:
     scores: str = "auto"
     scores_timeout_s: float = 180.0
     scores_expected_s: float | None = None
-    api_token: str | None = field(default_factory=lambda: os.environ.get("YAKSA_API_TOKEN") or None)
+    api_token: str | None = field(default_factory=lambda: environment("serve", "api_token"))
 
     def __post_init__(self):
         if not 1 <= self.max_question_chars <= MAX_QUESTION_CHARS:
@@ -62,8 +65,18 @@ class ServeSettings:
             raise ValueError("max_concurrent and workers must be at least 1")
         if min(self.request_timeout_s, self.heartbeat_s, self.body_timeout_s, self.header_timeout_s) <= 0:
             raise ValueError("timeouts must be positive")
-        if self.scores not in ("auto", "quality", "ragas", "off"):
-            raise ValueError("scores must be one of auto, quality, ragas, off")
+        if self.scores not in SCORES:
+            raise ValueError(f"scores must be one of {', '.join(SCORES)}")
+
+    @classmethod
+    def load(cls, path=None, **values) -> ServeSettings:
+        """The defaults, then the ``[serve]`` table of yaksa.toml (or `path`), then the environment, then `values`
+        (None: not given).
+
+        Raises:
+            ConfigFileError: an unknown key or a bad value in ``[serve]``.
+        """
+        return load_settings(cls, "serve", path, **values)
 
     def replace(self, **changes) -> ServeSettings:
         return replace(self, **changes)

@@ -1,5 +1,6 @@
-"""``yaksa ablation``: run the six CRAG profiles (crag-self-refine seed §8) on the same dev questions, one MLflow child
-run each under a parent run, and print the comparison table: quality, grounding, iterations, LM calls, loop stops.
+"""``yaksa ablation``: run the six CRAG profiles (docs/seeds/crag-self-refine-strategy.md §8) on the same dev
+questions, one MLflow child run each under a parent run, and print the comparison table: quality, grounding,
+iterations, LM calls, loop stops.
 
 Example:
     $ yaksa ablation --dev 30 --seed 0 --lm openai/qwen2.5-7b-instruct --api-base http://127.0.0.1:8000/v1
@@ -10,8 +11,9 @@ from __future__ import annotations
 import statistics
 import time
 from collections import Counter
+from pathlib import Path
 
-from yaksa.commands import _lab
+from yaksa.commands import _backend, _datasets, _evaluation, _lm_flags, _mlflow_table, _program, _usage, _version
 
 COLUMNS = ("profile", "quality", "grounding", "iterations", "lm_calls", "loop_stops", "stops")
 LOOP_STOPS = ("iteration_cap", "duplicate_documents", "stagnation", "decline", "lm_budget_exhausted")
@@ -28,7 +30,7 @@ def register(subparsers) -> None:
     p.add_argument("--threads", type=int, default=2)
     p.add_argument("--index-dir", help="search index folder (default: the built index)")
     p.add_argument("--experiment", default="yaksa-ablation")
-    _lab.add_lm_args(p)
+    _lm_flags.add_lm_args(p)
     p.set_defaults(func=run, program="crag")
 
 
@@ -74,22 +76,23 @@ def run_ablation(args, backend=None) -> list[dict]:
     import mlflow
 
     from metrics.quality import QualityMetric
+    from programs.ablations import PROFILES, get_profile
     from programs.crag import CRAG
-    from programs.profiles import PROFILES, get_profile
     from yaksa import tracking
-    from yaksa.cli import UserError
+    from yaksa.errors import UserError
 
-    config = _lab.lm_config(args)
-    _lab.require_lm(config, "yaksa ablation")
+    config = _lm_flags.lm_config(args)
+    _lm_flags.require_lm(config, "yaksa ablation")
     lms = config.build()
     names = [n.strip() for n in args.profiles.split(",")] if args.profiles else list(PROFILES)
     unknown = [n for n in names if n not in PROFILES]
     if unknown:
         raise UserError(f"unknown profile {unknown[0]!r}; choose from: {', '.join(PROFILES)}")
-    args.data = _lab.Path(args.data) if args.data else None
-    _, dev, data_hash = _lab.datasets(args, train=False)
+    args.data = Path(args.data) if args.data else None
+    _, dev, data_hash = _datasets.datasets(args, train=False)
     if backend is None:
-        backend = _lab.open_backend(args)
+        backend = _backend.backend_for(args)
+    base = _program.crag_settings(args)  # [crag] of yaksa.toml; each profile sets its flags over it
     metric = QualityMetric(lms.get("judge"))
     tracking.experiment(args.experiment)
     summaries = []
@@ -101,18 +104,18 @@ def run_ablation(args, backend=None) -> list[dict]:
                 "dataset_hash": data_hash,
                 "seed": args.seed,
                 "profiles": ",".join(names),
-                "code_version": _lab.code_version(),
-                **_lab.describe_lms(config),
+                "code_version": _version.code_version(),
+                **_lm_flags.describe_lms(config),
             }
         )
         for name in names:
-            program = CRAG(backend=backend, settings=get_profile(name, web_references=False), lms=lms)
-            usage = _lab.Usage(list(lms.values())).start()
+            program = CRAG(backend=backend, settings=get_profile(name, base=base, web_references=False), lms=lms)
+            usage = _usage.Usage(list(lms.values())).start()
             start = time.perf_counter()
             with mlflow.start_run(run_name=name, nested=True):
                 mlflow.set_tags({"yaksa.command": "ablation", "profile": name})
                 mlflow.log_params({"profile": name, "dev_n": len(dev), "dataset_hash": data_hash, "seed": args.seed})
-                result = _lab.evaluate(program, dev, metric, args.threads, "crag", progress=True)
+                result = _evaluation.evaluate(program, dev, metric, args.threads, "crag", progress=True)
                 preds = [p for p in result["preds"] if hasattr(p, "trace")]
                 summary = summarize(name, result["rows"], preds)
                 metrics = {
@@ -126,7 +129,7 @@ def run_ablation(args, backend=None) -> list[dict]:
                 }
                 mlflow.log_metrics({k: v for k, v in metrics.items() if v == v})
                 mlflow.log_dict(summary["stops"], "stop_reasons.json")
-                _lab.log_table(result["rows"], "dev_examples")
+                _mlflow_table.log_table(result["rows"], "dev_examples")
             summaries.append(summary)
         text = table(summaries)
         mlflow.log_text(text, "ablation_table.txt")

@@ -12,10 +12,10 @@ import random
 import time
 from pathlib import Path
 
-from yaksa.cli import UserError
-from yaksa.commands import _lab
+from yaksa.commands import _backend, _datasets, _lm_flags, _mlflow_table, _usage, _version
+from yaksa.errors import UserError
 
-KORMEDMCQA = _lab.ROOT / "trainsets/kormedmcqa/pharm"
+KORMEDMCQA = _datasets.ROOT / "trainsets/kormedmcqa/pharm"
 LETTERS = ("A", "B", "C", "D", "E")
 
 
@@ -31,7 +31,7 @@ def register(subparsers) -> None:
     p.add_argument("--data-dir", type=Path, default=KORMEDMCQA, help="folder with the split CSVs")
     p.add_argument("--index-dir", help="search index folder (default: the built index)")
     p.add_argument("--experiment", default="yaksa-bench")
-    _lab.add_lm_args(p)
+    _lm_flags.add_lm_args(p)
     p.set_defaults(func=run)
 
 
@@ -73,14 +73,14 @@ def run_bench(args, backend=None) -> dict:
     from programs.mcq import MCQ
     from yaksa import tracking
 
-    config = _lab.lm_config(args)
-    _lab.require_lm(config, "yaksa bench kormedmcqa")
+    config = _lm_flags.lm_config(args)
+    _lm_flags.require_lm(config, "yaksa bench kormedmcqa")
     lms = config.build()
     lm = lms.get("generate") or next(iter(lms.values()))
     questions = load_questions(args.data_dir, args.split, args.n, args.seed)
     arms = {"no_retrieval": MCQ()}
     if not args.no_retrieval_only:
-        arms["retrieval"] = MCQ(backend if backend is not None else _lab.open_backend(args), k=args.k)
+        arms["retrieval"] = MCQ(backend if backend is not None else _backend.backend_for(args), k=args.k)
     tracking.experiment(args.experiment)
     results = {}
     with dspy.context(lm=lm), mlflow.start_run(run_name=f"bench-kormedmcqa-{args.split}") as run:
@@ -92,12 +92,12 @@ def run_bench(args, backend=None) -> dict:
                 "n": len(questions),
                 "seed": args.seed,
                 "k": args.k,
-                "code_version": _lab.code_version(),
-                **_lab.describe_lms(config),
+                "code_version": _version.code_version(),
+                **_lm_flags.describe_lms(config),
             }
         )
         for arm, program in arms.items():
-            usage = _lab.Usage([lm]).start()
+            usage = _usage.Usage([lm]).start()
             start = time.perf_counter()
             out = dspy.Evaluate(
                 devset=questions,
@@ -120,7 +120,7 @@ def run_bench(args, backend=None) -> dict:
                 "duration_s": round(time.perf_counter() - start, 3),
             }
             mlflow.log_metrics({f"{arm}.{k}": v for k, v in results[arm].items()})
-            _lab.log_table(rows, f"{arm}_answers")
+            _mlflow_table.log_table(rows, f"{arm}_answers")
     print(
         f"KorMedMCQA pharmacist {args.split}: {len(questions)} questions, LM {config.models.get('generate')} "
         f"-> run {run.info.run_id}"

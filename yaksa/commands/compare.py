@@ -11,7 +11,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from yaksa.cli import UserError
+from yaksa.errors import UserError
 
 SCORE_KEYS = ("dev_score_after", "dev_score", "quality", "no_retrieval.accuracy")
 COLUMNS = ("run", "name", "command", "score", "before", "lm_calls", "cost_usd", "duration_s")

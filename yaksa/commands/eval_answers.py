@@ -8,8 +8,10 @@ import argparse
 import json
 import time
 
-from yaksa.cli import UserError
-from yaksa.commands._lab import add_lm_args, lm_config, open_backend
+from programs.ablations import DEFAULT_PROFILE
+from yaksa.commands._backend import backend_for
+from yaksa.commands._lm_flags import add_lm_args, lm_config
+from yaksa.errors import UserError
 
 SETS = {"dev": "retrieval/dev.jsonl", "test": "retrieval/test.jsonl", "qa-dev": "qa/dev.jsonl"}
 
@@ -31,7 +33,9 @@ def register(sub) -> None:
     p.add_argument("--split", default="dev", choices=sorted(SETS), help="shipped question set")
     p.add_argument("--questions", help="a JSONL file of {id, question, gold, kind} instead of a shipped set")
     p.add_argument("--limit", type=int, default=0, help="answer only the first N questions (0: all)")
-    p.add_argument("--profile", default="full_context_engineering", help="strategy / ablation profile")
+    p.add_argument(
+        "--profile", default=DEFAULT_PROFILE, help=f"strategy / ablation profile (default {DEFAULT_PROFILE})"
+    )
     p.add_argument("--index-dir", help="search index folder (default: the built index)")
     add_lm_args(p)
     p.add_argument("--no-mlflow", action="store_true", help="do not log an MLflow run")
@@ -43,7 +47,7 @@ def load_set(args) -> list[dict]:
     from pathlib import Path
 
     from metrics.retrieval_eval import SETS_DIR  # trainsets/retrieval
-    from yaksa.commands._lab import read_jsonl
+    from yaksa.commands._datasets import read_jsonl
 
     path = Path(args.questions) if args.questions else SETS_DIR.parent / SETS[args.split]
     rows = read_jsonl(path)
@@ -60,15 +64,14 @@ def run(args) -> int:
 
     from metrics.answer_eval import answer_row, summarise
     from programs.crag import CRAG
-    from programs.profiles import PROFILES, get_profile
-    from yaksa.commands.ask import prediction_json
+    from yaksa.commands._answer_output import prediction_json
+    from yaksa.commands._program import crag_settings
 
-    if args.profile not in PROFILES:
-        raise UserError(f"unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
+    settings = crag_settings(args, web_references=False)
     questions = load_set(args)
     config = lm_config(args)
-    backend = open_backend(args)
-    program = CRAG(backend=backend, settings=get_profile(args.profile, web_references=False), lms=config.build())
+    backend = backend_for(args)
+    program = CRAG(backend=backend, settings=settings, lms=config.build())
     rows = []
     for q in tqdm(questions, desc="answering", unit="q"):
         start = time.perf_counter()
@@ -126,7 +129,8 @@ def _f(x) -> str:
 def _log(summary: dict, rows: list[dict], args, config) -> None:
     import mlflow
 
-    from yaksa.commands._lab import describe_lms, log_table
+    from yaksa.commands._lm_flags import describe_lms
+    from yaksa.commands._mlflow_table import log_table
     from yaksa.tracking import experiment
 
     experiment("yaksa-answers")

@@ -6,7 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
-from yaksa.cli import UserError
+from yaksa.errors import UserError
 from yaksa.text_input import clean_text, read_stdin, read_text
 
 TURN_KEYS = ("prompt", "ai_reply", "problem_title", "algorithms")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 
-from yaksa.cli import UserError
-from yaksa.commands import _lab
+from yaksa.commands import _backend, _datasets, _evaluation, _lm_flags, _metric, _mlflow_table, _usage, _version
+from yaksa.errors import UserError
 
 
 def register(subparsers) -> None:
@@ -21,8 +21,8 @@ def register(subparsers) -> None:
         "--weights", help="combined metric weights, e.g. quality=0.5,faithfulness=0.25,answer_relevancy=0.25"
     )
     p.add_argument("--profile", default="full_context_engineering", help="CRAG profile of the uncompiled program")
-    _lab.add_data_args(p, train=False)
-    _lab.add_lm_args(p)
+    _datasets.add_data_args(p, train=False)
+    _lm_flags.add_lm_args(p)
     p.set_defaults(func=run)
 
 
@@ -49,20 +49,19 @@ def run_evaluate(args, backend=None) -> dict:
     import mlflow
 
     from yaksa import tracking
-    from yaksa.commands.compile import build_metric
 
-    config = _lab.lm_config(args)
+    config = _lm_flags.lm_config(args)
     if args.metric != "quality" and args.program == "crag":
-        _lab.require_lm(config, f"the {args.metric} metric")
+        _lm_flags.require_lm(config, f"the {args.metric} metric")
     lms = config.build()
-    _, dev, data_hash = _lab.datasets(args, train=False)
+    _, dev, data_hash = _datasets.datasets(args, train=False)
     if args.program == "crag" and backend is None:
-        backend = _lab.open_backend(args)
+        backend = _backend.backend_for(args)
     program = load_program(args, backend, lms)
-    metric, _ = build_metric(args, lms)
+    metric, _ = _metric.build_metric(args, lms)
     tracking.experiment(args.experiment)
     mlflow.dspy.autolog(log_traces_from_eval=True, log_evals=True, silent=True)
-    usage = _lab.Usage(list(lms.values())).start()
+    usage = _usage.Usage(list(lms.values())).start()
     start = time.perf_counter()
     default_lm = lms.get("generate") or next(iter(lms.values()), None)
     with dspy.context(lm=default_lm), mlflow.start_run(run_name=f"evaluate-{args.program}") as run:
@@ -76,11 +75,11 @@ def run_evaluate(args, backend=None) -> dict:
                 "dev_n": len(dev),
                 "dataset_hash": data_hash,
                 "seed": args.seed,
-                "code_version": _lab.code_version(),
-                **_lab.describe_lms(config),
+                "code_version": _version.code_version(),
+                **_lm_flags.describe_lms(config),
             }
         )
-        result = _lab.evaluate(program, dev, metric, args.threads, args.program)
+        result = _evaluation.evaluate(program, dev, metric, args.threads, args.program)
         metrics = {
             "dev_score": result["score"],
             "dev_undetermined": result["undetermined"],
@@ -89,7 +88,7 @@ def run_evaluate(args, backend=None) -> dict:
             "duration_s": round(time.perf_counter() - start, 3),
         }
         mlflow.log_metrics({k: v for k, v in metrics.items() if v == v})
-        _lab.log_table(result["rows"], "dev_examples")
+        _mlflow_table.log_table(result["rows"], "dev_examples")
     _stop_autolog()
     what = args.model or f"the uncompiled {args.program}"
     print(f"evaluated {what} on {len(dev)} dev examples -> run {run.info.run_id}")

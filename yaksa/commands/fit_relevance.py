@@ -7,8 +7,8 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from yaksa.cli import UserError
-from yaksa.commands._common import open_searcher_or_explain
+from yaksa.commands._backend import open_searcher_or_explain
+from yaksa.errors import UserError
 
 
 def register(sub) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from yaksa.cli import UserError
+from yaksa.errors import UserError
 
 
 def register(sub) -> None:

