@@ -5,8 +5,8 @@ scripted reply still reaches its own predictor, over the real program and the re
 import pytest
 from dspy.adapters.chat_adapter import ChatAdapter
 
-from programs.crag import CRAG
 from programs.ablations import get_profile
+from programs.crag import CRAG
 from yaksa.testing.scripted_lm import PASS, SIGNATURES, ScriptedLM, which
 
 REWRITTEN = "Answer the user's drug question carefully."  # one text for every predictor: no hint left in it

@@ -30,7 +30,8 @@ def test_unknown_terms_score_zero_and_top_skips_zeros():
     assert not bm.scores(["없는말"]).any()
     assert bm.top(["없는말"], 5) == []
     top = bm.top(["두통"], 5)
-    assert [i for i, _ in top] and {i for i, _ in top} == {0, 1}
+    assert [i for i, _ in top]
+    assert {i for i, _ in top} == {0, 1}
 
 
 def test_save_and_load_round_trip(tmp_path):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from yaksa.testing.mini_index import MINI_CORPUS
-from yaksa.testing.serve_app import free_port
+from yaksa.testing.ports import start_process_server
 
 CHROMA = str(Path(sys.executable).with_name("chroma"))
 YAKSA = str(Path(sys.executable).with_name("yaksa"))  # the console script, as a user runs it
@@ -26,23 +26,16 @@ def yaksa(*args, env, timeout=300):
 def chroma(tmp_path):
     if not os.path.exists(CHROMA) or not os.path.exists(YAKSA):
         pytest.skip("the chroma or yaksa command is not installed in this environment")
-    port = free_port()
-    process = subprocess.Popen(
-        [CHROMA, "run", "--path", str(tmp_path / "chroma"), "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    store = str(tmp_path / "chroma")
+    try:
+        process, port = start_process_server(
+            lambda port: [CHROMA, "run", "--path", store, "--host", "127.0.0.1", "--port", str(port)],
+            lambda port: f"http://127.0.0.1:{port}/api/v2/heartbeat",
+            timeout_s=60,
+        )
+    except RuntimeError as e:
+        pytest.fail(f"chroma run did not start: {e}")
     url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(url + "/api/v2/heartbeat", timeout=2):
-                break
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                process.kill()
-                pytest.fail("chroma run did not start")
-            time.sleep(0.3)
     yield url, process
     if process.poll() is None:
         process.terminate()
@@ -77,10 +70,16 @@ def test_index_into_a_chroma_server_search_from_it_and_fail_cleanly_when_it_stop
     except subprocess.TimeoutExpired:
         batch.kill()
         pytest.fail("yaksa search hung after the Chroma server stopped")
-    assert batch.returncode == 2 and "Traceback" not in err and "Chroma server" in err and err.count("\n") == 1
+    assert batch.returncode == 2
+    assert "Traceback" not in err
+    assert "Chroma server" in err
+    assert err.count("\n") == 1
 
     start = time.monotonic()
     stopped = yaksa("search", "게보린 부작용", "--index-dir", index_dir, env=env, timeout=120)
     took = time.monotonic() - start
-    assert took < 90 and "Traceback" not in stopped.stderr
-    assert stopped.returncode == 2 and stopped.stderr.count("\n") == 1 and "yaksa: error:" in stopped.stderr
+    assert took < 90
+    assert "Traceback" not in stopped.stderr
+    assert stopped.returncode == 2
+    assert stopped.stderr.count("\n") == 1
+    assert "yaksa: error:" in stopped.stderr

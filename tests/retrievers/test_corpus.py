@@ -31,9 +31,11 @@ def test_leaflet_document_has_name_ingredients_and_section(corpus):
 
 def test_dur_rows_become_readable_sentences(corpus):
     ac = next(d for d in corpus if d.id.startswith("dur:ac:"))
-    assert "함께 복용" in ac.text and ac.metadata["partner"]
+    assert "함께 복용" in ac.text
+    assert ac.metadata["partner"]
     cc = next(d for d in corpus if d.id.startswith("dur:cc:"))
-    assert "임부" in cc.text and cc.metadata["dur_type"] == "임부금기"
+    assert "임부" in cc.text
+    assert cc.metadata["dur_type"] == "임부금기"
 
 
 def test_dur_sentence_rejects_unknown_code():

@@ -9,7 +9,8 @@ from retrievers.query_analysis import analyse
 def test_named_questions_skip_the_embedding_unnamed_ones_keep_it(mini_searcher):
     named = analyse("게보린 부작용", mini_searcher.names, Lexicon.load())
     unnamed = analyse("머리가 깨질 것 같아요", mini_searcher.names, Lexicon.load())
-    assert named.names and not needs_dense(named, "unnamed")
+    assert named.names
+    assert not needs_dense(named, "unnamed")
     assert needs_dense(unnamed, "unnamed")
     assert needs_dense(named, "always")
 
@@ -21,11 +22,14 @@ def test_unknown_policy_is_rejected():
 
 def test_searcher_embeds_only_when_the_policy_asks(mini_searcher):
     g = mini_searcher.gather("게보린 부작용")
-    assert g.relevance == 0.0 and set(g.raw["dense"]) == {0.0}
+    assert g.relevance == 0.0
+    assert set(g.raw["dense"]) == {0.0}
     top = mini_searcher.rank(g)[0]
-    assert top.id == "easydrug:197900277:se" and set(top.scores) >= {"bm25", "dense", "product", "section", "fused"}
+    assert top.id == "easydrug:197900277:se"
+    assert set(top.scores) >= {"bm25", "dense", "product", "section", "fused"}
     g = mini_searcher.gather("머리가 깨질 것 같아요")
-    assert g.relevance > 0.0 and any(v != 0.0 for v in g.raw["dense"])
+    assert g.relevance > 0.0
+    assert any(v != 0.0 for v in g.raw["dense"])
 
 
 def test_always_policy_embeds_named_questions_too(mini_index):
@@ -42,7 +46,8 @@ def test_always_policy_embeds_named_questions_too(mini_index):
 def test_unguided_policy_also_skips_questions_a_symptom_rule_covers():
     symptom = analyse("머리가 깨질 것 같아요", NameIndex(), Lexicon.load())
     plain = analyse("오늘 저녁 뭐 먹지", NameIndex(), Lexicon.load())
-    assert symptom.expansions and not needs_dense(symptom, "unguided")
+    assert symptom.expansions
+    assert not needs_dense(symptom, "unguided")
     assert needs_dense(plain, "unguided")
 
 
@@ -50,9 +55,12 @@ def test_rules_policy_uses_the_rules_vectors_for_questions_they_cover(mini_searc
     symptom = analyse("머리가 깨질 것 같아요", NameIndex(), Lexicon.load())
     plain = analyse("오늘 저녁 뭐 먹지", NameIndex(), Lexicon.load())
     named = analyse("게보린 부작용", mini_searcher.names, Lexicon.load())
-    assert needs_dense(symptom, "rules") and not embeds_question(symptom, "rules")
-    assert needs_dense(plain, "rules") and embeds_question(plain, "rules")
-    assert not needs_dense(named, "rules") and not embeds_question(named, "rules")
+    assert needs_dense(symptom, "rules")
+    assert not embeds_question(symptom, "rules")
+    assert needs_dense(plain, "rules")
+    assert embeds_question(plain, "rules")
+    assert not needs_dense(named, "rules")
+    assert not embeds_question(named, "rules")
     assert embeds_question(symptom, "unnamed")
 
 
@@ -63,7 +71,8 @@ def test_index_build_stores_the_rules_query_vectors(mini_index):
 
     cache = VectorCache.open(IndexPaths(mini_index[0]).vectors, dim=HashEmbedder.dim, model=HashEmbedder.name)
     texts = Lexicon.load().rule_texts()
-    assert texts and not cache.missing([rule_vector_key(t) for t in texts])
+    assert texts
+    assert not cache.missing([rule_vector_key(t) for t in texts])
     stored = cache.get([rule_vector_key(texts[0])])[0]
     assert float(stored @ HashEmbedder().query([texts[0]])[0]) > 0.99  # the rule's query vector
 
@@ -77,6 +86,7 @@ def test_a_rule_covered_question_is_not_embedded_but_gets_dense_scores(mini_inde
     before = embedder.texts_embedded
     g = s.gather("머리가 깨질 것 같아요")
     assert embedder.texts_embedded == before  # the rules' stored vectors, no embedding at query time
-    assert g.relevance > 0.0 and any(v != 0.0 for v in g.raw["dense"])
+    assert g.relevance > 0.0
+    assert any(v != 0.0 for v in g.raw["dense"])
     s.gather("오늘 저녁 뭐 먹지")  # no name, no rule: the question itself is embedded
     assert embedder.texts_embedded == before + 1

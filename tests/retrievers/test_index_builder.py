@@ -39,7 +39,9 @@ def test_rerun_embeds_and_tokenises_only_changed_documents(corpus_copy, tmp_path
     first = _build(corpus_copy, index_dir)
     assert first.counts["embedded"] > 0
     again = _build(corpus_copy, index_dir)
-    assert again.counts["tokenised"] == 0 and again.counts["embedded"] == 0 and again.counts["chroma_upserted"] == 0
+    assert again.counts["tokenised"] == 0
+    assert again.counts["embedded"] == 0
+    assert again.counts["chroma_upserted"] == 0
 
     path = corpus_copy / "easydrug" / "easydrug.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
@@ -48,7 +50,8 @@ def test_rerun_embeds_and_tokenises_only_changed_documents(corpus_copy, tmp_path
     emb = HashEmbedder()
     third = _build(corpus_copy, index_dir, emb)
     assert third.counts["tokenised"] == 1
-    assert third.counts["embedded"] == 1 and emb.texts_embedded == 1
+    assert third.counts["embedded"] == 1
+    assert emb.texts_embedded == 1
     assert third.counts["chroma_upserted"] == 1
     s = open_searcher(index_dir, embedder=HashEmbedder(), shared=False)
     assert "어지러움" in s.get(f"easydrug:{rows[0]['itemSeq']}:se").text
@@ -67,7 +70,8 @@ def test_interrupted_build_is_detected_and_resumes(corpus_copy, tmp_path):
         build_index(corpus_copy, index_dir, embedder=Interrupting(), shipped_vectors=None, progress=False)
     # BM25 works meanwhile, and every result says the vectors are missing and how to finish them
     half = open_searcher(index_dir, embedder=HashEmbedder(), shared=False).retrieve("게보린 부작용")
-    assert half.hits and any("yaksa index" in w for w in half.warnings)
+    assert half.hits
+    assert any("yaksa index" in w for w in half.warnings)
     emb = HashEmbedder()
     resumed = _build(corpus_copy, index_dir, emb)
     assert resumed.counts["tokenised"] == 0
@@ -109,15 +113,18 @@ def test_shipped_vectors_are_reused_after_a_check(corpus_copy, tmp_path):
 
 def test_hybrid_search_on_the_mini_index(mini_searcher):
     r = mini_searcher.retrieve("게보린 부작용")
-    assert r.hits[0].id.endswith(":se") and "게보린" in r.hits[0].doc.text
-    assert not r.out_of_scope and r.scorer == "fused"
+    assert r.hits[0].id.endswith(":se")
+    assert "게보린" in r.hits[0].doc.text
+    assert not r.out_of_scope
+    assert r.scorer == "fused"
     assert set(r.hits[0].scores) >= {"bm25", "dense", "product", "section", "fused"}
     assert len(mini_searcher.retrieve("게보린 부작용", k=2).hits) == 2
 
 
 def test_dur_rules_by_ingredient_and_type(mini_searcher):
     rules = mini_searcher.dur_rules(["이부프로펜"], ["cc"])
-    assert rules and all(d.metadata["dur_code"] == "cc" for d in rules)
+    assert rules
+    assert all(d.metadata["dur_code"] == "cc" for d in rules)
     assert all("이부프로펜" in d.text for d in rules)
 
 
@@ -169,10 +176,12 @@ def test_builds_in_processes_with_different_hash_seeds_are_byte_identical(corpus
     a = _build_in_process(corpus_copy, tmp_path / "a", "1")
     b = _build_in_process(corpus_copy, tmp_path / "b", "2")
     assert _index_files(tmp_path / "a") == _index_files(tmp_path / "b")
-    assert a["ranks"] == b["ranks"] and sum(len(r) == 10 for r in a["ranks"]) == 4  # one query is out of scope
+    assert a["ranks"] == b["ranks"]
+    assert sum(len(r) == 10 for r in a["ranks"]) == 4  # one query is out of scope
     # a re-run in a third process (another seed) on the unchanged corpus tokenises nothing
     again = _build_in_process(corpus_copy, tmp_path / "a", "3")
-    assert again["tokenised"] == 0 and again["ranks"] == a["ranks"]
+    assert again["tokenised"] == 0
+    assert again["ranks"] == a["ranks"]
 
 
 def test_an_interrupt_in_the_chroma_stage_resumes_there(corpus_copy, tmp_path, monkeypatch):
@@ -194,7 +203,9 @@ def test_an_interrupt_in_the_chroma_stage_resumes_there(corpus_copy, tmp_path, m
     monkeypatch.setattr(index_builder, "_sync_chroma", real_sync)
     emb = HashEmbedder()
     resumed = _build(corpus_copy, index_dir, emb)
-    assert resumed.counts["tokenised"] == 0 and resumed.counts["embedded"] == 0 and emb.texts_embedded == 0
+    assert resumed.counts["tokenised"] == 0
+    assert resumed.counts["embedded"] == 0
+    assert emb.texts_embedded == 0
     assert resumed.counts["chroma_upserted"] == resumed.counts["documents"]
     assert {p: p.stat().st_mtime_ns for p in (index_dir / "bm25").iterdir()} == stamps  # BM25 not rebuilt
     assert _index_files(index_dir) == bm25_before

@@ -7,7 +7,8 @@ def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher
 
 def test_combination_products_rank_below_single_ingredient_ones(mini_searcher):
     weights = mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("아세트아미노펜").ingredients)))
-    assert weights and set(weights.values()) == {0.7}  # 게보린, 판콜: combinations only
+    assert weights
+    assert set(weights.values()) == {0.7}  # 게보린, 판콜: combinations only
     assert mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("이부프로펜").ingredients))) == {
         "197700120": 0.9
     }
@@ -24,7 +25,8 @@ def test_a_common_spelling_ranks_like_the_corpus_spelling(mini_searcher):
     assert "클로르페니라민말레산염" in mini_searcher._spelling_tokens(qa, [])
     common = [h.id for h in mini_searcher.rank(mini_searcher.gather("클로페니라민 졸려요"))[:5]]
     corpus = [h.id for h in mini_searcher.rank(mini_searcher.gather("클로르페니라민말레산염 졸려요"))[:5]]
-    assert common == corpus and common[0] == "easydrug:196800036:se"
+    assert common == corpus
+    assert common[0] == "easydrug:196800036:se"
 
 
 def test_a_named_dosage_form_ranks_that_form_first_among_an_ingredients_products(mini_searcher):
@@ -32,5 +34,6 @@ def test_a_named_dosage_form_ranks_that_form_first_among_an_ingredients_products
     plain = mini_searcher.rank(mini_searcher.gather("시메티콘 먹는법"))
     assert {h.scores["product"] for h in plain[:3]} == {0.7}
     formed = mini_searcher.rank(mini_searcher.gather("시메티콘 현탁액 먹는법"))
-    assert formed[0].id == "easydrug:199400883:useMethod" and formed[0].scores["product"] == 0.7
+    assert formed[0].id == "easydrug:199400883:useMethod"
+    assert formed[0].scores["product"] == 0.7
     assert {h.scores["product"] for h in formed[1:3]} == {0.5}

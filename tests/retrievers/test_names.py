@@ -34,7 +34,8 @@ def test_ingredient_keys_drop_salts_and_prefixes():
 )
 def test_products_are_found_despite_spacing_and_forms(names, query, key):
     found = names.match(query)
-    assert key in found.keys and found.products
+    assert key in found.keys
+    assert found.products
 
 
 def test_ingredients_are_found(names):
@@ -62,8 +63,10 @@ def test_ingredient_keys_drop_concentrations_forms_and_complex_salts():
 
 def test_one_canonical_key_for_every_spelling_of_an_ingredient(names):
     canon = names.canonical("세티리진염산염")
-    assert canon and names.canonical("염산세티리진") == canon == names.canonical("세티리진")
-    assert names.canonical("") == "" and names.canonical("(주)") == ""
+    assert canon
+    assert names.canonical("염산세티리진") == canon == names.canonical("세티리진")
+    assert names.canonical("") == ""
+    assert names.canonical("(주)") == ""
 
 
 def test_common_spellings_find_the_corpus_ingredient(names):
@@ -71,7 +74,8 @@ def test_common_spellings_find_the_corpus_ingredient(names):
     assert names.canonical("은행엽엑스") in names.match("은행잎추출물 혈액순환제").ingredients
     assert names.canonical("폴리크레줄렌액50%") in names.match("폴리크레줄렌 입병약").ingredients
     surface = names.surface_keys(names.canonical("히드로퀴논"))
-    assert "히드로퀴논" in surface and "하이드로퀴논" not in surface  # BM25 searches the corpus's own spelling
+    assert "히드로퀴논" in surface
+    assert "하이드로퀴논" not in surface  # BM25 searches the corpus's own spelling
 
 
 def test_question_forms_map_everyday_words_to_product_name_forms():
@@ -83,12 +87,14 @@ def test_question_forms_map_everyday_words_to_product_name_forms():
 def test_spelling_variants_round_trip_through_json(names, tmp_path):
     save_names(names, tmp_path / "n.json")
     back = load_names(tmp_path / "n.json")
-    assert back.variants == names.variants and "하이드로퀴논" in back.variants
+    assert back.variants == names.variants
+    assert "하이드로퀴논" in back.variants
     assert back.surface_keys(back.canonical("히드로퀴논")) == names.surface_keys(names.canonical("히드로퀴논"))
 
 
 def test_a_brand_name_brings_its_family_members_apart(names):
     found = names.match("겔포스 식전에 먹어요 식후에 먹어여?")
-    assert found.products and {"199400883", "201708580"} <= found.family  # 겔포스엠, 겔포스엘
+    assert found.products
+    assert {"199400883", "201708580"} <= found.family  # 겔포스엠, 겔포스엘
     assert not found.products & found.family
     assert names.family("정") == set()  # too short a key to make a family

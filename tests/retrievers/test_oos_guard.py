@@ -10,7 +10,8 @@ def test_reranker_thresholds_of_the_seed():
 def test_fused_scorer_layers_names_rules_sections_and_dense_similarity():
     kw = {"min_dense": 0.8, "rescue_dense": 0.9}
     blocked, reason = guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=False, has_sections=True, **kw)
-    assert blocked and "0.750" in reason
+    assert blocked
+    assert "0.750" in reason
     assert not guard("fused", 0.9, relevance=0.75, has_names=True, has_rules=False, **kw)[0]
     assert not guard("fused", 0.9, relevance=0.75, has_names=False, has_rules=True, **kw)[0]
     assert not guard("fused", 0.9, relevance=0.85, has_names=False, has_rules=False, has_sections=True, **kw)[0]

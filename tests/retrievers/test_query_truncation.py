@@ -7,7 +7,9 @@ def test_a_long_question_is_cut_to_whole_leading_words_within_the_token_budget()
     question = "다이어트 식단 짜줘 닭가슴살 위주로 그리고 운동 루틴도 같이 알려주세요"
     assert emb.token_count(question) > 12
     cut = truncate_query(emb, question, 12)
-    assert emb.token_count(cut) <= 12 and question.startswith(cut) and cut
+    assert emb.token_count(cut) <= 12
+    assert question.startswith(cut)
+    assert cut
     assert len(cut.split()) < len(question.split())
     assert truncate_query(emb, "두통 약", 12) == "두통 약"  # fits: unchanged
     assert truncate_query(emb, question, 0) == question  # 0: no limit

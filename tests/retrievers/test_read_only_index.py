@@ -54,9 +54,12 @@ def read_only_index(mini_index, tmp_path, monkeypatch):
 def test_search_on_a_read_only_index_uses_dense_vectors_in_memory(read_only_index, capsys):
     s = searcher_module.open_searcher()
     result = s.retrieve("게보린 부작용", k=3)
-    assert result.hits[0].id.endswith(":se") and s.store is None
+    assert result.hits[0].id.endswith(":se")
+    assert s.store is None
     unnamed = s.retrieve("속이 더부룩해요", k=3)  # no product named: the query is embedded (dense policy "unnamed")
-    assert unnamed.hits and unnamed.hits[0].scores["dense"] != 0 and s.store is None
+    assert unnamed.hits
+    assert unnamed.hits[0].scores["dense"] != 0
+    assert s.store is None
     assert cli.main(["search", "게보린 부작용", "--json", "--index-dir", str(read_only_index)]) == 0
     assert json.loads(capsys.readouterr().out)[0]["id"].endswith(":se")
     if os.geteuid() != 0:  # a real read-only file system check where permissions apply
@@ -68,11 +71,13 @@ def test_ask_on_a_read_only_index(read_only_index, monkeypatch, capsys):
     monkeypatch.setattr(_backend, "open_backend", lambda: searcher_module.open_searcher())
     assert cli.main(["ask", "게보린 먹고 속이 쓰려요", "--json", "--no-web"]) == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["citations"] and "게보린" in out["citations"][0]["product"]
+    assert out["citations"]
+    assert "게보린" in out["citations"][0]["product"]
 
 
 def test_serve_on_a_read_only_index(read_only_index):
     c = TestClient(make_app(backend=searcher_module.open_searcher()))
     assert c.get("/v1/search", params={"q": "게보린 부작용"}).json()["hits"][0]["id"].endswith(":se")
     r = c.post("/v1/ask", json={"question": "게보린 먹고 속이 쓰려요"})
-    assert r.status_code == 200 and r.json()["citations"]
+    assert r.status_code == 200
+    assert r.json()["citations"]

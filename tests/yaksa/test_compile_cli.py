@@ -14,10 +14,10 @@ from mlflow import MlflowClient
 
 import programs
 from programs.loading import StateError, build_program, load, read_state
-from yaksa.testing.any_signature import ANSWER, any_signature, chat
 from tests.helpers.lab import *  # noqa: F403
 from tests.helpers.lab import TRAIN
 from yaksa import cli
+from yaksa.testing.any_signature import ANSWER, any_signature, chat
 
 COMPILE = ["compile", "--train", "4", "--dev", "2", "--seed", "0", "--profile", "baseline"]
 ASKED = "타이레놀 먹는 법"  # in no train question, and no train question is in it

@@ -14,9 +14,8 @@ import pytest
 from mlflow import MlflowClient
 
 from tests.helpers.lab import *  # noqa: F403
-from yaksa.testing.ports import start_process_server, stop
 from yaksa import cli
-from yaksa.testing.serve_app import free_port
+from yaksa.testing.ports import start_process_server, stop
 
 
 @pytest.fixture

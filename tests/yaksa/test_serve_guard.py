@@ -7,11 +7,10 @@ import time
 
 import httpx
 
-from yaksa.testing.serve_app import LiveServer, make_app
 from yaksa.app import ServeSettings
 from yaksa.app.limits import host_name
 from yaksa.app.protocol import with_header_timeout
-from yaksa.testing.serve_app import free_port, make_app
+from yaksa.testing.serve_app import LiveServer, make_app
 
 
 class Server(LiveServer):
