@@ -2,6 +2,7 @@
 
 import pytest
 
+from programs.budget import ROLES
 from programs.lm_config import LMConfigError, load_lm_config
 
 
@@ -43,7 +44,7 @@ def test_config_path_from_env_and_defaults(tmp_path):
 
 def test_build_gives_one_lm_per_role_with_its_temperature():
     lms = load_lm_config("/nonexistent", env={"YAKSA_LM": "openai/m", "YAKSA_API_BASE": "http://h/v1"}).build()
-    assert set(lms) == {"query", "generate", "verify", "judge"}
+    assert set(lms) == set(ROLES)
     assert lms["generate"].kwargs["temperature"] == 0.1
     assert lms["query"].kwargs["temperature"] == 0.5
 

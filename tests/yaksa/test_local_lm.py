@@ -13,6 +13,7 @@ import time
 import httpx
 import pytest
 
+from programs.budget import ROLES
 from tests.helpers.lab import *  # noqa: F403
 from yaksa import cli
 from yaksa.testing.hash_embedder import HashEmbedder
@@ -24,7 +25,6 @@ pytestmark = pytest.mark.skipif(not local_extra_installed(), reason=MISSING)
 
 # bounded so one question takes well under a minute on two busy cores (10-20 tokens/s)
 SMALL = ["--max-tokens", "48", "--max-tokens", "generate=96", "--time-budget", "45", "--no-web"]
-ROLES = ("query", "generate", "verify", "judge")
 
 
 @pytest.fixture(scope="module")

@@ -24,6 +24,7 @@ import dspy
 from dspy.adapters.chat_adapter import ChatAdapter, FieldInfoWithName
 from dspy.lm15 import Message, Response, TextPart, Usage, response_to_events
 
+from programs.budget import ROLES
 from signatures.evaluation import EvaluateQuality, VerifyAnswer
 from signatures.generation import CorrectAnswer, GenerateAnswer, GenerateNoContext, GenerateWithLowRelevance
 from signatures.grading import GradeDocuments
@@ -169,4 +170,4 @@ class ScriptedLM(dspy.LM):
 
     def roles(self) -> dict:
         """The same LM for every role."""
-        return {role: self for role in ("query", "generate", "verify", "judge")}
+        return dict.fromkeys(ROLES, self)
