@@ -2,7 +2,7 @@
 
 Example:
     >>> bm = BM25Index.build([["게보린", "두통"], ["보관", "실온"]], ids=["a", "b"])
-    >>> bm.scores(["두통"]).argmax()
+    >>> int(bm.scores(["두통"]).argmax())
     0
 """
 

@@ -14,9 +14,14 @@ Policies (``RetrievalSettings.dense``):
   recall@5 as ``unnamed``, and two thirds of the embedded questions no longer pay the ~20 ms, see README "Speed").
   ``unguided``: also skip questions a symptom rule covers (same dev recall@5, symptom recall@20 0.84 vs 0.86).
 
-Example:
-    >>> needs_dense(analysis_of("게보린 부작용"), "unnamed")
+Example (duck-typed analyses: what the policies read is `names` and `expansions`):
+    >>> from types import SimpleNamespace
+    >>> named = SimpleNamespace(names=["게보린"], expansions=[])  # 게보린 부작용
+    >>> needs_dense(named, "unnamed")
     False
+    >>> symptom = SimpleNamespace(names=[], expansions=["아세트아미노펜"])  # 머리가 아파요
+    >>> needs_dense(symptom, "rules"), embeds_question(symptom, "rules")
+    (True, False)
 """
 
 from __future__ import annotations

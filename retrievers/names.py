@@ -5,7 +5,9 @@ The dictionary maps normalised name keys (no spaces, no strengths, no dosage-for
 products and DUR ingredients they denote; `match` scans the space-stripped query for the longest keys.
 
 Example:
-    >>> names = NameIndex.from_documents(docs)
+    >>> from retrievers.documents import Document
+    >>> meta = {"item_name": "게보린정", "item_seq": "197900277", "main_ingr": "아세트아미노펜,카페인무수물"}
+    >>> names = NameIndex.from_documents([Document("easydrug:197900277:se", "게보린정 ...", meta)])
     >>> names.match("게보린 먹고 속쓰려요").products
     {'197900277'}
 """

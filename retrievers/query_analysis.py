@@ -1,7 +1,12 @@
 """Everything the rules can tell about a question before any index is touched (pure, no I/O).
 
 Example:
-    >>> qa = analyse("게보린 부작용", names, lexicon)
+    >>> from retrievers.documents import Document
+    >>> from retrievers.lexicon import Lexicon
+    >>> from retrievers.names import NameIndex
+    >>> meta = {"item_name": "게보린정", "item_seq": "197900277", "main_ingr": "아세트아미노펜"}
+    >>> names = NameIndex.from_documents([Document("easydrug:197900277:se", "게보린정 ...", meta)])
+    >>> qa = analyse("게보린 부작용", names, Lexicon.load())
     >>> qa.sections, qa.names.keys
     (['se'], ['게보린'])
 """

