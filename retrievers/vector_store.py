@@ -68,7 +68,15 @@ class ChromaStore:
             raise VectorStoreError(f"cannot open the Chroma store at {where}: {e}") from e
 
     def count(self) -> int:
-        return self.collection.count()
+        return self._answer("count", self.collection.count)
+
+    def _answer(self, what: str, call, **kwargs):
+        """`call(**kwargs)`; a store that does not answer (a stopped server: chromadb raises many types) raises
+        `VectorStoreError`, the one class callers catch."""
+        try:
+            return call(**kwargs)
+        except Exception as e:
+            raise VectorStoreError(f"the Chroma store did not answer ({what}): {type(e).__name__}: {e}") from e
 
     def existing_ids(self) -> set[str]:
         out: set[str] = set()
@@ -98,8 +106,12 @@ class ChromaStore:
         n = self.count()
         if n == 0:
             return []
-        res = self.collection.query(
-            query_embeddings=[np.asarray(vector, dtype=np.float32).tolist()], n_results=min(k, n), include=["distances"]
+        res = self._answer(
+            "query",
+            self.collection.query,
+            query_embeddings=[np.asarray(vector, dtype=np.float32).tolist()],
+            n_results=min(k, n),
+            include=["distances"],
         )
         return [(i, 1.0 - float(d)) for i, d in zip(res["ids"][0], res["distances"][0], strict=True)]
 
@@ -107,5 +119,5 @@ class ChromaStore:
         """Stored vectors for `ids` (missing ids are left out)."""
         if not ids:
             return {}
-        got = self.collection.get(ids=ids, include=["embeddings"])
+        got = self._answer("get", self.collection.get, ids=ids, include=["embeddings"])
         return {i: np.asarray(e, dtype=np.float32) for i, e in zip(got["ids"], got["embeddings"], strict=True)}

@@ -78,12 +78,13 @@ def _batch(searcher, args) -> int:
 
 def _store_error(error: Exception) -> Exception:
     """A vector store (a Chroma server) that stopped answering becomes one line; anything else is re-raised."""
-    text = f"{type(error).__name__}: {error}"
-    if not any(w in text for w in ("Connect", "connect", "Chroma", "VectorStore", "refused", "Timeout")):
+    from retrievers.vector_store import VectorStoreError
+
+    if not isinstance(error, VectorStoreError):
         return error
     url = os.environ.get("YAKSA_CHROMA_URL") or "the vector store"
     return UserError(
-        f"the Chroma server at {url} stopped answering ({text[:160]}); start it again or unset YAKSA_CHROMA_URL"
+        f"the Chroma server at {url} stopped answering ({str(error)[:200]}); start it again or unset YAKSA_CHROMA_URL"
     )
 
 
