@@ -49,7 +49,7 @@ from pathlib import Path
 
 from programs.budget import ROLES
 from programs.call_limits import CallLimits
-from programs.config_file import ConfigFileError, read_table
+from retrievers.config_file import ConfigFileError, read_table
 
 TEMPERATURES = {"query": 0.5, "generate": 0.1, "verify": 0.3, "judge": 0.3}
 MAX_TOKENS = {"query": 384, "generate": 1024, "verify": 256, "judge": 512}
@@ -324,7 +324,7 @@ def _env_key(env: Mapping[str, str], name: str, where: str) -> str:
 
 
 def _read_section(path: str | Path | None, env: Mapping[str, str]) -> dict:
-    """The ``[lm]`` table (`programs.config_file`), its faults as `LMConfigError`."""
+    """The ``[lm]`` table (`retrievers.config_file`), its faults as `LMConfigError`."""
     try:
         return read_table("lm", path, env)
     except ConfigFileError as e:

@@ -96,7 +96,7 @@ class CragSettings:
         Raises:
             ConfigFileError: an unknown key or a bad value in ``[crag]``.
         """
-        from programs.config_file import load_settings
+        from retrievers.config_file import load_settings
 
         return load_settings(cls, "crag", path, **values)
 

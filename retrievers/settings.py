@@ -10,10 +10,10 @@ Example:
 
 from __future__ import annotations
 
-import os
-import tomllib
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
+
+from retrievers.config_file import ConfigFileError, config_path, read_table
 
 SEED_WEIGHTS = {"bm25": 0.8, "dense": 0.2}
 
@@ -24,7 +24,7 @@ def default_weights() -> dict[str, float]:
     return {"bm25": 0.8, "dense": 0.2, "product": 1.5, "section": 1.5}
 
 
-class ConfigError(ValueError):
+class ConfigError(ConfigFileError):
     """yaksa.toml (or a settings override) is not valid; the message names the file and the key."""
 
 
@@ -53,21 +53,16 @@ class RetrievalSettings:
 
     @classmethod
     def load(cls, path: str | Path | None = None, **overrides) -> RetrievalSettings:
+        """The defaults, then the ``[retrieval]`` table of yaksa.toml (`retrievers.config_file`), then `overrides`."""
+        try:
+            table = read_table("retrieval", path)
+        except ConfigFileError as e:
+            raise ConfigError(str(e)) from None
         settings = cls()
-        cfg_path = Path(path or os.environ.get("YAKSA_CONFIG", "yaksa.toml"))
-        if cfg_path.exists():
-            try:
-                table = tomllib.loads(cfg_path.read_text(encoding="utf-8")).get("retrieval", {})
-            except tomllib.TOMLDecodeError as e:
-                raise ConfigError(f"{cfg_path}: not valid TOML ({e})") from None
-            except UnicodeDecodeError as e:
-                raise ConfigError(f"{cfg_path}: not UTF-8 text ({e.reason} at byte {e.start})") from None
-            if not isinstance(table, dict):
-                raise ConfigError(f"{cfg_path}: [retrieval] must be a table")
-            try:
-                settings = settings.updated(**table)
-            except (TypeError, ValueError) as e:
-                raise ConfigError(f"{cfg_path}: [retrieval]: {e}") from None
+        try:
+            settings = settings.updated(**table)
+        except (TypeError, ValueError) as e:
+            raise ConfigError(f"{config_path(path)}: [retrieval]: {e}") from None
         return settings.updated(**overrides)
 
     def updated(self, **values) -> RetrievalSettings:

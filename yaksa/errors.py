@@ -22,8 +22,8 @@ def known_faults() -> list[tuple[type[BaseException], str]]:
     specific first. Imported on first use: the classes live in the layers below."""
     from dspy.utils.exceptions import LMConfigurationError
 
-    from programs.config_file import ConfigFileError
     from programs.loading import StateError
+    from retrievers.config_file import ConfigFileError
     from retrievers.corpus import CorpusError
     from retrievers.embedders import EmbedderUnavailable
     from retrievers.index_store import IndexCorrupt, IndexMissing

@@ -4,8 +4,8 @@ table as one line naming the file."""
 import pytest
 
 from programs.ablations import get_profile
-from programs.config_file import ConfigFileError
 from programs.settings import CragSettings
+from retrievers.config_file import ConfigFileError
 from yaksa.app.settings import ServeSettings
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from programs.config_file import environment, load_settings
 from programs.question import MAX_QUESTION_CHARS
+from retrievers.config_file import environment, load_settings
 
 SCORES = ("auto", "quality", "ragas", "off")
 

@@ -3,7 +3,8 @@
 The file is ``$YAKSA_CONFIG`` or ./yaksa.toml. Each settings object is a frozen dataclass read from its own table:
 ``[crag]`` `programs.settings.CragSettings`, ``[serve]`` `yaksa.app.settings.ServeSettings`, ``[lm]``
 `programs.lm_config.LMConfig` (its environment variables are listed there), ``[retrieval]``
-`retrievers.settings.RetrievalSettings` (retrievers/ reads its own table: a retriever never imports a program). The
+`retrievers.settings.RetrievalSettings` (this module lives in retrievers/, the lowest layer, so every settings
+object reads its table here). The
 order is always: the dataclass's defaults, then the file's table, then the environment (`ENVIRONMENT`), then the
 values a caller passes (command-line flags; a flag left out is None and changes nothing).
 
