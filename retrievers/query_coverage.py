@@ -20,10 +20,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 
 from retrievers.documents import Hit
-
-
-def _squash(text: str) -> str:
-    return "".join(text.lower().split())
+from retrievers.names import squash as _squash
 
 
 def _hit_text(hits: list[Hit]) -> str:
@@ -31,7 +28,7 @@ def _hit_text(hits: list[Hit]) -> str:
 
 
 def uncovered_names(names: Iterable[str], hits: list[Hit]) -> list[str]:
-    """The recognised names that appear in no hit's title or text (spaces and case ignored)."""
+    """The recognised names that appear in no hit's title or text (spaces, punctuation and case ignored)."""
     text = _hit_text(hits)
     return [n for n in dict.fromkeys(_squash(n) for n in names) if n and n not in text]
 
