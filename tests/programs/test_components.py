@@ -263,17 +263,21 @@ def test_extractive_answer_lists_products_for_which_medicine_questions():
     assert "나정: " in answer
 
 
+def section_of(name: str, sec: str, label: str, body: str, seq: str = "1") -> Document:
+    """One section of one product's leaflet."""
+    meta = {"item_name": name, "section": sec, "section_label": label}
+    return Document(f"easydrug:{seq}:{sec}", f"{name}\n[{label}] {body}", meta)
+
+
 def test_a_question_asking_for_a_section_quotes_that_section_before_others(monkeypatch):
     import programs.extractive as extractive
 
-    def doc(sec, label, body):
-        meta = {"item_name": "활명수", "section": sec, "section_label": label}
-        return Document(f"easydrug:1:{sec}", f"활명수 (정향)\n[{label}] {body}", meta)
-
     docs = [
-        doc("atpn", "사용상 주의사항", "만 3개월 미만의 젖먹이는 이 약을 복용하지 마십시오."),
-        doc("useMethod", "용법·용량", "15세 이상은 1회 1병을 복용합니다. 복용간격은 4시간 이상으로 합니다."),
-        doc("efcy", "효능·효과", "이 약은 식욕감퇴, 소화불량, 과식, 체함, 구역, 구토에 사용합니다."),
+        section_of("활명수", "atpn", "사용상 주의사항", "만 3개월 미만의 젖먹이는 이 약을 복용하지 마십시오."),
+        section_of(
+            "활명수", "useMethod", "용법·용량", "15세 이상은 1회 1병을 복용합니다. 복용간격은 4시간 이상으로 합니다."
+        ),
+        section_of("활명수", "efcy", "효능·효과", "이 약은 식욕감퇴, 소화불량, 과식, 체함, 구역, 구토에 사용합니다."),
     ]
     question, asked = "활명수 몇살부터 먹일수 있어요", ["useMethod", "atpn"]
     chosen = extractive.choose(question, docs, sections=asked, max_sentences=2)
@@ -283,13 +287,11 @@ def test_a_question_asking_for_a_section_quotes_that_section_before_others(monke
 
 
 def test_a_question_naming_a_product_does_not_quote_another_products_leaflet():
-    def usage(seq, name, body):
-        meta = {"item_name": name, "section": "useMethod", "section_label": "용법·용량"}
-        return Document(f"easydrug:{seq}:useMethod", f"{name}\n[용법·용량] {body}", meta)
-
     docs = [
-        usage("1", "베아제정", "성인 1회 1정 1일 3회 식후에 복용합니다."),
-        usage("2", "무좀크림", "감염부위에 하루에 2번 바르고, 4주 동안 계속 사용합니다."),
+        section_of("베아제정", "useMethod", "용법·용량", "성인 1회 1정 1일 3회 식후에 복용합니다.", seq="1"),
+        section_of(
+            "무좀크림", "useMethod", "용법·용량", "감염부위에 하루에 2번 바르고, 4주 동안 계속 사용합니다.", seq="2"
+        ),
     ]
     answer = extractive_answer("베아제 하루에 몇번 먹어요", docs)
     assert "1일 3회" in answer
@@ -302,13 +304,9 @@ def test_a_question_naming_a_product_does_not_quote_another_products_leaflet():
 def test_a_sentence_with_nothing_of_the_question_does_not_fill_the_last_place(monkeypatch):
     import programs.extractive as extractive
 
-    def doc(sec, label, body):
-        meta = {"item_name": "가나정", "section": sec, "section_label": label}
-        return Document(f"easydrug:1:{sec}", f"가나정\n[{label}] {body}", meta)
-
     docs = [
-        doc("useMethod", "용법·용량", "1회 1정 1일 3회 식후에 복용합니다."),
-        doc("intrc", "상호작용(함께 먹으면 안 되는 약·음식)", "제산제와 함께 복용하지 마십시오."),
+        section_of("가나정", "useMethod", "용법·용량", "1회 1정 1일 3회 식후에 복용합니다."),
+        section_of("가나정", "intrc", "상호작용(함께 먹으면 안 되는 약·음식)", "제산제와 함께 복용하지 마십시오."),
     ]
     chosen = extractive.choose("가나정 하루 몇번 먹어요", docs, sections=["useMethod"], max_sentences=3)
     assert [q.sources for q in chosen] == [[1]]

@@ -7,11 +7,10 @@ import shutil
 
 import pytest
 
-from retrievers import searcher as searcher_module
 from tests.helpers.lab import *  # noqa: F403
 from yaksa import cli
 from yaksa.commands import _datasets
-from yaksa.testing.hash_embedder import HashEmbedder
+from yaksa.testing.hash_embedder import open_searchers_with_hash_embedder
 
 
 @pytest.fixture
@@ -19,12 +18,7 @@ def index_copy(mini_index, tmp_path, monkeypatch):
     """A private copy of the mini index, opened with the test embedder by every command."""
     root = tmp_path / "index"
     shutil.copytree(mini_index[0], root)
-    real_open = searcher_module.open_searcher
-
-    def open_with_test_embedder(index_dir=None, settings=None, dense=True, shared=True, embedder=None):
-        return real_open(index_dir or root, settings=settings, dense=dense, shared=False, embedder=HashEmbedder())
-
-    monkeypatch.setattr(searcher_module, "open_searcher", open_with_test_embedder)
+    open_searchers_with_hash_embedder(monkeypatch, default_dir=root)
     monkeypatch.setenv("YAKSA_INDEX_DIR", str(root))
     for name in ("YAKSA_LM", "YAKSA_API_BASE", "TAVILY_API_KEY", "YAKSA_CHROMA_URL"):
         monkeypatch.delenv(name, raising=False)

@@ -9,17 +9,9 @@ from yaksa.cli import main
 
 @pytest.fixture
 def setup(mini_index, mini_searcher, tmp_path, monkeypatch):
-    from retrievers import searcher as searcher_module
-    from yaksa.testing.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import open_searchers_with_hash_embedder
 
-    real_open = searcher_module.open_searcher
-    monkeypatch.setattr(
-        searcher_module,
-        "open_searcher",
-        lambda index_dir=None, settings=None, dense=True, shared=True, embedder=None: real_open(
-            index_dir, settings=settings, dense=dense, shared=False, embedder=HashEmbedder()
-        ),
-    )
+    open_searchers_with_hash_embedder(monkeypatch)
     monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path / 'mlflow.db'}")
 
     def doc_id(name: str, section: str) -> str:

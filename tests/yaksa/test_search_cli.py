@@ -10,15 +10,9 @@ from yaksa.cli import main
 
 @pytest.fixture
 def index_dir(mini_index, monkeypatch):
-    from retrievers import searcher as searcher_module
-    from yaksa.testing.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import open_searchers_with_hash_embedder
 
-    real_open = searcher_module.open_searcher
-
-    def open_with_test_embedder(index_dir=None, settings=None, dense=True, shared=True, embedder=None):
-        return real_open(index_dir, settings=settings, dense=dense, shared=False, embedder=HashEmbedder())
-
-    monkeypatch.setattr(searcher_module, "open_searcher", open_with_test_embedder)
+    open_searchers_with_hash_embedder(monkeypatch)
     return str(mini_index[0])
 
 

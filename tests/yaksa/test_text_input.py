@@ -87,17 +87,9 @@ def test_user_from_a_binary_file_or_nested_too_deep_is_one_line(fake_ask, tmp_pa
 
 
 def test_search_batch_reports_a_bad_line_and_goes_on(mini_index, monkeypatch, capsys):
-    from retrievers import searcher as searcher_module
-    from yaksa.testing.hash_embedder import HashEmbedder
+    from yaksa.testing.hash_embedder import open_searchers_with_hash_embedder
 
-    real_open = searcher_module.open_searcher
-    monkeypatch.setattr(
-        searcher_module,
-        "open_searcher",
-        lambda index_dir=None, settings=None, dense=True, shared=True, embedder=None: real_open(
-            index_dir, settings=settings, dense=dense, shared=False, embedder=HashEmbedder()
-        ),
-    )
+    open_searchers_with_hash_embedder(monkeypatch)
     stdin = io.TextIOWrapper(io.BytesIO("게보린 부작용\n".encode() + b"\xff\xfe\xfd\n" + "베아제 보관\n".encode()))
     monkeypatch.setattr("sys.stdin", stdin)
     assert cli.main(["search", "--json", "-", "-k", "2", "--index-dir", str(mini_index[0])]) == 0

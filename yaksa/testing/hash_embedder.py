@@ -36,3 +36,18 @@ class HashEmbedder:
 
     def passage(self, texts):
         return self._embed(list(texts))
+
+
+def open_searchers_with_hash_embedder(monkeypatch, default_dir=None) -> None:
+    """Make every `open_searcher` call of a test (the commands open their own) use a fresh `HashEmbedder` and a
+    private searcher; `default_dir` is the index a call without one opens."""
+    from retrievers import searcher as searcher_module
+
+    real_open = searcher_module.open_searcher
+
+    def open_with_test_embedder(index_dir=None, settings=None, dense=True, shared=True, embedder=None):
+        return real_open(
+            index_dir or default_dir, settings=settings, dense=dense, shared=False, embedder=HashEmbedder()
+        )
+
+    monkeypatch.setattr(searcher_module, "open_searcher", open_with_test_embedder)
