@@ -32,7 +32,7 @@ from programs import coverage, graph, safety_rules
 from programs.ablations import get_profile
 from programs.budget import BudgetExhausted
 from programs.citations import citation
-from programs.extractive import unknown_name_notice
+from programs.extractive import read_as_notice, unknown_name_notice
 from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
 from programs.graph import OUT_OF_SCOPE_ANSWER
@@ -227,13 +227,26 @@ class CRAG(dspy.Module):
             return []
         return list(coverage(r.query, [], r.hits)["unknown_words"])
 
+    def _name_notice(self, st: QuestionState) -> str:
+        """The opening line about the question's names: read as a name that sounds the same (부루팬 -> 부루펜), or
+        known nowhere (lexapro); "" for neither. The trace gets an ``unknown_names`` step."""
+        r = st.result
+        heard = dict(r.read_as) if r is not None and r.hits and not r.out_of_scope else {}
+        if heard:
+            st.trace.step("unknown_names", words=list(heard), read_as=heard)
+            return read_as_notice(heard)
+        unknown = self._unknown_names(st)
+        if unknown:
+            st.trace.step("unknown_names", words=unknown)
+            return unknown_name_notice(unknown, [h.doc for h in r.hits])
+        return ""
+
     def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
         best = st.best or st.snapshot(None)
         answer = best["answer"]
-        unknown = self._unknown_names(st)
-        if unknown:
-            answer = f"{unknown_name_notice(unknown, [h.doc for h in st.result.hits])}\n\n{answer}"
-            st.trace.step("unknown_names", words=unknown)
+        notice = self._name_notice(st)
+        if notice:
+            answer = f"{notice}\n\n{answer}"
         cited = set(coverage.cited_numbers(answer))
         citations = [citation(i, d, i in cited) for i, d in enumerate(best["context_docs"], 1)]
         web = _collect_web(st.web, start + self.settings.web_timeout_s - time.perf_counter())

@@ -76,6 +76,15 @@ def read_as(word: str, docs: list[Document]) -> str:
     return best if best_ratio >= READ_AS_RATIO else ""
 
 
+def read_as_notice(pairs: dict[str, str]) -> str:
+    """The opening line for names the question wrote otherwise and retrieval read as a known name ("" for none).
+
+    >>> read_as_notice({"부루팬": "부루펜"})
+    "※ 질문의 '부루팬'을(를) '부루펜'(으)로 보고 찾았습니다."
+    """
+    return READ_AS_NOTICE.format(pairs=", ".join(f"'{w}'을(를) '{r}'" for w, r in pairs.items())) if pairs else ""
+
+
 def unknown_name_notice(words: list[str], docs: list[Document]) -> str:
     """The opening line for an answer to a question with names nobody knows ("" without words): the product a
     misspelt name was read as, or a warning that the documents may be about other medicines.
@@ -91,9 +100,7 @@ def unknown_name_notice(words: list[str], docs: list[Document]) -> str:
     unknown = [w for w, r in read.items() if not r]
     if unknown:
         return UNKNOWN_NAME_NOTICE.format(words=", ".join(f"'{w}'" for w in unknown))
-    if read:
-        return READ_AS_NOTICE.format(pairs=", ".join(f"'{w}'을(를) '{r}'" for w, r in read.items()))
-    return ""
+    return read_as_notice(read)
 
 
 def ensure_safety_line(answer: str) -> str:

@@ -25,6 +25,7 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 class Lexicon:
     expansion_rules: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     section_patterns: tuple[tuple[str, tuple[str, ...]], ...]
+    pair_words: frozenset[str] = frozenset()  # section words that join two things (이랑, 하고먹어)
 
     @classmethod
     def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
@@ -34,7 +35,7 @@ class Lexicon:
             (tuple(squash(m) for m in r["match"]), tuple(r["add"])) for r in exp.get("rules", []) if r.get("match")
         )
         patterns = tuple((name, tuple(squash(p) for p in pats)) for name, pats in sec.get("sections", {}).items())
-        return cls(rules, patterns)
+        return cls(rules, patterns, frozenset(squash(w) for w in sec.get("pair_words", [])))
 
     @classmethod
     @lru_cache(maxsize=1)
@@ -72,10 +73,21 @@ class Lexicon:
             )
         )
 
-    def sections(self, query: str) -> list[str]:
-        """Section codes the question asks about (leaflet sections, or ``dur:<code>``), in file order."""
+    def sections(self, query: str, pairs: bool = True) -> list[str]:
+        """Section codes the question asks about (leaflet sections, or ``dur:<code>``), in file order. Without
+        `pairs` (a question naming fewer than two medicines) the words that only join two things do not count:
+        비오틴 먹으면 손톱이랑 머리카락에 좋아요 asks nothing about taking two things together.
+
+        >>> lex = Lexicon.load()
+        >>> lex.sections("비오틴 손톱이랑 머리카락에 좋아요", pairs=False), lex.sections("타이레놀이랑 게보린")
+        (['efcy'], ['intrc', 'dur:ac'])
+        """
         q = squash(query)
-        return [name for name, pats in self.section_patterns if any(p and p in q for p in pats)]
+        return [
+            name
+            for name, pats in self.section_patterns
+            if any(p and p in q and (pairs or p not in self.pair_words) for p in pats)
+        ]
 
     def symptom_words(self) -> list[str]:
         """Korean words from the rules, taught to the tokenizer so they stay whole (두통, 속쓰림...)."""

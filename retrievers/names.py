@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
+from retrievers.sound_alike import sound_alike
 
 # Longest first, so 연질캡슐 is removed before 캡슐 and 내복액 before 액.
 DOSAGE_FORMS = sorted(
@@ -38,14 +39,23 @@ QUESTION_FORMS = {
     **{f: f for f in DOSAGE_FORMS if len(f) >= 2 and f not in {"나정", "엑스", "엑스과립", "액제"}},
     "좌약": "좌제",
     "안약": "점안액",
+    "패치": "패취",  # the leaflets' spelling
     "츄어블": "츄어블",
 }
+# Words for swallowing a medicine, words for using it otherwise, and the dosage forms that are not swallowed.
+ORAL_VERBS = ("먹", "복용", "삼키", "삼켜", "씹어")
+EXTERNAL_VERBS = ("바르", "발라", "발랐", "붙이", "붙여", "붙였", "뿌리", "뿌려", "넣", "가글")
+EXTERNAL_FORMS = tuple(
+    """크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 첩부제 스프레이 스프레이액 스프레이제 점안액 점비액 좌제 좌약 질정
+    질좌제 세정액 외용액 가글 네일라카 에어로솔 폼 샴푸 파스""".split()
+)
 # Ingredient names end in a form or concentration the corpus writes and people drop: 폴리크레줄렌액50%, 은행엽엑스.
-INGREDIENT_FORMS = sorted("액 엑스 건조엑스 연조엑스 유동엑스 농축액 틴크".split(), key=len, reverse=True)
+INGREDIENT_FORMS = sorted("액 엑스 건조엑스 연조엑스 유동엑스 농축액 틴크 열매".split(), key=len, reverse=True)
 SALT_SUFFIXES = sorted(
     """염산염수화물 염산염일수화물 염산염 염산 말레산염 브롬화수소산염수화물 브롬화수소산염 수화물 일수화물 이수화물
     무수물 나트륨 칼슘 칼륨 마그네슘 질산염 타르타르산염 숙신산염 황산염 베실산염 메실산염 시트르산염 푸마르산염
-    아세테이트 인산염 인산나트륨 말산염 글루콘산염 브롬화물 염화물 착염 2배산 10배산 100배산 1000배산 배산""".split(),
+    아세테이트 인산염 인산나트륨 말산염 글루콘산염 브롬화물 염화물 착염 2배산 10배산 100배산 1000배산 배산
+    아세토니드 발레레이트 탄닌산염 펜디조산염 리시네이트 아세트산염 오로트산염""".split(),
     key=len,
     reverse=True,
 )
@@ -182,8 +192,9 @@ def ingredient_keys(name: str) -> set[str]:
     if word.startswith("염산") and len(word) > 4:
         word = word[2:]
         keys.add(word)
-    word = _strip_suffix(word, SALT_SUFFIXES)
-    keys.add(word)
+    for _ in range(2):  # a salt and its hydrate (록소프로펜나트륨수화물), an ester (트리암시놀론아세토니드)
+        word = _strip_suffix(word, SALT_SUFFIXES)
+        keys.add(word)
     keys.add(_strip_suffix(word, INGREDIENT_FORMS, min_left=3))
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
 
@@ -211,6 +222,19 @@ def question_forms(query: str) -> list[str]:
     return sorted({name_form for word, name_form in QUESTION_FORMS.items() if word in query})
 
 
+def taken_by_mouth(query: str) -> bool:
+    """Whether the question speaks of swallowing the medicine (먹으면, 복용, 씹어) and of no other way of using it."""
+    q = squash(query)
+    return any(v in q for v in ORAL_VERBS) and not any(v in q for v in EXTERNAL_VERBS)
+
+
+def external_form(item_name: str) -> bool:
+    """Whether a product name (outside its brackets) ends in a form that is not swallowed: creams, patches, sprays,
+    drops, suppositories (이부스타플라스타, 벤지드로션5%; not 겔포스엠현탁액)."""
+    name = _STRENGTH.sub("", re.sub(r"\(.*?\)|\[.*?\]|\{.*?\}", "", item_name))
+    return squash(name).rstrip("0123456789.%").endswith(EXTERNAL_FORMS)
+
+
 def shortest_key(keys: Iterable[str]) -> str:
     """The canonical key of a name: the shortest, ties broken by the text (never by set order)."""
     return min(keys, key=lambda k: (len(k), k))
@@ -224,6 +248,7 @@ class NameMatch:
     products: set[str] = field(default_factory=set)
     ingredients: set[str] = field(default_factory=set)
     family: set[str] = field(default_factory=set)  # siblings of a named product: 겔포스 -> 겔포스엠, 겔포스엘
+    heard: dict[str, str] = field(default_factory=dict)  # written with a same-sounding vowel -> key (부루팬 -> 부루펜)
 
     def __bool__(self) -> bool:
         return bool(self.keys)
@@ -290,8 +315,8 @@ class NameIndex:
 
     def match(self, query: str, max_chars: int = 200) -> NameMatch:
         """Names in the query: longest keys (3+ chars) anywhere in the space-stripped text, 2-char keys only as
-        whole words, and words of 3+ chars that begin a product name (이지엔6 -> 이지엔6애니연질캡슐), also after
-        dropping a dosage form (볼타렌겔 -> 볼타렌에멀겔)."""
+        whole words, then keys written with a same-sounding vowel (타이래놀 -> 타이레놀), and words of 3+ chars that
+        begin a product name (이지엔6 -> 이지엔6애니연질캡슐), also after dropping a dosage form (볼타렌겔 -> 볼타렌에멀겔)."""
         query = query[:max_chars]
         q = squash(query)
         found = NameMatch()
@@ -301,6 +326,7 @@ class NameIndex:
                 key = q[start : start + length]
                 if not any(taken[start : start + length]) and self._take(key, found):
                     taken[start : start + length] = [True] * length
+        self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
         for word in {_JOSA.sub("", squash(w)) for w in query.split()}:
             if len(word) < 2 or word in covered:
@@ -314,6 +340,26 @@ class NameIndex:
                 if stem != word and len(stem) >= 3:
                     self._take_prefix(stem, found)
         return found
+
+    def _match_sound_alike(self, q: str, taken: list[bool], found: NameMatch) -> None:
+        """Second pass over what no key matched: names written with a vowel that sounds the same (타이래놀 ->
+        타이레놀, 부루팬 -> 부루펜), 3+ characters, longest first."""
+        if all(taken):
+            return
+        if not hasattr(self, "_sound_keys"):
+            sound_keys: dict[str, list[str]] = defaultdict(list)
+            for key in sorted({*self.products, *self.ingredients}):
+                if len(key) >= 3:
+                    sound_keys[sound_alike(key)].append(key)
+            self._sound_keys = dict(sound_keys)
+        heard = sound_alike(q)
+        for length in range(min(self.max_len, len(q)), 2, -1):
+            for start in range(0, len(q) - length + 1):
+                keys = self._sound_keys.get(heard[start : start + length])
+                if keys and not any(taken[start : start + length]):
+                    if any([self._take(key, found) for key in keys]):
+                        taken[start : start + length] = [True] * length
+                        found.heard[q[start : start + length]] = keys[0]
 
     def _take(self, key: str, found: NameMatch) -> bool:
         hit = False

@@ -104,7 +104,8 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     q, warnings = normalise_query(query, max_chars)
     found = names.match(q)
     expansions = lexicon.expand(q)
-    sections = asks_for_medicine(lexicon.sections(without_names(q, found)), bool(found), bool(expansions), q)
+    asked = lexicon.sections(without_names(q, found), pairs=len(found.keys) >= 2)
+    sections = asks_for_medicine(asked, bool(found), bool(expansions), q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
     if not sections and found and expansions:
         # "게보린 먹고 속이 쓰려요": a named medicine plus a symptom is most often a side effect

@@ -24,6 +24,7 @@ class RetrievalResult:
         products: product / ingredient names recognised in the query.
         sections: sections the query asks about (e.g. ``se``, ``dur:cc``).
         expansions: terms the rule lexicon added (symptom -> ingredient, synonyms).
+        read_as: names the query wrote with a same-sounding vowel, and the name searched (부루팬 -> 부루펜).
         warnings: non-fatal notes for the user (e.g. the query was cut).
         timings: milliseconds per stage.
     """
@@ -39,6 +40,7 @@ class RetrievalResult:
     products: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
     expansions: list[str] = field(default_factory=list)
+    read_as: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
 

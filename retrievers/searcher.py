@@ -34,7 +34,7 @@ from retrievers.embedders import Embedder, get_embedder, truncate_query
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
-from retrievers.names import NameIndex, load_names, question_forms
+from retrievers.names import NameIndex, external_form, load_names, question_forms, taken_by_mouth
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
@@ -262,6 +262,7 @@ class Searcher:
             products=list(qa.names.keys),
             sections=qa.sections,
             expansions=list(qa.expansions),
+            read_as=dict(qa.names.heard),
             warnings=warnings,
             timings=timings,
         )
@@ -399,16 +400,21 @@ class Searcher:
 
     def _by_dosage_form(self, products: set[str], query: str) -> set[str]:
         """Among products a name matched, those whose name has a dosage form the question mentions
-        (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액); all of them when it mentions none or none has it."""
+        (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액), or those that are swallowed when it speaks only of taking
+        the medicine (먹으면, 복용); all of them when it says neither or none fits."""
         forms = question_forms(query)
-        if not forms or len(products) < 2:
+        by_mouth = not forms and taken_by_mouth(query)
+        if not (forms or by_mouth) or len(products) < 2:
             return products
         names = {
             seq: self.docs[self._product_docs[seq][0]].metadata.get("item_name", "")
             for seq in products
             if self._product_docs.get(seq)
         }
-        chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
+        if by_mouth:  # "이부프로펜 빈속에 먹으면": its tablets and capsules before its plasters
+            chosen = {seq for seq, name in names.items() if not external_form(name)}
+        else:
+            chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
         return chosen or products
 
     def _dense_scores(self, cand_idx: list[int], qvec, dense_top: dict[str, float]) -> list[float]:

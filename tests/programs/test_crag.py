@@ -492,6 +492,14 @@ def test_an_answer_to_a_name_nobody_knows_says_so_first(searcher):
     assert not steps(known, "unknown_names")
 
 
+def test_a_name_written_with_a_same_sounding_vowel_is_searched_as_the_name_and_said_so(searcher):
+    """개보린 (ㅐ for ㅔ) is searched as 게보린, over the real mini-corpus searcher, and the answer says how it read it."""
+    pred = CRAG(backend=searcher)(question="개보린 부작용")
+    assert pred.answer.startswith("※ 질문의 '개보린'을(를) '게보린'(으)로 보고 찾았습니다.")
+    assert steps(pred, "unknown_names")[0]["read_as"] == {"개보린": "게보린"}
+    assert steps(pred, "retrieve")[0]["hits"][0]["id"] == "easydrug:197900277:se"
+
+
 def test_a_question_with_nothing_to_search_for_asks_for_more_and_is_not_searched_with_feedback(searcher):
     from programs.extractive import NO_CONTEXT_ANSWER
     from yaksa.testing.mini_index import in_scope_by_dense_alone

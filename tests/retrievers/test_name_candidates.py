@@ -1,3 +1,8 @@
+import json
+import shutil
+
+import pytest
+
 def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher):
     """부루펜정 is ibuprofen alone: an ingredient question ranks its 효능 first, as a single-ingredient product."""
     hits = mini_searcher.retrieve("이부프로펜 성분은 뭐에 좋아요").hits
@@ -37,3 +42,34 @@ def test_a_named_dosage_form_ranks_that_form_first_among_an_ingredients_products
     assert formed[0].id == "easydrug:199400883:useMethod"
     assert formed[0].scores["product"] == 0.7
     assert {h.scores["product"] for h in formed[1:3]} == {0.5}
+
+
+@pytest.fixture(scope="module")
+def searcher_with_a_plaster(tmp_path_factory):
+    """The mini corpus plus the real leaflet of an ibuprofen plaster (이부스타플라스타): one ingredient, two ways."""
+    from retrievers.corpus import corpus_dir
+    from retrievers.index_builder import build_index
+    from retrievers.searcher import open_searcher
+    from yaksa.testing.hash_embedder import HashEmbedder
+    from yaksa.testing.mini_index import MINI_CORPUS
+
+    root = tmp_path_factory.mktemp("plaster_corpus")
+    shutil.copytree(MINI_CORPUS, root / "corpus")
+    rows = (corpus_dir() / "easydrug" / "easydrug.jsonl").read_text(encoding="utf-8").splitlines()
+    plaster = next(r for r in rows if json.loads(r)["itemSeq"] == "202006761")
+    with (root / "corpus" / "easydrug" / "easydrug.jsonl").open("a", encoding="utf-8") as f:
+        f.write(plaster + "\n")
+    build_index(root / "corpus", root / "index", embedder=HashEmbedder(), shipped_vectors=None, progress=False)
+    return open_searcher(root / "index", embedder=HashEmbedder(), shared=False)
+
+
+def test_a_question_about_swallowing_prefers_the_tablets_to_the_plaster(searcher_with_a_plaster):
+    """이부프로펜 빈속에 먹으면: 부루펜정's sections outrank the plaster's; 붙이는 법 keeps both."""
+    s = searcher_with_a_plaster
+    assert s._by_dosage_form({"197700120", "202006761"}, "이부프로펜 빈속에 먹으면 위 상해요") == {"197700120"}
+    assert s._by_dosage_form({"197700120", "202006761"}, "이부프로펜 붙이는 법") == {"197700120", "202006761"}
+    hits = s.retrieve("이부프로펜 빈속에 먹으면 위 상해요", k=5).hits
+    tablet = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "197700120"]
+    plaster = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "202006761"]
+    assert tablet and max(tablet) > max(plaster, default=0.0)
+    assert hits[0].doc.metadata["item_seq"] == "197700120"

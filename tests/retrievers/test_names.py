@@ -98,3 +98,20 @@ def test_a_brand_name_brings_its_family_members_apart(names):
     assert {"199400883", "201708580"} <= found.family  # 겔포스엠, 겔포스엘
     assert not found.products & found.family
     assert names.family("정") == set()  # too short a key to make a family
+
+
+@pytest.mark.parametrize(
+    "query, spelt_right",
+    [("타이래놀 콜드 먹고 졸려요", "타이레놀 콜드 먹고 졸려요"), ("부루팬 먹는중에", "부루펜 먹는중에"), ("개보린 부작용", "게보린 부작용")],
+)
+def test_a_name_written_with_a_same_sounding_vowel_is_found(names, query, spelt_right):
+    """ㅐ and ㅔ sound alike: people write 타이래놀 for 타이레놀; the name is found as if spelt right."""
+    found, right = names.match(query), names.match(spelt_right)
+    assert right.products
+    assert (found.keys, found.products) == (right.keys, right.products)
+
+
+def test_same_sounding_vowels_do_not_make_ordinary_words_names(names):
+    assert not names.match("배가 아파요 약 추천해주세요").keys
+    assert not names.match("애기가 열이 나요").keys
+    assert names.match("에드빌 먹어도 돼요").keys == ["애드빌"]

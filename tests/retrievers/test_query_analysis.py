@@ -87,3 +87,17 @@ def test_section_words_inside_a_recognised_name_do_not_count():
     assert qa.names.ingredients == {"옥시메타졸린"}
     assert "se" not in qa.sections
     assert "atpn" in qa.sections
+
+
+def test_a_joining_word_asks_about_two_medicines_only_when_two_are_named():
+    """이랑 joins two things: with one medicine named it joins other words (손톱이랑 머리카락), not two drugs."""
+    from retrievers.corpus import corpus_dir, iter_easydrug
+
+    names = NameIndex.from_documents(iter_easydrug(corpus_dir() / "easydrug" / "easydrug.jsonl"))
+    one = analyse("비오틴 먹으면 손톱이랑 머리카락에 좋아요?", names, Lexicon.load())
+    assert "intrc" not in one.sections and "dur:ac" not in one.sections
+    assert one.sections == ["efcy"]
+    two = analyse("타이레놀이랑 게보린", names, Lexicon.load())
+    assert {"intrc", "dur:ac"} <= set(two.sections)
+    drink = analyse("타이레놀 술이랑 먹어도 돼요", names, Lexicon.load())
+    assert "intrc" in drink.sections  # a drink is its own interaction word
