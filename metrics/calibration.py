@@ -52,8 +52,11 @@ def label_retrievals(searcher, questions: list[dict], k: int = 5, progress=None)
     return out
 
 
-def fit_model(train: Labelled, c: float = 3.0, fusion: dict | None = None) -> RelevanceModel:
-    """Fit the document model, then the result model on the document model's outputs."""
+def fit_model(
+    train: Labelled, c: float = 3.0, fusion: dict | None = None, c_result: float | None = None
+) -> RelevanceModel:
+    """Fit the document model (regularisation `c`), then the result model on the document model's outputs
+    (`c_result`, default `c`)."""
     from sklearn.linear_model import LogisticRegression
 
     if len(set(train.doc_y)) < 2 or len({r["label"] for r in train.results}) < 2:
@@ -64,7 +67,7 @@ def fit_model(train: Labelled, c: float = 3.0, fusion: dict | None = None) -> Re
     doc = LogisticRegression(C=c, max_iter=5000).fit(train.doc_x, train.doc_y)
     doc_model = Logistic(tuple(float(v) for v in doc.coef_[0]), float(doc.intercept_[0]))
     rx, ry = result_rows(train, doc_model)
-    res = LogisticRegression(C=c, max_iter=5000).fit(rx, ry)
+    res = LogisticRegression(C=c if c_result is None else c_result, max_iter=5000).fit(rx, ry)
     result_model = Logistic(tuple(float(v) for v in res.coef_[0]), float(res.intercept_[0]))
     return RelevanceModel(doc_model, result_model, dict(fusion or {}))
 
@@ -72,22 +75,26 @@ def fit_model(train: Labelled, c: float = 3.0, fusion: dict | None = None) -> Re
 C_GRID = (0.3, 1.0, 3.0, 10.0, 30.0, 100.0)
 
 
-def choose_c(data: Labelled, grid=C_GRID, folds: int = 5) -> tuple[float, dict]:
-    """The regularisation strength with the lowest cross-validated log loss of the result probability, folds split
-    by question on the fit split only (the report split never chooses)."""
+def choose_c(data: Labelled, grid=C_GRID, folds: int = 5) -> tuple[dict[str, float], dict[str, dict]]:
+    """The regularisation strength of each model with the lowest cross-validated log loss of its own probability
+    (the document model over every top-5 document, the result model over the results), folds split by question on
+    the fit split only (the report split never chooses). Returns ({"doc": C, "result": C}, the losses)."""
     from sklearn.metrics import log_loss
 
     n = len(data.results)
-    losses = {}
+    losses: dict[str, dict] = {"doc": {}, "result": {}}
     for c in grid:
-        probs, labels = [], []
+        doc_p, doc_y, res_p, res_y = [], [], [], []
         for k in range(folds):
             train, held = _split(data, [i % folds != k for i in range(n)])
             model = fit_model(train, c)
-            probs += [model.grade_result(r["result"]).result for r in held.results]
-            labels += [r["label"] for r in held.results]
-        losses[c] = round(float(log_loss(labels, probs, labels=[0, 1])), 5)
-    return min(losses, key=losses.get), losses
+            doc_p += [model.doc(x) for x in held.doc_x]
+            doc_y += held.doc_y
+            res_p += [model.grade_result(r["result"]).result for r in held.results]
+            res_y += [r["label"] for r in held.results]
+        losses["doc"][c] = round(float(log_loss(doc_y, doc_p, labels=[0, 1])), 5)
+        losses["result"][c] = round(float(log_loss(res_y, res_p, labels=[0, 1])), 5)
+    return {part: min(by_c, key=by_c.get) for part, by_c in losses.items()}, losses
 
 
 def _split(data: Labelled, keep: list[bool]) -> tuple[Labelled, Labelled]:

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections import defaultdict
+from difflib import SequenceMatcher
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -24,6 +25,7 @@ from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
 from retrievers.sound_alike import sound_alike
 
+CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
 # Longest first, so 연질캡슐 is removed before 캡슐 and 내복액 before 액.
 DOSAGE_FORMS = sorted(
     """연질캡슐 경질캡슐 캡슐 츄어블정 츄정 필름코팅정 서방정 장용정 발포정 나정 구강붕해정 정 시럽 건조시럽 내복액
@@ -328,7 +330,9 @@ class NameIndex:
                     taken[start : start + length] = [True] * length
         self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
-        for word in {_JOSA.sub("", squash(w)) for w in query.split()}:
+        words = list(dict.fromkeys(_JOSA.sub("", squash(w)) for w in query.split()))
+        unmatched = set()
+        for word in words:
             if len(word) < 2 or word in covered:
                 continue
             if self._take(word, found):
@@ -337,9 +341,78 @@ class NameIndex:
                 continue  # two syllables are too often ordinary words (하루, 아파) to start a product name
             if not self._take_prefix(word, found):
                 stem = _strip_suffix(word, DOSAGE_FORMS)
-                if stem != word and len(stem) >= 3:
-                    self._take_prefix(stem, found)
+                if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
+                    unmatched.add(word)
+        self._match_close(words, unmatched, found)
         return found
+
+    def _match_close(self, words: list[str], unmatched: set[str], found: NameMatch) -> None:
+        """Last pass: an unmatched word of 4+ characters, or two adjacent ones written apart, that differs from one
+        name by a syllable or two (펙소페나진 -> 펙소페나딘, 사카로마이세스 보울라디 -> 사카로마이세스보울라르디균), and
+        a word that holds a shorter name inside a misspelt longer one (카보시스테인 -> 카르보시스테인, not 시스테인)."""
+        tried: set[str] = set()
+        for word in words:
+            inner = [k for k in found.keys if k in word and len(word) >= len(k) + 2 and not word.startswith(k)]
+            if inner and (key := self._closest(word)) and all(k in key for k in inner):
+                self._drop(inner, found)  # 카보시스테인 holds 시스테인, but means 카르보시스테인
+                self._take(key, found)
+                found.heard[word] = key
+                tried.add(word)
+        for i, word in enumerate(words):
+            if word not in unmatched or word in tried or any(k in word for k in found.keys):
+                continue  # a word holding a name already found (베라파밀과) is that name plus a particle
+            pair = words[i + 1] if i + 1 < len(words) and words[i + 1] in unmatched else ""
+            for written in ([word + pair] if pair else []) + [word]:
+                key = self._closest(written)
+                if key and self._take(key, found):
+                    found.heard[written] = key
+                    tried.update({word, pair} if written != word else {word})
+                    break
+
+    def _closest(self, word: str) -> str:
+        """The name key most like `word` (same first character, length within 2, two-character pieces in common,
+        similarity >= CLOSE_RATIO and no other name as close), or ""."""
+        if len(word) < 4:
+            return ""
+        if not hasattr(self, "_pieces"):
+            pieces: dict[str, list[str]] = defaultdict(list)
+            for key in sorted({*self.products, *self.ingredients}):
+                if len(key) >= 4:
+                    for piece in dict.fromkeys(key[i : i + 2] for i in range(len(key) - 1)):
+                        pieces[piece].append(key)
+            self._pieces = dict(pieces)
+        mine = list(dict.fromkeys(word[i : i + 2] for i in range(len(word) - 1)))
+        shared = Counter(k for p in mine for k in self._pieces.get(p, ()) if k[0] == word[0])
+        need = max(2, len(mine) - 2)
+        scored = sorted(
+            (
+                (SequenceMatcher(None, word, key, autojunk=False).ratio(), key)
+                for key, n in shared.items()
+                if n >= need and abs(len(key) - len(word)) <= 2
+            ),
+            key=lambda x: (-x[0], x[1]),
+        )
+        if not scored or scored[0][0] < CLOSE_RATIO:
+            return ""
+        if len(scored) > 1 and scored[1][0] == scored[0][0] and not self._same_name(scored[0][1], scored[1][1]):
+            return ""  # two names equally close: the word does not say which
+        return scored[0][1]
+
+    def _drop(self, keys: list[str], found: NameMatch) -> None:
+        """Forget matched `keys` that turned out to be part of a longer, misspelt name."""
+        for key in keys:
+            found.keys.remove(key)
+            found.products -= self.products.get(key, set())
+            found.family -= self.family(key)
+            found.ingredients.discard(self.ingredients.get(key, ""))
+        for key in found.keys:  # what the remaining keys found stays found
+            found.products |= self.products.get(key, set())
+            if key in self.ingredients:
+                found.ingredients.add(self.ingredients[key])
+
+    def _same_name(self, a: str, b: str) -> bool:
+        """Whether two keys denote the same products and ingredient."""
+        return self.products.get(a) == self.products.get(b) and self.ingredients.get(a) == self.ingredients.get(b)
 
     def _match_sound_alike(self, q: str, taken: list[bool], found: NameMatch) -> None:
         """Second pass over what no key matched: names written with a vowel that sounds the same (타이래놀 ->

@@ -142,8 +142,10 @@ class Searcher:
         return cache.get(distinct), np.array([row_of[t] for t in texts], dtype=np.int32)
 
     def warm_up(self) -> None:
-        """Pay Kiwi's and bm25s's first-call costs (seconds) at load time rather than on the first question."""
+        """Pay Kiwi's and bm25s's first-call costs (seconds) and the name index's lookup tables at load time
+        rather than on the first question."""
         self.bm25.scores(self.tokenizer("두통 약"))
+        self.names.match("개보린 카보시스테인")  # builds the same-sounding and close-spelling tables
         if self.embedder is not None:
             self.embedder.query(["두통 약"])
 

@@ -115,3 +115,25 @@ def test_same_sounding_vowels_do_not_make_ordinary_words_names(names):
     assert not names.match("배가 아파요 약 추천해주세요").keys
     assert not names.match("애기가 열이 나요").keys
     assert names.match("에드빌 먹어도 돼요").keys == ["애드빌"]
+
+
+@pytest.mark.parametrize(
+    "query, name",
+    [
+        ("펙소페나진 하루 몇알", "펙소페나딘"),
+        ("디펜히드라인 수면제 먹고 술", "디펜히드라민"),
+        ("카보시스테인 가래약 부작용", "카르보시스테인"),  # holds 시스테인, a name of its own
+        ("사카로마이세스 보울라디 유산균", "사카로마이세스보울라르디균"),  # written apart and misspelt
+    ],
+)
+def test_a_misspelt_name_one_or_two_syllables_off_is_read_as_the_closest_name(names, query, name):
+    found = names.match(query)
+    assert name in found.keys
+    assert list(found.heard.values()) == [name]
+    assert "시스테인" not in found.keys
+
+
+def test_close_spelling_leaves_ordinary_words_and_particles_alone(names):
+    for query in ("알레르기 비염 약", "시큰시큰해요 무릎이 아파요", "소화불량 약 추천", "베라파밀과 같이 먹어도"):
+        assert not names.match(query).heard, query
+    assert names.match("로라타딘 먹으면 졸려요").heard == {}  # spelt right: nothing was read otherwise

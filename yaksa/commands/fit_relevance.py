@@ -54,9 +54,13 @@ def run(args) -> int:
             labelled[name] = label_retrievals(searcher, questions, progress=bar.update)
     try:
         if args.c is None:
-            args.c, losses = choose_c(labelled[args.fit])
-            print(f"C={args.c:g} (cross-validated log loss on {args.fit}: {losses})")
-        model = fit_model(labelled[args.fit], args.c, dict(searcher.settings.weights))
+            chosen, losses = choose_c(labelled[args.fit])
+            for part in ("doc", "result"):
+                print(f"{part} C={chosen[part]:g} (cross-validated log loss on {args.fit}: {losses[part]})")
+        else:
+            chosen = {"doc": args.c, "result": args.c}
+        args.c = chosen
+        model = fit_model(labelled[args.fit], chosen["doc"], dict(searcher.settings.weights), chosen["result"])
     except ValueError as e:
         raise UserError(f"cannot fit on the {args.fit} split: {e}") from None
     report = calibration_report(model, labelled[args.report])
@@ -93,7 +97,9 @@ def _log(model, report: dict, args) -> None:
 
     experiment("yaksa-retrieval")
     with mlflow.start_run(run_name="fit-relevance"):
-        mlflow.log_params({"fit_split": args.fit, "report_split": args.report, "C": args.c})
+        mlflow.log_params(
+            {"fit_split": args.fit, "report_split": args.report, "C_doc": args.c["doc"], "C_result": args.c["result"]}
+        )
         for level in ("documents", "results"):
             for name, value in report[level].items():
                 if isinstance(value, int | float) and value is not None:
