@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from difflib import SequenceMatcher
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from difflib import SequenceMatcher
 
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
@@ -48,8 +48,8 @@ QUESTION_FORMS = {
 ORAL_VERBS = ("먹", "복용", "삼키", "삼켜", "씹어")
 EXTERNAL_VERBS = ("바르", "발라", "발랐", "붙이", "붙여", "붙였", "뿌리", "뿌려", "넣", "가글")
 EXTERNAL_FORMS = tuple(
-    """크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 첩부제 스프레이 스프레이액 스프레이제 점안액 점비액 좌제 좌약 질정
-    질좌제 세정액 외용액 가글 네일라카 에어로솔 폼 샴푸 파스""".split()
+    """크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 첩부제 스프레이 스프레이액 스프레이제 점안액 점비액
+    좌제 좌약 질정 질좌제 세정액 외용액 가글 네일라카 에어로솔 폼 샴푸 파스""".split()
 )
 # Ingredient names end in a form or concentration the corpus writes and people drop: 폴리크레줄렌액50%, 은행엽엑스.
 INGREDIENT_FORMS = sorted("액 엑스 건조엑스 연조엑스 유동엑스 농축액 틴크 열매".split(), key=len, reverse=True)
@@ -317,8 +317,9 @@ class NameIndex:
 
     def match(self, query: str, max_chars: int = 200) -> NameMatch:
         """Names in the query: longest keys (3+ chars) anywhere in the space-stripped text, 2-char keys only as
-        whole words, then keys written with a same-sounding vowel (타이래놀 -> 타이레놀), and words of 3+ chars that
-        begin a product name (이지엔6 -> 이지엔6애니연질캡슐), also after dropping a dosage form (볼타렌겔 -> 볼타렌에멀겔)."""
+        whole words, then keys written with a same-sounding vowel (타이래놀 -> 타이레놀), words of 3+ chars that
+        begin a product name (이지엔6 -> 이지엔6애니연질캡슐), also after dropping a dosage form (볼타렌겔 ->
+        볼타렌에멀겔), and last words a syllable or two off one name (`_match_close`)."""
         query = query[:max_chars]
         q = squash(query)
         found = NameMatch()

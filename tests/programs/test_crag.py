@@ -493,7 +493,7 @@ def test_an_answer_to_a_name_nobody_knows_says_so_first(searcher):
 
 
 def test_a_name_written_with_a_same_sounding_vowel_is_searched_as_the_name_and_said_so(searcher):
-    """개보린 (ㅐ for ㅔ) is searched as 게보린, over the real mini-corpus searcher, and the answer says how it read it."""
+    """개보린 (ㅐ for ㅔ) is searched as 게보린 over the real mini-corpus searcher; the answer says how it read it."""
     pred = CRAG(backend=searcher)(question="개보린 부작용")
     assert pred.answer.startswith("※ 질문의 '개보린'을(를) '게보린'(으)로 보고 찾았습니다.")
     assert steps(pred, "unknown_names")[0]["read_as"] == {"개보린": "게보린"}

@@ -3,6 +3,7 @@ import shutil
 
 import pytest
 
+
 def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher):
     """부루펜정 is ibuprofen alone: an ingredient question ranks its 효능 first, as a single-ingredient product."""
     hits = mini_searcher.retrieve("이부프로펜 성분은 뭐에 좋아요").hits

@@ -102,7 +102,11 @@ def test_a_brand_name_brings_its_family_members_apart(names):
 
 @pytest.mark.parametrize(
     "query, spelt_right",
-    [("타이래놀 콜드 먹고 졸려요", "타이레놀 콜드 먹고 졸려요"), ("부루팬 먹는중에", "부루펜 먹는중에"), ("개보린 부작용", "게보린 부작용")],
+    [
+        ("타이래놀 콜드 먹고 졸려요", "타이레놀 콜드 먹고 졸려요"),
+        ("부루팬 먹는중에", "부루펜 먹는중에"),
+        ("개보린 부작용", "게보린 부작용"),
+    ],
 )
 def test_a_name_written_with_a_same_sounding_vowel_is_found(names, query, spelt_right):
     """ㅐ and ㅔ sound alike: people write 타이래놀 for 타이레놀; the name is found as if spelt right."""
