@@ -26,6 +26,7 @@ class Lexicon:
     expansion_rules: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]
     section_patterns: tuple[tuple[str, tuple[str, ...]], ...]
     pair_words: frozenset[str] = frozenset()  # section words that join two things (이랑, 하고먹어)
+    permission_words: frozenset[str] = frozenset()  # section words that only ask "may I" (먹어도 되나요, 괜찮아요)
 
     @classmethod
     def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
@@ -35,7 +36,12 @@ class Lexicon:
             (tuple(squash(m) for m in r["match"]), tuple(r["add"])) for r in exp.get("rules", []) if r.get("match")
         )
         patterns = tuple((name, tuple(squash(p) for p in pats)) for name, pats in sec.get("sections", {}).items())
-        return cls(rules, patterns, frozenset(squash(w) for w in sec.get("pair_words", [])))
+        return cls(
+            rules,
+            patterns,
+            frozenset(squash(w) for w in sec.get("pair_words", [])),
+            frozenset(squash(w) for w in sec.get("permission_words", [])),
+        )
 
     @classmethod
     @lru_cache(maxsize=1)
@@ -76,20 +82,60 @@ class Lexicon:
     def sections(self, query: str, pairs: bool = True) -> list[str]:
         """Section codes the question asks about (leaflet sections, or ``dur:<code>``), in file order. Without
         `pairs` (a question naming fewer than two medicines) the words that only join two things do not count:
-        비오틴 먹으면 손톱이랑 머리카락에 좋아요 asks nothing about taking two things together.
+        비오틴 먹으면 손톱이랑 머리카락에 좋아요 asks nothing about taking two things together. A section matched only
+        by a word asking "may I" (먹어도 되나요) is asked when no other word names a section (see `stepped_back`).
 
         >>> lex = Lexicon.load()
         >>> lex.sections("비오틴 손톱이랑 머리카락에 좋아요", pairs=False), lex.sections("타이레놀이랑 게보린")
         (['efcy'], ['intrc', 'dur:ac'])
+        >>> lex.sections("비사코딜 씹어먹어도 되나요"), lex.sections("게보린 먹어도 되나요")
+        (['useMethod'], ['atpn'])
         """
+        strong, weak = self._matched(query, pairs)
+        return strong or weak
+
+    def stepped_back(self, query: str, pairs: bool = True) -> list[str]:
+        """Sections matched only by a "may I" word while another word names a section: 씹어먹어도 되나요 asks how
+        to take it (용법); 주의사항, which its 먹어도 되나요 alone would ask, is only implied.
+
+        >>> Lexicon.load().stepped_back("비사코딜 씹어먹어도 되나요")
+        ['atpn']
+        """
+        strong, weak = self._matched(query, pairs)
+        return [name for name in weak if name not in strong] if strong else []
+
+    def _matched(self, query: str, pairs: bool) -> tuple[list[str], list[str]]:
+        """(sections some specific word matched, sections any word matched), each in file order."""
         q = squash(query)
-        return [
-            name
-            for name, pats in self.section_patterns
-            if any(p and p in q and (pairs or p not in self.pair_words) for p in pats)
-        ]
+        strong: list[str] = []
+        weak: list[str] = []
+        for name, pats in self.section_patterns:
+            hits = [p for p in pats if p and _occurs(p, q) and (pairs or p not in self.pair_words)]
+            if hits:
+                weak.append(name)
+                if any(p not in self.permission_words for p in hits):
+                    strong.append(name)
+        return strong, weak
 
     def symptom_words(self) -> list[str]:
         """Korean words from the rules, taught to the tokenizer so they stay whole (두통, 속쓰림...)."""
         words = {w for _, adds in self.expansion_rules for w in adds}
         return sorted(w for w in words if 2 <= len(w) <= 8 and w.replace(" ", "").isalnum() and " " not in w)
+
+
+def _occurs(word: str, question: str) -> bool:
+    """Whether `word` occurs in the squashed `question`, a 좋- word not counting right after 안 or 못: 속이 안 좋아요
+    says the stomach is upset (안좋다 is one word), it does not ask what a medicine is good for.
+
+    >>> _occurs("좋아요", "속이안좋아요"), _occurs("좋아요", "관절에좋아요")
+    (False, True)
+    """
+    if not word.startswith("좋"):
+        return word in question
+    start = question.find(word)
+    while start >= 0:
+        if start == 0 or question[start - 1] not in "안못":
+            return True
+        start = question.find(word, start + 1)
+    return False
+

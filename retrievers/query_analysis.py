@@ -104,9 +104,11 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     q, warnings = normalise_query(query, max_chars)
     found = names.match(q)
     expansions = lexicon.expand(q)
-    asked = lexicon.sections(without_names(q, found), pairs=len(found.keys) >= 2)
+    unnamed, pairs = without_names(q, found), len(found.keys) >= 2
+    asked = lexicon.sections(unnamed, pairs=pairs)
     sections = asks_for_medicine(asked, bool(found), bool(expansions), q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
+    implied += [s for s in lexicon.stepped_back(unnamed, pairs=pairs) if s not in sections and s not in implied]
     if not sections and found and expansions:
         # "게보린 먹고 속이 쓰려요": a named medicine plus a symptom is most often a side effect
         implied.extend(["se", "atpn"])

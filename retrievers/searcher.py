@@ -51,6 +51,7 @@ COMBINATION_WEIGHT = 0.7  # product feature of a named ingredient's combination 
 DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredient (when few share it)
 OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
 MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
+LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
@@ -315,10 +316,11 @@ class Searcher:
             for i in self._product_docs.get(seq, []):
                 out.setdefault(i, FAMILY_WEIGHT)
         dur_question = any(sec.startswith("dur:") for sec in qa.sections)
+        leaflet_question = not dur_question or bool(LEAFLET_ONLY_SECTIONS & set(qa.sections))
         for canon in sorted(qa.names.ingredients):
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            weights = self._ingredient_products(canon, dur_question)
+            weights = self._ingredient_products(canon, dur_question, leaflet_question)
             in_form = self._by_dosage_form(set(weights), qa.query)
             for seq, weight in sorted(weights.items()):
                 for i in self._product_docs.get(seq, []):  # "클로트리마졸 크림": its creams before its pessaries
@@ -349,17 +351,20 @@ class Searcher:
         meta = self.docs[i].metadata
         return {canon for f in ("ingredient", "partner") if (canon := self.names.canonical(meta.get(f) or ""))}
 
-    def _ingredient_products(self, canon: str, dur_question: bool = False) -> dict[str, float]:
+    def _ingredient_products(
+        self, canon: str, dur_question: bool = False, leaflet_question: bool = True
+    ) -> dict[str, float]:
         """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
         in few enough products, its combinations too (0.7). An ingredient that many products share (우르소데옥시콜산,
         216) still reaches the products made of it alone, which answer "what is this ingredient for" best. In a DUR
-        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so only the few-products case applies, every
-        product alike (0.8: a combination's 상호작용 section answers as well as a single product's)."""
+        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so the few-products case applies, every product
+        alike (0.8: a combination's 상호작용 section answers as well as a single product's); the single products
+        join only when the question also asks a leaflet section (덱시부프로펜 시럽 애기 몇시간마다: 용법 and 소아)."""
         seqs = self.names.ingredient_products.get(canon, set())
         single = {seq for seq in seqs if self._product_ingredients.get(seq) == {canon}}
         weight = DUR_PRODUCT_WEIGHT if dur_question else COMBINATION_WEIGHT
         out = dict.fromkeys(seqs, weight) if len(seqs) <= MAX_NAME_PRODUCTS else {}
-        if not dur_question and len(single) <= MAX_SINGLE_PRODUCTS:
+        if leaflet_question and len(single) <= MAX_SINGLE_PRODUCTS:
             out.update(dict.fromkeys(single, 0.9))
         return out
 

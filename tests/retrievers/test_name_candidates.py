@@ -22,7 +22,17 @@ def test_combination_products_rank_below_single_ingredient_ones(mini_searcher):
 
 def test_dur_questions_do_not_pull_in_single_ingredient_leaflets(mini_searcher):
     canon = next(iter(mini_searcher.names.match("이부프로펜").ingredients))
-    assert mini_searcher._ingredient_products(canon, dur_question=True) == {"197700120": 0.8}
+    assert mini_searcher._ingredient_products(canon, dur_question=True, leaflet_question=False) == {"197700120": 0.8}
+
+
+def test_a_dur_word_beside_a_leaflet_question_keeps_the_single_ingredient_leaflets(mini_searcher):
+    """애기 (a child: 특정연령대금기) beside 몇시간마다 (용법): the leaflet's 용법 answers, so it is a candidate."""
+    result = mini_searcher.retrieve("이부프로펜 애기 몇시간마다 먹여요")
+    assert {"useMethod", "dur:bc"} <= set(result.sections)
+    assert result.hits[0].id == "easydrug:197700120:useMethod"
+    assert result.hits[0].scores["product"] == 0.9
+    pure = mini_searcher.retrieve("이부프로펜 애기 먹여도 돼요")  # a DUR question only: the few-products weight
+    assert {h.scores["product"] for h in pure.hits if h.id.startswith("easydrug:197700120")} == {0.8}
 
 
 def test_a_common_spelling_ranks_like_the_corpus_spelling(mini_searcher):

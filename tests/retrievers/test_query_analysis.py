@@ -49,6 +49,33 @@ def test_indirect_section_intents_come_from_the_data(question, section):
     assert section in Lexicon.load().sections(question)
 
 
+@pytest.mark.parametrize(
+    "question, asked, stepped_back",
+    [
+        ("이 알약 씹어먹어도 되나요", ["useMethod"], "atpn"),  # how to take it, not whether
+        ("이 약 먹고 술 마셔도 돼요?", ["intrc"], "atpn"),
+        ("유통기한 지난 연고 써도돼요", ["depositMethod"], "atpn"),
+    ],
+)
+def test_a_may_i_word_steps_back_beside_a_word_naming_a_section(question, asked, stepped_back):
+    qa = analyse(question, NameIndex(), Lexicon.load())
+    assert qa.sections == asked
+    assert section_feature(stepped_back, qa) == 0.5
+
+
+def test_a_may_i_word_alone_still_asks_for_the_cautions():
+    qa = analyse("이 약 먹어도 되나요", NameIndex(), Lexicon.load())
+    assert qa.sections == ["atpn"]
+    assert Lexicon.load().stepped_back("이 약 먹어도 되나요") == []
+
+
+def test_an_upset_stomach_is_not_a_question_about_what_a_medicine_is_good_for():
+    lex = Lexicon.load()
+    assert lex.sections("치질약 먹고 속이 안좋아요") == ["se"]
+    assert "efcy" in lex.sections("이 약 관절에 좋아요?")
+    assert "efcy" not in lex.sections("먹고 나서 몸이 안 좋아요")
+
+
 def test_a_symptom_question_naming_no_medicine_asks_for_efficacy():
     qa = analyse("밤마다 속이 쓰려요", NameIndex(), Lexicon.load())
     assert qa.sections[0] == "efcy"
