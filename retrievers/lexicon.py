@@ -138,4 +138,3 @@ def _occurs(word: str, question: str) -> bool:
             return True
         start = question.find(word, start + 1)
     return False
-
