@@ -27,6 +27,8 @@ class Lexicon:
     section_patterns: tuple[tuple[str, tuple[str, ...]], ...]
     pair_words: frozenset[str] = frozenset()  # section words that join two things (이랑, 하고먹어)
     permission_words: frozenset[str] = frozenset()  # section words that only ask "may I" (먹어도 되나요, 괜찮아요)
+    other_medicine_words: tuple[str, ...] = ()  # medicines named by their kind (혈압약, 항생제): a second medicine
+    not_inside: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a word's start inside these does not count (see _occurs)
 
     @classmethod
     def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
@@ -41,6 +43,8 @@ class Lexicon:
             patterns,
             frozenset(squash(w) for w in sec.get("pair_words", [])),
             frozenset(squash(w) for w in sec.get("permission_words", [])),
+            tuple(squash(w) for w in sec.get("other_medicine_words", [])),
+            tuple((squash(k), tuple(squash(m) for m in v)) for k, v in sec.get("not_inside", {}).items()),
         )
 
     @classmethod
@@ -94,6 +98,16 @@ class Lexicon:
         strong, weak = self._matched(query, pairs)
         return strong or weak
 
+    def names_a_kind_of_medicine(self, query: str) -> bool:
+        """Whether the question speaks of a medicine by its kind (혈압약 먹는데, 항생제랑): with one medicine named by
+        name, that makes two, so the words joining two medicines count.
+
+        >>> Lexicon.load().names_a_kind_of_medicine("혈압약 먹는데 타이레놀 먹어도 돼요")
+        True
+        """
+        q = squash(query)
+        return any(w in q for w in self.other_medicine_words)
+
     def stepped_back(self, query: str, pairs: bool = True) -> list[str]:
         """Sections matched only by a "may I" word while another word names a section: 씹어먹어도 되나요 asks how
         to take it (용법); 주의사항, which its 먹어도 되나요 alone would ask, is only implied.
@@ -110,7 +124,7 @@ class Lexicon:
         strong: list[str] = []
         weak: list[str] = []
         for name, pats in self.section_patterns:
-            hits = [p for p in pats if p and _occurs(p, q) and (pairs or p not in self.pair_words)]
+            hits = [p for p in pats if p and _occurs(p, q, self.not_inside) and (pairs or p not in self.pair_words)]
             if hits:
                 weak.append(name)
                 if any(p not in self.permission_words for p in hits):
@@ -123,18 +137,28 @@ class Lexicon:
         return sorted(w for w in words if 2 <= len(w) <= 8 and w.replace(" ", "").isalnum() and " " not in w)
 
 
-def _occurs(word: str, question: str) -> bool:
-    """Whether `word` occurs in the squashed `question`, a 좋- word not counting right after 안 or 못: 속이 안 좋아요
-    says the stomach is upset (안좋다 is one word), it does not ask what a medicine is good for.
+def _occurs(word: str, question: str, not_inside: tuple[tuple[str, tuple[str, ...]], ...] = ()) -> bool:
+    """Whether `word` occurs in the squashed `question` other than as part of a longer word: for each (start, longer)
+    rule, an occurrence of a word beginning with `start` does not count where `start` is read inside one of the
+    `longer` words (다음주 holds 음주, drinking; 속이 안 좋아요 says the stomach is upset, it does not ask what a
+    medicine is good for).
 
-    >>> _occurs("좋아요", "속이안좋아요"), _occurs("좋아요", "관절에좋아요")
+    >>> rules = (("음주", ("다음주",)), ("좋", ("안좋", "못좋")))
+    >>> _occurs("좋아요", "속이안좋아요", rules), _occurs("좋아요", "관절에좋아요", rules)
+    (False, True)
+    >>> _occurs("음주", "다음주에수술해요", rules), _occurs("음주", "음주후에먹어도", rules)
     (False, True)
     """
-    if not word.startswith("좋"):
-        return word in question
-    start = question.find(word)
-    while start >= 0:
-        if start == 0 or question[start - 1] not in "안못":
+    rules = [(start, longer) for start, longers in not_inside if word.startswith(start) for longer in longers]
+    at = question.find(word)
+    while at >= 0:
+        if not any(_covers(question, at, longer, longer.index(start)) for start, longer in rules):
             return True
-        start = question.find(word, start + 1)
+        at = question.find(word, at + 1)
     return False
+
+
+def _covers(question: str, at: int, longer: str, offset: int) -> bool:
+    """Whether `longer` is written in `question` so that its character `offset` falls at position `at`."""
+    begin = at - offset
+    return begin >= 0 and question.startswith(longer, begin)

@@ -104,7 +104,8 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     q, warnings = normalise_query(query, max_chars)
     found = names.match(q)
     expansions = lexicon.expand(q)
-    unnamed, pairs = without_names(q, found), len(found.keys) >= 2
+    unnamed = without_names(q, found)
+    pairs = len(found.keys) >= 2 or (len(found.keys) == 1 and lexicon.names_a_kind_of_medicine(unnamed))
     asked = lexicon.sections(unnamed, pairs=pairs)
     sections = asks_for_medicine(asked, bool(found), bool(expansions), q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]

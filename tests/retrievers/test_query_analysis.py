@@ -128,3 +128,8 @@ def test_a_joining_word_asks_about_two_medicines_only_when_two_are_named():
     assert {"intrc", "dur:ac"} <= set(two.sections)
     drink = analyse("타이레놀 술이랑 먹어도 돼요", names, Lexicon.load())
     assert "intrc" in drink.sections  # a drink is its own interaction word
+    taking = analyse("아스피린 먹는데 다음주에 수술해요 끊어야되나", names, Lexicon.load())
+    assert "dur:ac" not in taking.sections and taking.sections[0] == "atpn"  # "taking X, and ..." with one name
+    assert "intrc" not in taking.sections  # 다음주 holds 음주 (drinking)
+    kind = analyse("혈압약 먹는데 타이레놀 먹어도 되나요", names, Lexicon.load())  # a medicine named by its kind
+    assert {"intrc", "dur:ac"} <= set(kind.sections)
