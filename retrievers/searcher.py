@@ -47,7 +47,8 @@ from retrievers.vector_store import ChromaStore
 
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
 FAMILY_WEIGHT = 0.7  # product feature of a named product's brand siblings (the named product: 1.0)
-COMBINATION_WEIGHT = 0.7  # product feature of a named ingredient's combination products (single ones: 0.9)
+COMBINATION_WEIGHT = 0.6  # product feature of a named ingredient's combination products (single ones: 0.9; a
+# single-ingredient leaflet speaks for the ingredient, a combination's for the mix)
 DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredient (when few share it)
 OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
 MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most

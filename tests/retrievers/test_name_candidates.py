@@ -3,6 +3,8 @@ import shutil
 
 import pytest
 
+from retrievers.searcher import COMBINATION_WEIGHT, OTHER_FORM_PENALTY
+
 
 def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher):
     """부루펜정 is ibuprofen alone: an ingredient question ranks its 효능 first, as a single-ingredient product."""
@@ -14,7 +16,7 @@ def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher
 def test_combination_products_rank_below_single_ingredient_ones(mini_searcher):
     weights = mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("아세트아미노펜").ingredients)))
     assert weights
-    assert set(weights.values()) == {0.7}  # 게보린, 판콜: combinations only
+    assert set(weights.values()) == {COMBINATION_WEIGHT}  # 게보린, 판콜: combinations only
     assert mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("이부프로펜").ingredients))) == {
         "197700120": 0.9
     }
@@ -48,11 +50,11 @@ def test_a_common_spelling_ranks_like_the_corpus_spelling(mini_searcher):
 def test_a_named_dosage_form_ranks_that_form_first_among_an_ingredients_products(mini_searcher):
     """시메티콘 is in 베아제정, 훼스탈플러스정 and 겔포스엠현탁액: "현탁액" puts the suspension's section first."""
     plain = mini_searcher.rank(mini_searcher.gather("시메티콘 먹는법"))
-    assert {h.scores["product"] for h in plain[:3]} == {0.7}
+    assert {h.scores["product"] for h in plain[:3]} == {COMBINATION_WEIGHT}
     formed = mini_searcher.rank(mini_searcher.gather("시메티콘 현탁액 먹는법"))
     assert formed[0].id == "easydrug:199400883:useMethod"
-    assert formed[0].scores["product"] == 0.7
-    assert {h.scores["product"] for h in formed[1:3]} == {0.5}
+    assert formed[0].scores["product"] == COMBINATION_WEIGHT
+    assert {h.scores["product"] for h in formed[1:3]} == {round(COMBINATION_WEIGHT - OTHER_FORM_PENALTY, 4)}
 
 
 @pytest.fixture(scope="module")
