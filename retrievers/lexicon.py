@@ -95,8 +95,7 @@ class Lexicon:
         >>> lex.sections("비사코딜 씹어먹어도 되나요"), lex.sections("게보린 먹어도 되나요")
         (['useMethod'], ['atpn'])
         """
-        strong, weak = self._matched(query, pairs)
-        return strong or weak
+        return self.asked(query, pairs)[0]
 
     def names_a_kind_of_medicine(self, query: str) -> bool:
         """Whether the question speaks of a medicine by its kind (혈압약 먹는데, 항생제랑): with one medicine named by
@@ -115,8 +114,12 @@ class Lexicon:
         >>> Lexicon.load().stepped_back("비사코딜 씹어먹어도 되나요")
         ['atpn']
         """
+        return self.asked(query, pairs)[1]
+
+    def asked(self, query: str, pairs: bool = True) -> tuple[list[str], list[str]]:
+        """`sections` and `stepped_back` of one question, matched once."""
         strong, weak = self._matched(query, pairs)
-        return [name for name in weak if name not in strong] if strong else []
+        return strong or weak, [name for name in weak if name not in strong] if strong else []
 
     def _matched(self, query: str, pairs: bool) -> tuple[list[str], list[str]]:
         """(sections some specific word matched, sections any word matched), each in file order."""
@@ -149,8 +152,10 @@ def _occurs(word: str, question: str, not_inside: tuple[tuple[str, tuple[str, ..
     >>> _occurs("음주", "다음주에수술해요", rules), _occurs("음주", "음주후에먹어도", rules)
     (False, True)
     """
-    rules = [(start, longer) for start, longers in not_inside if word.startswith(start) for longer in longers]
     at = question.find(word)
+    if at < 0:
+        return False
+    rules = [(start, longer) for start, longers in not_inside if word.startswith(start) for longer in longers]
     while at >= 0:
         if not any(_covers(question, at, longer, longer.index(start)) for start, longer in rules):
             return True

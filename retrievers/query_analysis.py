@@ -106,10 +106,10 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     expansions = lexicon.expand(q)
     unnamed = without_names(q, found)
     pairs = len(found.keys) >= 2 or (len(found.keys) == 1 and lexicon.names_a_kind_of_medicine(unnamed))
-    asked = lexicon.sections(unnamed, pairs=pairs)
+    asked, stepped_back = lexicon.asked(unnamed, pairs=pairs)
     sections = asks_for_medicine(asked, bool(found), bool(expansions), q)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
-    implied += [s for s in lexicon.stepped_back(unnamed, pairs=pairs) if s not in sections and s not in implied]
+    implied += [s for s in stepped_back if s not in sections and s not in implied]
     if not sections and found and expansions:
         # "게보린 먹고 속이 쓰려요": a named medicine plus a symptom is most often a side effect
         implied.extend(["se", "atpn"])
