@@ -195,7 +195,7 @@ def unsupported(unit: str, ids: list[int], n_docs: int, support: _Support, names
     for token in quantities(body):
         if not support.number_ok(token, ids):
             return f"the number {token} is not in the cited documents"
-    keys = list(names.match(body).keys) if names is not None else []
+    keys = list(names.match(body, readings=False).keys) if names is not None else []  # names as written
     keys += _DRUGLIKE.findall(body)
     for key in dict.fromkeys(keys):
         if not support.name_ok(key, ids):

@@ -19,6 +19,9 @@ from pathlib import Path
 from retrievers.names import squash
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
+# "May I use it for X" (무좀에 발라도 되나) asks both what it treats and whether X forbids it: beside 효능 alone a
+# "may I" word keeps asking for the cautions.
+KEEPS_MAY_I = {"efcy"}
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,9 @@ class Lexicon:
     def asked(self, query: str, pairs: bool = True) -> tuple[list[str], list[str]]:
         """`sections` and `stepped_back` of one question, matched once."""
         strong, weak = self._matched(query, pairs)
-        return strong or weak, [name for name in weak if name not in strong] if strong else []
+        if not set(strong) - KEEPS_MAY_I:
+            return weak, []
+        return strong, [name for name in weak if name not in strong]
 
     def _matched(self, query: str, pairs: bool) -> tuple[list[str], list[str]]:
         """(sections some specific word matched, sections any word matched), each in file order."""

@@ -315,11 +315,13 @@ class NameIndex:
                 self.variants.add(key)
         return canon
 
-    def match(self, query: str, max_chars: int = 200) -> NameMatch:
+    def match(self, query: str, max_chars: int = 200, readings: bool = True) -> NameMatch:
         """Names in the query: longest keys (3+ chars) anywhere in the space-stripped text, 2-char keys only as
         whole words, then keys written with a same-sounding vowel (타이래놀 -> 타이레놀), words of 3+ chars that
         begin a product name (이지엔6 -> 이지엔6애니연질캡슐), also after dropping a dosage form (볼타렌겔 ->
-        볼타렌에멀겔), and last words a syllable or two off one name (`_match_close`)."""
+        볼타렌에멀겔), and last words a syllable or two off one name (`_match_close`). Without `readings` the
+        same-sounding and close-spelling passes are skipped: names as written, for text that is not a question
+        (an answer's sentences, where 가래, 오한 must not be heard as a product)."""
         query = query[:max_chars]
         q = squash(query)
         found = NameMatch()
@@ -329,7 +331,8 @@ class NameIndex:
                 key = q[start : start + length]
                 if not any(taken[start : start + length]) and self._take(key, found):
                     taken[start : start + length] = [True] * length
-        self._match_sound_alike(q, taken, found)
+        if readings:
+            self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
         words = list(dict.fromkeys(_JOSA.sub("", squash(w)) for w in query.split()))
         unmatched = set()
@@ -344,7 +347,8 @@ class NameIndex:
                 stem = _strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
                     unmatched.add(word)
-        self._match_close(words, unmatched, found)
+        if readings:
+            self._match_close(words, unmatched, found)
         return found
 
     def _match_close(self, words: list[str], unmatched: set[str], found: NameMatch) -> None:

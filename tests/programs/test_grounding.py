@@ -121,3 +121,28 @@ def test_fractions_and_ranges_of_a_document_are_supported():
     assert [r["reason"] for r in check("1회 2정씩 복용합니다. [문서 1]", [doc]).removed] == [
         "the number 2정 is not in the cited documents"
     ]
+
+
+@pytest.fixture(scope="module")
+def shipped_leaflets():
+    """The shipped corpus's leaflets and its name index (4,700 products: the close-spelling readings have names to
+    collide with, which the mini corpus lacks)."""
+    from retrievers.corpus import corpus_dir, iter_easydrug
+    from retrievers.names import NameIndex
+
+    docs = list(iter_easydrug(corpus_dir() / "easydrug" / "easydrug.jsonl"))
+    return docs, NameIndex.from_documents(docs)
+
+
+@pytest.mark.parametrize(
+    "product, section",
+    [("에모젠정", "efcy"), ("액티피드정", "intrc")],  # 가래, 오한 ~ 가레오; 구아네티딘 ~ 구아내…
+)
+def test_leaflet_sentences_are_not_read_as_other_names(shipped_leaflets, product, section):
+    """Words of a leaflet a syllable off a product name (가래, 오한 ~ 가레오) are the leaflet's words: the check reads
+    names as written, not as a question's misspellings."""
+    docs, names = shipped_leaflets
+    doc = next(d for d in docs if d.id.endswith(":" + section) and d.metadata.get("item_name", "").startswith(product))
+    _, body = header_and_body(doc)
+    out = check("\n".join(f"{s} [문서 1]" for s in split_sentences(body)), [doc], names=names)
+    assert out.removed == [], out.removed[:2]

@@ -69,6 +69,12 @@ def test_a_may_i_word_alone_still_asks_for_the_cautions():
     assert Lexicon.load().stepped_back("이 약 먹어도 되나요") == []
 
 
+def test_may_i_use_it_for_a_condition_asks_what_it_treats_and_the_cautions():
+    """무좀에 발라도 되나: what it is for (효능) and whether 무좀 forbids it (주의사항): "may I" keeps its section."""
+    qa = analyse("이 연고 무좀에 발라도 되나", NameIndex(), Lexicon.load())
+    assert {"efcy", "atpn"} <= set(qa.sections)
+
+
 def test_an_upset_stomach_is_not_a_question_about_what_a_medicine_is_good_for():
     lex = Lexicon.load()
     assert lex.sections("치질약 먹고 속이 안좋아요") == ["se"]
