@@ -90,7 +90,8 @@ class Lexicon:
         """Section codes the question asks about (leaflet sections, or ``dur:<code>``), in file order. Without
         `pairs` (a question naming fewer than two medicines) the words that only join two things do not count:
         비오틴 먹으면 손톱이랑 머리카락에 좋아요 asks nothing about taking two things together. A section matched only
-        by a word asking "may I" (먹어도 되나요) is asked when no other word names a section (see `stepped_back`).
+        by a word asking "may I" (먹어도 되나요) is asked when no other word names a section other than 효능 (see
+        `stepped_back` and KEEPS_MAY_I).
 
         >>> lex = Lexicon.load()
         >>> lex.sections("비오틴 손톱이랑 머리카락에 좋아요", pairs=False), lex.sections("타이레놀이랑 게보린")
