@@ -7,12 +7,9 @@ import pytest
 from programs.ablations import get_profile
 from programs.crag import CRAG
 from programs.lm_config import load_lm_config
+from yaksa.testing.any_signature import chat
 from yaksa.testing.mini_index import real_searcher
 from yaksa.testing.stub_openai import StubOpenAI
-
-
-def chat(**fields) -> str:
-    return "".join(f"[[ ## {k} ## ]]\n{v}\n\n" for k, v in fields.items()) + "[[ ## completed ## ]]"
 
 
 def by_prompt(request):

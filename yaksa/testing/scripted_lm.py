@@ -109,6 +109,17 @@ def chat_reply(fields: dict) -> str:
     return _ADAPTER.format_field_with_value(with_values) + "\n\n[[ ## completed ## ]]"
 
 
+def text_response(text: str) -> Response:
+    """A finished engine response carrying `text`, as a scripted engine returns it."""
+    return Response(
+        id=None,
+        model="scripted",
+        message=Message.assistant([TextPart(text)]),
+        finish_reason="stop",
+        usage=Usage(input_tokens=0, output_tokens=0, total_tokens=0),
+    )
+
+
 class ScriptedEngine:
     """The engine behind a `ScriptedLM`: picks the predictor, takes the next script entry, records the call."""
 
@@ -135,14 +146,7 @@ class ScriptedEngine:
             entry = entry(messages)
         if isinstance(entry, BaseException):
             raise entry
-        text = entry if isinstance(entry, str) else chat_reply(entry)  # a str is raw text, e.g. malformed output
-        return Response(
-            id=None,
-            model="scripted",
-            message=Message.assistant([TextPart(text)]),
-            finish_reason="stop",
-            usage=Usage(input_tokens=0, output_tokens=0, total_tokens=0),
-        )
+        return text_response(entry if isinstance(entry, str) else chat_reply(entry))  # a str is raw text
 
     def __deepcopy__(self, memo):  # a deep-copied program still reports to the one script and call list
         return self

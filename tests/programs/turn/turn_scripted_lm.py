@@ -9,7 +9,9 @@ import time
 from collections.abc import Callable
 
 import dspy
-from dspy.lm15 import Message, Response, TextPart, Usage, response_to_events
+from dspy.lm15 import response_to_events
+
+from yaksa.testing.scripted_lm import text_response
 
 RUBRIC_KEYS = ("clarity", "problem_relevance", "examples", "rules", "context")
 
@@ -48,14 +50,7 @@ class ScriptedEngine:
         end = time.monotonic()
         with self._lock:
             self.calls.append({"prompt": prompt, "start": start, "end": end})
-        text = answer if isinstance(answer, str) else chat_format(answer)
-        return Response(
-            id=None,
-            model="scripted",
-            message=Message.assistant([TextPart(text)]),
-            finish_reason="stop",
-            usage=Usage(input_tokens=0, output_tokens=0, total_tokens=0),
-        )
+        return text_response(answer if isinstance(answer, str) else chat_format(answer))
 
     def stream(self, request):
         return response_to_events(self.complete(request))
