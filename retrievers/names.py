@@ -61,6 +61,11 @@ SALT_SUFFIXES = sorted(
     key=len,
     reverse=True,
 )
+# Salts the corpus names acid first, older style (염산세티리진, 말레인산페니라민, 글루콘산클로르헥시딘, 초산토코페롤,
+# L-아스파르트산-L-오르니틴): the part after the acid is the medicine people name.
+COUNTER_ION_PREFIXES = ("아스파르트산", "말레인산", "글루콘산", "오로트산", "초산", "염산")
+# ... unless what follows is a mineral or a hydrate: there the acid is the medicine (글루콘산칼슘, 글루콘산제일철).
+MINERAL_BASES = ("칼슘", "칼륨", "나트륨", "마그네슘", "아연", "제일철", "제이철", "철", "수화물", "일수화물")
 VARIANT_SUFFIXES = (
     "에이",
     "에스",
@@ -148,6 +153,9 @@ SPELLING_VARIANTS = (
     ("메토르판", "메토판"),
     ("은행엽", "은행잎"),
 )
+# 2: salts written acid first and two spellings of one ingredient join their medicine's key
+NAMES_VERSION = 2
+_SAME_TRANSLITERATION = str.maketrans({"즈": "스", "트": "드", "타": "다"})
 _STRENGTH = re.compile(r"\d[\d.,]*\s*(밀리그램|밀리그람|마이크로그램|그램|mg|g|ml|%|iu|단위)", re.IGNORECASE)
 _JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
 _NON_WORD = re.compile(r"[\s\-·,./+&()\[\]'\"]+")
@@ -191,9 +199,14 @@ def ingredient_keys(name: str) -> set[str]:
     keys = {word}
     word = re.sub(r"\d[\d.,]*%?$", "", word)  # a concentration written into the name (폴리크레줄렌액50%)
     keys.add(word)
-    if word.startswith("염산") and len(word) > 4:
-        word = word[2:]
-        keys.add(word)
+    for acid in COUNTER_ION_PREFIXES:  # the acid named first (말레인산페니라민, L-아스파르트산-L-오르니틴)
+        base = re.sub(r"^(dl|d|l)(?=[가-힣])", "", word[len(acid) :])
+        if word.startswith(acid) and len(base) >= 3 and not base.startswith(MINERAL_BASES):
+            keys.add(_strip_suffix(word, INGREDIENT_FORMS, min_left=3))  # as written (글루콘산클로르헥시딘)
+            keys.add(acid + base)  # 아스파르트산오르니틴
+            word = base
+            keys.add(word)
+            break
     for _ in range(2):  # a salt and its hydrate (록소프로펜나트륨수화물), an ester (트리암시놀론아세토니드)
         word = _strip_suffix(word, SALT_SUFFIXES)
         keys.add(word)
@@ -217,6 +230,12 @@ def spelling_variants(keys: Iterable[str]) -> set[str]:
             if corpus in key:
                 out.add(key.replace(corpus, common))
     return out - keys
+
+
+def transliteration(key: str) -> str:
+    """A key as it sounds, for spellings of one ingredient name: vowels that sound alike (`sound_alike`) and the
+    voiced and unvoiced consonants that transliterations swap (즈/스, 드/트, 다/타) made one."""
+    return sound_alike(key).translate(_SAME_TRANSLITERATION)
 
 
 def question_forms(query: str) -> list[str]:
@@ -266,6 +285,7 @@ class NameIndex:
         self.display: dict[str, str] = {}  # key -> a readable name (for the user dictionary)
         self.variants: set[str] = set()  # ingredient keys that are spelling variants, not the corpus's spelling
         self.max_len = 2
+        self.version = NAMES_VERSION  # how the keys were made; an index's older dictionary is re-read (load_names)
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> NameIndex:
@@ -284,7 +304,26 @@ class NameIndex:
                 index._add_ingredient(meta.get("ingredient", ""))
                 index._add_ingredient(meta.get("partner", ""))
         index.max_len = max((len(k) for k in [*index.products, *index.ingredients]), default=2)
+        index.merge_spellings()
         return index
+
+    def merge_spellings(self) -> None:
+        """One canonical key for an ingredient the corpus spells two ways (락툴로오즈/락툴로오스,
+        밸라돈나/벨라돈나, 히드로탈시트/히드로탈시드): keys that read alike under `transliteration` join the
+        spelling with the most products."""
+        groups: dict[str, set[str]] = defaultdict(set)
+        for canon in set(self.ingredients.values()):
+            groups[transliteration(canon)].add(canon)
+        target = {}
+        for canons in groups.values():
+            if len(canons) > 1:
+                keep = min(canons, key=lambda c: (-len(self.ingredient_products.get(c, ())), c))
+                target.update({c: keep for c in canons - {keep}})
+        if not target:
+            return
+        self.ingredients = {key: target.get(canon, canon) for key, canon in self.ingredients.items()}
+        for old, keep in target.items():
+            self.ingredient_products[keep] |= self.ingredient_products.pop(old, set())
 
     def canonical(self, name: str) -> str:
         """The one key every part of yaksa uses for an ingredient written as `name` in the corpus or a question
@@ -499,6 +538,7 @@ def save_names(index: NameIndex, path) -> None:
         "ingredient_products": {k: sorted(v) for k, v in index.ingredient_products.items()},
         "max_len": index.max_len,
         "variants": sorted(index.variants),
+        "version": NAMES_VERSION,
     }
     with open(path, "w", encoding="utf-8") as f:
         json.dump(data, f, ensure_ascii=False, sort_keys=True)
@@ -515,4 +555,5 @@ def load_names(path) -> NameIndex:
     index.ingredient_products.update({k: set(v) for k, v in data["ingredient_products"].items()})
     index.max_len = data["max_len"]
     index.variants = set(data.get("variants", ()))
+    index.version = data.get("version", 1)
     return index

@@ -34,7 +34,15 @@ from retrievers.embedders import Embedder, get_embedder, truncate_query
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
-from retrievers.names import NameIndex, external_form, load_names, question_forms, taken_by_mouth
+from retrievers.names import (
+    NAMES_VERSION,
+    NameIndex,
+    external_form,
+    ingredient_keys,
+    load_names,
+    question_forms,
+    taken_by_mouth,
+)
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
@@ -56,6 +64,10 @@ LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked be
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
+STALE_NAMES_NOTE = (
+    "the index's name dictionary is from an older yaksa: names were re-read from its documents for this session; "
+    "run `yaksa index` to store them"
+)
 VAGUE_WARNING = "the question names no medicine, symptom or topic: nothing searched"
 
 
@@ -322,7 +334,7 @@ class Searcher:
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
             weights = self._ingredient_products(canon, dur_question, leaflet_question)
-            in_form = self._by_dosage_form(set(weights), qa.query)
+            in_form = self._by_dosage_form(set(weights), qa.query) & self._as_named(canon, set(weights), qa)
             for seq, weight in sorted(weights.items()):
                 for i in self._product_docs.get(seq, []):  # "클로트리마졸 크림": its creams before its pessaries
                     out.setdefault(i, weight if seq in in_form else weight - OTHER_FORM_PENALTY)
@@ -425,6 +437,22 @@ class Searcher:
             chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
         return chosen or products
 
+    def _as_named(self, canon: str, products: set[str], qa: QueryAnalysis) -> set[str]:
+        """Among an ingredient's products, those made of the salt the question names as the corpus writes it
+        (글루콘산클로르헥시딘: its gluconate solutions before the acetate dressings); all of them when the question
+        says just the ingredient or no product has that salt."""
+        named = {
+            key for key in qa.names.keys if key != canon and canon in key and self.names.ingredients.get(key) == canon
+        }
+        if not named:
+            return products
+        chosen = set()
+        for seq in products:
+            ingredients = self.docs[self._product_docs[seq][0]].metadata.get("main_ingr") or ""
+            if any(named & ingredient_keys(part) for part in ingredients.split(",")):
+                chosen.add(seq)
+        return chosen or products
+
     def _dense_scores(self, cand_idx: list[int], qvec, dense_top: dict[str, float]) -> list[float]:
         if qvec is None:
             return [0.0] * len(cand_idx)
@@ -504,6 +532,9 @@ def open_searcher(
     tokenizer = KiwiTokenizer(user_words=words)
     store = vectors = None
     notes = []
+    if names.version < NAMES_VERSION:
+        names = NameIndex.from_documents(docs)
+        notes.append(STALE_NAMES_NOTE)
     if dense and not has_vectors:
         embedder = None
         notes.append("dense vectors are not built yet (BM25, names and sections only): run `yaksa index` to finish")

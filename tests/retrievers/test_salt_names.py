@@ -1,0 +1,116 @@
+"""Ingredients the corpus names two ways: an acid written first (L-아스파르트산-L-오르니틴, 글루콘산클로르헥시딘) and
+one name in two transliterations (락툴로오즈/락툴로오스). Real leaflets from the shipped corpus, real Searcher."""
+
+import json
+import shutil
+
+import pytest
+
+from retrievers.names import NAMES_VERSION, NameIndex, ingredient_keys, load_names, save_names
+from retrievers.searcher import COMBINATION_WEIGHT, OTHER_FORM_PENALTY
+
+LEAFLETS = {
+    "198601922": "헤파멜즈산(L-아스파르트산-L-오르니틴)",
+    "200301508": "레보골드액 (L-아르기닌염산염, L-오르니틴염산염, L-시트룰린)",
+    "201211097": "듀락칸이지시럽(락툴로오즈농축액)",
+    "201209553": "장쾌락시럽(락툴로오스농축액)",
+    "199600446": "성광알파헥시딘5%액(글루콘산클로르헥시딘액)",
+    "200307984": "박티그라(클로르헥시딘아세트산염)",
+}
+
+
+def test_an_acid_written_first_is_the_salt_of_the_medicine_after_it():
+    assert "오르니틴" in ingredient_keys("L-아스파르트산-L-오르니틴")
+    assert "페니라민" in ingredient_keys("말레인산페니라민")
+    assert {"클로르헥시딘", "글루콘산클로르헥시딘"} <= ingredient_keys("글루콘산클로르헥시딘액20%")
+    assert "토코페롤" in ingredient_keys("초산토코페롤50%")
+
+
+def test_an_acid_before_a_mineral_or_a_hydrate_is_the_medicine_itself():
+    assert "칼슘" not in ingredient_keys("글루콘산칼슘수화물")
+    assert "글루콘산" in ingredient_keys("글루콘산칼슘수화물")
+    assert "수화물" not in ingredient_keys("오로트산수화물")
+    assert "제일철" not in ingredient_keys("글루콘산제일철수화물")
+
+
+@pytest.fixture(scope="module")
+def salt_index(tmp_path_factory):
+    """An index of the mini corpus plus six real leaflets (`LEAFLETS`)."""
+    from retrievers.corpus import corpus_dir
+    from retrievers.index_builder import build_index
+    from yaksa.testing.hash_embedder import HashEmbedder
+    from yaksa.testing.mini_index import MINI_CORPUS
+
+    root = tmp_path_factory.mktemp("salt_corpus")
+    shutil.copytree(MINI_CORPUS, root / "corpus")
+    rows = (corpus_dir() / "easydrug" / "easydrug.jsonl").read_text(encoding="utf-8").splitlines()
+    chosen = [r for r in rows if json.loads(r)["itemSeq"] in LEAFLETS]
+    assert len(chosen) == len(LEAFLETS)
+    with (root / "corpus" / "easydrug" / "easydrug.jsonl").open("a", encoding="utf-8") as f:
+        f.write("\n".join(chosen) + "\n")
+    build_index(root / "corpus", root / "index", embedder=HashEmbedder(), shipped_vectors=None, progress=False)
+    return root / "index"
+
+
+@pytest.fixture(scope="module")
+def searcher(salt_index):
+    from retrievers.searcher import open_searcher
+    from yaksa.testing.hash_embedder import HashEmbedder
+
+    return open_searcher(salt_index, embedder=HashEmbedder(), shared=False)
+
+
+def test_an_ingredient_asked_by_its_base_name_reaches_the_products_of_its_salt(searcher):
+    """오르니틴: 헤파멜즈산 (the aspartate salt alone) answers before 레보골드액 (ornithine among three)."""
+    hits = searcher.retrieve("오르니틴 간장약 효능").hits
+    assert hits[0].id == "easydrug:198601922:efcy"
+    assert hits[0].scores["product"] == 0.9
+    combination = next(h for h in hits if h.id == "easydrug:200301508:efcy")
+    assert combination.scores["product"] == COMBINATION_WEIGHT
+
+
+def test_two_transliterations_of_one_ingredient_are_one_ingredient(searcher):
+    names = searcher.names
+    assert names.canonical("락툴로오즈농축액") == names.canonical("락툴로오스농축액")
+    assert names.ingredient_products[names.canonical("락툴로오스")] == {"201211097", "201209553"}
+    top = searcher.retrieve("락툴로오즈 시럽 하루에 몇번 먹어요").hits[:2]
+    assert {h.id for h in top} == {"easydrug:201211097:useMethod", "easydrug:201209553:useMethod"}
+    assert {h.scores["product"] for h in top} == {0.9}  # a spelling is not a salt: neither goes first
+
+
+def test_a_salt_named_as_the_corpus_writes_it_puts_its_products_first(searcher):
+    """글루콘산클로르헥시딘: the gluconate solution before the acetate dressing; 클로르헥시딘 alone: both alike."""
+    hits = searcher.retrieve("글루콘산클로르헥시딘 희석").hits
+    named = {h.doc.metadata["item_seq"]: h.scores["product"] for h in hits}
+    assert named["199600446"] == 0.9
+    assert named["200307984"] == round(0.9 - OTHER_FORM_PENALTY, 4)
+    plain = searcher.retrieve("클로르헥시딘 소독약 쓰는 법").hits
+    assert {h.scores["product"] for h in plain if h.doc.metadata["item_seq"] in {"199600446", "200307984"}} == {0.9}
+
+
+def test_an_index_whose_name_dictionary_is_older_re_reads_the_names(salt_index, searcher, tmp_path):
+    """An index built before these keys: its names.json has no version and the two lactulose spellings apart. The
+    searcher re-reads the names from the index's documents (and says so) instead of answering with the old keys."""
+    from retrievers.searcher import STALE_NAMES_NOTE, open_searcher
+    from yaksa.testing.hash_embedder import HashEmbedder
+
+    index = tmp_path / "index"
+    shutil.copytree(salt_index, index)
+    data = json.loads((index / "names.json").read_text(encoding="utf-8"))
+    del data["version"]
+    data["ingredients"]["락툴로오즈"] = data["ingredients"]["락툴로오즈농축액"] = "락툴로오즈"
+    data["ingredient_products"]["락툴로오즈"] = ["201211097"]
+    data["ingredient_products"]["락툴로오스"] = ["201209553"]
+    (index / "names.json").write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert load_names(index / "names.json").canonical("락툴로오즈") == "락툴로오즈"  # what the file says
+
+    reopened = open_searcher(index, embedder=HashEmbedder(), shared=False)
+    assert reopened.names.canonical("락툴로오즈") == reopened.names.canonical("락툴로오스")
+    result = reopened.retrieve("락툴로오즈 시럽 하루에 몇번 먹어요")
+    assert STALE_NAMES_NOTE in result.warnings
+    assert STALE_NAMES_NOTE not in searcher.retrieve("락툴로오즈 시럽 하루에 몇번 먹어요").warnings
+
+
+def test_names_keep_their_version_through_json(tmp_path):
+    save_names(NameIndex(), tmp_path / "names.json")
+    assert load_names(tmp_path / "names.json").version == NAMES_VERSION
