@@ -285,7 +285,7 @@ class NameIndex:
         self.display: dict[str, str] = {}  # key -> a readable name (for the user dictionary)
         self.variants: set[str] = set()  # ingredient keys that are spelling variants, not the corpus's spelling
         self.max_len = 2
-        self.version = NAMES_VERSION  # how the keys were made; an index's older dictionary is re-read (load_names)
+        self.version = NAMES_VERSION  # how the keys were made; open_searcher re-reads an index's older dictionary
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> NameIndex:

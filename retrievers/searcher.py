@@ -334,7 +334,8 @@ class Searcher:
             for i in self._dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
             weights = self._ingredient_products(canon, dur_question, leaflet_question)
-            in_form = self._by_dosage_form(set(weights), qa.query) & self._as_named(canon, set(weights), qa)
+            in_form = self._by_dosage_form(set(weights), qa.query)
+            in_form = (in_form & self._as_named(canon, set(weights), qa)) or in_form  # the form asked decides first
             for seq, weight in sorted(weights.items()):
                 for i in self._product_docs.get(seq, []):  # "클로트리마졸 크림": its creams before its pessaries
                     out.setdefault(i, weight if seq in in_form else weight - OTHER_FORM_PENALTY)
