@@ -199,14 +199,13 @@ def ingredient_keys(name: str) -> set[str]:
     keys = {word}
     word = re.sub(r"\d[\d.,]*%?$", "", word)  # a concentration written into the name (폴리크레줄렌액50%)
     keys.add(word)
-    for acid in COUNTER_ION_PREFIXES:  # the acid named first (말레인산페니라민, L-아스파르트산-L-오르니틴)
-        base = re.sub(r"^(dl|d|l)(?=[가-힣])", "", word[len(acid) :])
-        if word.startswith(acid) and len(base) >= 3 and not base.startswith(MINERAL_BASES):
-            keys.add(_strip_suffix(word, INGREDIENT_FORMS, min_left=3))  # as written (글루콘산클로르헥시딘)
-            keys.add(acid + base)  # 아스파르트산오르니틴
-            word = base
-            keys.add(word)
-            break
+    acid = next((a for a in COUNTER_ION_PREFIXES if word.startswith(a)), "")  # named first (말레인산페니라민)
+    base = re.sub(r"^(dl|d|l)(?=[가-힣])", "", word[len(acid) :])  # L-아스파르트산-L-오르니틴
+    if acid and len(base) >= 3 and not base.startswith(MINERAL_BASES):
+        keys.add(_strip_suffix(word, INGREDIENT_FORMS, min_left=3))  # as written (글루콘산클로르헥시딘)
+        keys.add(acid + base)  # 아스파르트산오르니틴
+        word = base
+        keys.add(word)
     for _ in range(2):  # a salt and its hydrate (록소프로펜나트륨수화물), an ester (트리암시놀론아세토니드)
         word = _strip_suffix(word, SALT_SUFFIXES)
         keys.add(word)
@@ -304,10 +303,10 @@ class NameIndex:
                 index._add_ingredient(meta.get("ingredient", ""))
                 index._add_ingredient(meta.get("partner", ""))
         index.max_len = max((len(k) for k in [*index.products, *index.ingredients]), default=2)
-        index.merge_spellings()
+        index._merge_spellings()
         return index
 
-    def merge_spellings(self) -> None:
+    def _merge_spellings(self) -> None:
         """One canonical key for an ingredient the corpus spells two ways (락툴로오즈/락툴로오스,
         밸라돈나/벨라돈나, 히드로탈시트/히드로탈시드): keys that read alike under `transliteration` join the
         spelling with the most products."""
