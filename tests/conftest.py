@@ -1,4 +1,4 @@
-"""Test-wide settings: offline library defaults, no reading of a user's config or index, Hypothesis derandomized
+"""Test-wide settings: offline library defaults, no reading of a user's home, config or index, Hypothesis derandomized
 with no example database (the same cases every run, nothing written into the repository), and no global state
 (DSPy cache, MLflow tracking URI) carried from one test to the next."""
 
@@ -14,6 +14,12 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 os.environ["YAKSA_CONFIG"] = os.path.join(os.path.dirname(__file__), "no-such-yaksa.toml")
 os.environ.pop("YAKSA_LM", None)
 os.environ.pop("TAVILY_API_KEY", None)
+# No test reads the user's home, cache or index: HOME and the cache root point at an empty folder for the whole run,
+# and the default index folder does not exist, so a test that forgot the mini index fails here as on a fresh machine.
+_SANDBOX_HOME = tempfile.mkdtemp(prefix="yaksa-test-home-")
+os.environ["HOME"] = _SANDBOX_HOME
+os.environ["XDG_CACHE_HOME"] = os.path.join(_SANDBOX_HOME, ".cache")
+os.environ["YAKSA_INDEX_DIR"] = os.path.join(_SANDBOX_HOME, "no-index-here")
 # Hypothesis keeps nothing in the repository: no example database, and its storage (if any) under the temp dir
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", os.path.join(tempfile.gettempdir(), "yaksa-hypothesis"))
 
