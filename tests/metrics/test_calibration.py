@@ -21,7 +21,7 @@ QUESTIONS = [
     {"question": "부루펜 임신 중에 먹어도 돼?", "gold": ["dur:cc:2158"]},
     {"question": "판콜에이 부작용", "gold": ["easydrug:196800036:se"]},
     {"question": "속이 더부룩해요", "gold": ["easydrug:199801026:efcy"]},
-    {"question": "그거 어떻게 먹어요?", "gold": ["dur:fc:4894"]},  # nothing about it in the top 5
+    {"question": "게보린 어떻게 보관해요?", "gold": ["dur:fc:4894"]},  # in scope, nothing about it in the top 5
     {"question": "콘택트렌즈 세척", "gold": ["dur:fc:532"]},
     {"question": "삼성전자 주가", "gold": []},  # out of scope: skipped
 ]
