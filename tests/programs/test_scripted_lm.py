@@ -11,7 +11,7 @@ from yaksa.testing.scripted_lm import PASS, SIGNATURES, ScriptedLM, which
 
 REWRITTEN = "Answer the user's drug question carefully."  # one text for every predictor: no hint left in it
 QUESTION = "게보린 먹고 속이 쓰려요"
-VAGUE = "그거 어떻게 먹어요?"
+VAGUE = "이 약 어떻게 먹어요?"
 SAME = {"core_terms": [], "recall_terms": [], "avoid_terms": [], "rerank_query": VAGUE}
 FAIL = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "문서에 없는 용량"}
 CORRECTED = {"corrected_answer": "고친 답변: 속쓰림이 있을 수 있습니다. [문서 1]\n\n전문가와 꼭 상담하세요."}
