@@ -10,7 +10,11 @@ the LM configuration). `load` accepts:
   run's state artifact): only the JSON state artifact is downloaded and read; the pickled pyfunc wrapper is never
   opened.
 
-``.pkl`` files are refused unless ``allow_pickle=True`` (they can run arbitrary code).
+``.pkl`` files are refused unless ``allow_pickle=True`` (they can run arbitrary code). Whatever is in a state file is
+sent to the LM on every call, so a file is refused (`StateError`, naming the limit) when it is larger than
+`MAX_STATE_BYTES`, when an instruction or field text is longer than `MAX_INSTRUCTION_CHARS`, when a predictor has more
+than `MAX_DEMOS` demos or a demo is longer than `MAX_DEMO_CHARS`, when its header's ``format`` is not one this code
+reads (`FORMATS`), and when its settings hold a key `programs.settings.CragSettings` does not have.
 
 Example (not run as a doctest: it needs an MLflow registry with a registered yaksa-crag):
     >>> program = load("models:/yaksa-crag@champion")              # doctest: +SKIP
@@ -25,6 +29,11 @@ from typing import Any
 
 STATE_FILE = "yaksa_state.json"
 FORMAT = 1
+FORMATS = (1,)  # the header formats this code reads; 1 is every file written so far (tests/fixtures/crag_state_v1.json)
+MAX_STATE_BYTES = 5_000_000  # a compiled CRAG state with 2 demos per predictor is ~60 kB; GEPA's longest ~200 kB
+MAX_INSTRUCTION_CHARS = 20_000  # per instruction, field prefix or description (GEPA writes ~2-6k characters)
+MAX_DEMOS = 32  # per predictor (DSPy's optimizers default to 4 bootstrapped + 16 labeled)
+MAX_DEMO_CHARS = 50_000  # per demo as JSON: a question, up to five documents of context, an answer
 
 
 class StateError(ValueError):
@@ -54,6 +63,9 @@ def read_state(path: str | Path) -> dict:
     if path.suffix == ".pkl":
         raise StateError(f"{path}: pickled programs can run code when loaded; pass allow_pickle=True if you trust it")
     try:
+        size = path.stat().st_size
+        if size > MAX_STATE_BYTES:
+            raise StateError(f"{path}: the state file is {size:,} bytes; the limit is {MAX_STATE_BYTES:,}")
         state = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise StateError(f"{path}: no such state file") from None
@@ -61,7 +73,65 @@ def read_state(path: str | Path) -> dict:
         raise StateError(f"{path}: not a JSON state file ({e})") from None
     if not isinstance(state, dict) or not isinstance(state.get("yaksa"), dict):
         raise StateError(f"{path}: not a yaksa program state (no 'yaksa' header)")
+    check_header(state["yaksa"], path)
+    check_limits(state, path)
     return state
+
+
+def check_header(header: dict, where) -> None:
+    """Refuse a header this code cannot read: an unknown ``format``, or settings keys `CragSettings` lacks.
+
+    Raises:
+        StateError: naming the format or the keys.
+    """
+    if header.get("format") not in FORMATS:
+        known = ", ".join(map(str, FORMATS))
+        raise StateError(f"{where}: state format {header.get('format')!r} is not one this version reads ({known})")
+    if header.get("program", "crag") == "crag":
+        check_settings(header.get("settings"), where)
+
+
+def check_settings(settings, where) -> None:
+    """Refuse saved settings that are not an object, or that hold keys `CragSettings` lacks (named)."""
+    if settings is None:
+        return
+    if not isinstance(settings, dict):
+        raise StateError(f"{where}: the header's settings are not a JSON object")
+    from programs.settings import CragSettings
+
+    unknown = sorted(set(settings) - set(CragSettings.__dataclass_fields__))
+    if unknown:
+        raise StateError(f"{where}: unknown settings key(s) in the state header: {', '.join(map(str, unknown))}")
+
+
+def check_limits(state: dict, where) -> None:
+    """Refuse predictor state whose text would bloat every prompt: instructions, field texts, demo count and size.
+
+    Raises:
+        StateError: naming the predictor, the size and the limit.
+    """
+    for name, entry in state.items():
+        if name == "yaksa" or not isinstance(entry, dict):
+            continue
+        signature = entry.get("signature") if isinstance(entry.get("signature"), dict) else {}
+        texts = [("instructions", signature.get("instructions"))]
+        for field in signature.get("fields") or []:
+            if isinstance(field, dict):
+                texts += [(f"field {key}", field.get(key)) for key in ("prefix", "description")]
+        for what, text in texts:
+            if isinstance(text, str) and len(text) > MAX_INSTRUCTION_CHARS:
+                raise StateError(
+                    f"{where}: {name} {what} is {len(text):,} characters; the limit is {MAX_INSTRUCTION_CHARS:,}"
+                )
+        demos = entry.get("demos") or []
+        if not isinstance(demos, list):
+            raise StateError(f"{where}: {name} demos are not a list")
+        if len(demos) > MAX_DEMOS:
+            raise StateError(f"{where}: {name} has {len(demos)} demos; the limit is {MAX_DEMOS}")
+        for n, demo in enumerate(demos, 1):
+            size = len(json.dumps(demo, ensure_ascii=False, default=str))
+            if size > MAX_DEMO_CHARS:
+                raise StateError(f"{where}: {name} demo {n} is {size:,} characters; the limit is {MAX_DEMO_CHARS:,}")
 
 
 def build_program(header: dict, backend=None, lms: dict | None = None, web_references: bool = True):
@@ -79,13 +149,12 @@ def build_program(header: dict, backend=None, lms: dict | None = None, web_refer
         raise StateError(f"unknown program {kind!r} in the state header")
     from programs.ablations import get_profile
     from programs.crag import CRAG
-    from programs.settings import CragSettings
 
     settings = get_profile(header.get("profile") or None)
     saved = header.get("settings")
-    if isinstance(saved, dict):
-        known = {f for f in CragSettings.__dataclass_fields__}
-        settings = settings.replace(**{k: _tuple(v) for k, v in saved.items() if k in known})
+    check_settings(saved, "state header")
+    if saved:
+        settings = settings.replace(**{k: _tuple(v) for k, v in saved.items()})
     return CRAG(backend=backend, settings=settings.replace(web_references=web_references), lms=lms)
 
 

@@ -30,6 +30,8 @@ from pathlib import Path
 
 DEFAULT_FILE = "yaksa.toml"
 CONFIG_ENV = "YAKSA_CONFIG"
+# every table the file may hold (a misspelt table, e.g. [crga], would otherwise be ignored without a word)
+TABLES = ("crag", "lm", "retrieval", "serve")
 
 # every environment variable that overrides a settings field: table -> {field: variable}
 ENVIRONMENT: dict[str, dict[str, str]] = {
@@ -51,7 +53,8 @@ def read_table(name: str, path: str | Path | None = None, env: Mapping[str, str]
     """The ``[name]`` table of the config file ({} when the file or the table is absent).
 
     Raises:
-        ConfigFileError: the file is not UTF-8 TOML, or ``name`` is not a table.
+        ConfigFileError: the file is not UTF-8 TOML, ``name`` is not a table, or the file has a table (or a top-level
+            key) that is none of `TABLES`.
     """
     file = config_path(path, env)
     if not file.is_file():
@@ -62,6 +65,11 @@ def read_table(name: str, path: str | Path | None = None, env: Mapping[str, str]
         raise ConfigFileError(f"{file}: not valid TOML ({e})") from None
     except UnicodeDecodeError as e:
         raise ConfigFileError(f"{file}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    unknown = sorted(set(data) - set(TABLES))
+    if unknown:
+        raise ConfigFileError(
+            f"{file}: unknown table(s) {', '.join(f'[{t}]' for t in unknown)} (known: {', '.join(TABLES)})"
+        )
     table = data.get(name, {})
     if not isinstance(table, dict):
         raise ConfigFileError(f"{file}: [{name}] must be a table")

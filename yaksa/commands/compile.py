@@ -22,6 +22,7 @@ from yaksa.commands import (
     _mlflow_table,
     _optimizers,
     _program,
+    _promotion,
     _registry,
     _usage,
     _version,
@@ -128,6 +129,7 @@ def run_compile(args, backend=None) -> dict:
         except Exception as e:  # an optimizer's own failure: one line (a spent LM budget is not one)
             raise UserError(f"the {args.optimizer} optimizer failed: {type(e).__name__}: {str(e)[:300]}") from e
         after = _evaluation.evaluate(compiled, dev, metric, args.threads, args.program)
+        scored = _fixed_set_score(args, compiled, dev, after["score"], metric)
         metrics = {
             "dev_score_before": before["score"],
             "dev_score_after": after["score"],
@@ -135,6 +137,7 @@ def run_compile(args, backend=None) -> dict:
             "dev_undetermined_after": after["undetermined"],
             **usage.totals(),
             "duration_s": round(time.perf_counter() - start, 3),
+            **({"promotion_dev_score": scored["score"]} if scored["rescored"] else {}),
         }
         mlflow.log_metrics({k: v for k, v in metrics.items() if v == v})  # NaN (nothing determined) is not logged
         _mlflow_table.log_table(before["rows"], "dev_before")
@@ -167,7 +170,16 @@ def run_compile(args, backend=None) -> dict:
         promoted = None
         if version:
             promoted = _registry.register_version(
-                model_name, version, run.info.run_id, args, after["score"], data_hash, backend, lms
+                model_name,
+                version,
+                run.info.run_id,
+                args,
+                scored["score"],
+                data_hash,
+                backend,
+                lms,
+                dataset_version=scored["dataset_version"],
+                dev_n=scored["n"],
             )
     _stop_autolog()
     result = {
@@ -181,6 +193,18 @@ def run_compile(args, backend=None) -> dict:
     }
     _registry.print_result(result, args)
     return result
+
+
+def _fixed_set_score(args, compiled, dev, score, metric) -> dict:
+    """The score the version is registered with, and on which dev set: this run's draw, except with --promote, where
+    the candidate is scored on the fixed promotion set (the draw itself when ``--seed`` is 0 or ``--dev 0``)."""
+    version = _promotion.dataset_version(dev)
+    if args.promote and not args.no_register:
+        fixed, fixed_version = _promotion.promotion_set(args)
+        if fixed_version != version:
+            score = _evaluation.evaluate(compiled, fixed, metric, args.threads, args.program, progress=False)["score"]
+            return {"score": score, "dataset_version": fixed_version, "n": len(fixed), "rescored": True}
+    return {"score": score, "dataset_version": version, "n": len(dev), "rescored": False}
 
 
 def _stop_autolog() -> None:

@@ -1,0 +1,50 @@
+"""Nothing unknown is accepted silently: a state header of a format this code does not read, settings keys
+`CragSettings` lacks, and a yaksa.toml table no settings object reads are refused with a message naming them;
+the format-1 files written so far keep loading."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from programs.loading import StateError, build_program, load, read_state
+from programs.settings import CragSettings
+from retrievers.config_file import ConfigFileError, read_table
+
+V1 = Path(__file__).parent.parent / "fixtures" / "crag_state_v1.json"
+
+
+def with_header(tmp_path, **changes) -> Path:
+    state = json.loads(V1.read_text(encoding="utf-8"))
+    state["yaksa"].update(changes)
+    path = tmp_path / "compiled.json"
+    path.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def test_a_format_1_state_still_loads_with_its_settings(tmp_path):
+    path = with_header(tmp_path, settings={**read_state(V1)["yaksa"]["settings"], "lm_call_budget": 7})
+    assert load(path, backend=object(), lms=None).settings.lm_call_budget == 7
+
+
+def test_an_unknown_format_is_refused_naming_it(tmp_path):
+    path = with_header(tmp_path, format=999)
+    with pytest.raises(StateError, match=r"state format 999 is not one this version reads \(1\)"):
+        load(path, backend=object(), lms=None)
+
+
+def test_unknown_settings_keys_are_refused_naming_them(tmp_path):
+    settings = {**read_state(V1)["yaksa"]["settings"], "lm_budget": 3, "turbo": True}
+    with pytest.raises(StateError, match="unknown settings key.*lm_budget, turbo"):
+        load(with_header(tmp_path, settings=settings), backend=object(), lms=None)
+    with pytest.raises(StateError, match="lm_budget"):  # a header handed straight to build_program too
+        build_program({"program": "crag", "settings": {"lm_budget": 3}}, backend=object(), lms={})
+
+
+def test_an_unknown_yaksa_toml_table_is_refused_naming_it(tmp_path):
+    path = tmp_path / "yaksa.toml"
+    path.write_text("[crga]\nlm_call_budget = 3\n[crag]\nmax_rewrites = 1\n", encoding="utf-8")
+    with pytest.raises(ConfigFileError, match=r"unknown table\(s\) \[crga\]"):
+        CragSettings.load(path)
+    path.write_text("[crag]\nmax_rewrites = 1\n[lm]\n[retrieval]\n[serve]\n", encoding="utf-8")
+    assert read_table("crag", path) == {"max_rewrites": 1}
