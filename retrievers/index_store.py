@@ -1,11 +1,16 @@
 """The on-disk index layout and its integrity checks.
 
-    <index>/manifest.json   what was built from what (corpus and tokenizer fingerprints, stages done)
+    <index>/manifest.json   what was built from what (corpus and tokenizer fingerprints, stages done, and the size
+                            and SHA-256 of each stage's files: see index_integrity)
     <index>/docs.jsonl      the documents (id, text, metadata)
+    <index>/names.json      product and ingredient names (see names), user_words.txt the tokenizer's dictionary
     <index>/tokens.jsonl    BM25 tokens per document content hash (reused by incremental builds)
     <index>/bm25/           the bm25s index
     <index>/vectors.npz     passage vectors by text hash (see VectorCache)
     <index>/chroma/         the Chroma collection (or a Chroma server, see vector_store)
+
+Every file but the append-only token cache is written to a temporary name and renamed into place; the temporary
+file is removed when writing fails (a full disk), so a failed build leaves no debris.
 
 Example:
     >>> paths = IndexPaths(default_index_dir())
@@ -15,9 +20,12 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
+import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,6 +65,14 @@ class IndexPaths:
         return self.root / "docs.jsonl"
 
     @property
+    def names(self) -> Path:
+        return self.root / "names.json"
+
+    @property
+    def user_words(self) -> Path:
+        return self.root / "user_words.txt"
+
+    @property
     def tokens(self) -> Path:
         return self.root / "tokens.jsonl"
 
@@ -86,28 +102,63 @@ def read_manifest(paths: IndexPaths) -> dict:
         raise IndexMissing(f"no index at {paths.root}: run `yaksa index` first")
     try:
         manifest = json.loads(paths.manifest.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
+    except (OSError, ValueError) as e:  # ValueError: bad JSON or bytes that are not UTF-8
+        reason = " ".join(f"{type(e).__name__}: {e}".split())[:120]
         raise IndexCorrupt(
-            f"index manifest {paths.manifest} is unreadable ({e}): run `yaksa index --rebuild`"
+            f"index manifest {paths.manifest} is unreadable ({reason}): run `yaksa index` to rebuild it"
         ) from None
+    if not isinstance(manifest, dict):
+        raise IndexCorrupt(
+            f"index manifest {paths.manifest} holds a {type(manifest).__name__}, not an object: "
+            "run `yaksa index` to rebuild it"
+        )
     if manifest.get("format") != FORMAT_VERSION:
         raise IndexCorrupt(f"index at {paths.root} has format {manifest.get('format')}: run `yaksa index --rebuild`")
     return manifest
 
 
+@contextlib.contextmanager
+def replaced_atomically(path: Path) -> Iterator[Path]:
+    """Yield a temporary path beside `path` to write; rename it over `path` when the block ends, or remove it (file
+    or folder) when the block fails, a full disk included.
+
+    Example:
+        >>> import tempfile
+        >>> target = Path(tempfile.mkdtemp()) / "docs.jsonl"
+        >>> with replaced_atomically(target) as tmp:
+        ...     _ = tmp.write_text("{}")
+        >>> target.read_text(), tmp.exists()
+        ('{}', False)
+    """
+    tmp = path.with_name(path.name.rsplit(".", 1)[0] + ".tmp")
+    _remove(tmp)  # debris of a build killed before it could clean up
+    try:
+        yield tmp
+        if path.is_dir() and tmp.is_dir():
+            shutil.rmtree(path)
+        os.replace(tmp, path)
+    except BaseException:
+        _remove(tmp)
+        raise
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        path.unlink(missing_ok=True)
+
+
 def write_manifest(paths: IndexPaths, manifest: dict) -> None:
     paths.root.mkdir(parents=True, exist_ok=True)
-    tmp = paths.manifest.with_suffix(".tmp")
-    tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
-    os.replace(tmp, paths.manifest)
+    with replaced_atomically(paths.manifest) as tmp:
+        tmp.write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
 def write_docs(paths: IndexPaths, docs: list[Document]) -> None:
-    tmp = paths.docs.with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
+    with replaced_atomically(paths.docs) as tmp, open(tmp, "w", encoding="utf-8") as f:
         for d in docs:
             f.write(json.dumps({"id": d.id, "text": d.text, "metadata": d.metadata}, ensure_ascii=False) + "\n")
-    os.replace(tmp, paths.docs)
 
 
 def read_docs(paths: IndexPaths) -> list[Document]:

@@ -32,6 +32,7 @@ from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder, get_embedder, truncate_query
 from retrievers.fusion import fuse_features
+from retrievers.index_integrity import load_part
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
 from retrievers.lexicon import Lexicon
 from retrievers.names import (
@@ -524,12 +525,9 @@ def open_searcher(
             f"index at {paths.root} lists {manifest.get('documents')} documents but holds {len(docs)}: "
             "run `yaksa index --rebuild`"
         )
-    try:
-        bm25 = BM25Index.load(paths.bm25)
-        names = load_names(paths.root / "names.json")
-        words = (paths.root / "user_words.txt").read_text(encoding="utf-8").splitlines()
-    except (OSError, ValueError, KeyError) as e:
-        raise IndexCorrupt(f"index at {paths.root} is damaged ({e}): run `yaksa index --rebuild`") from None
+    bm25 = load_part(paths.bm25, lambda: BM25Index.load(paths.bm25), paths, manifest.get("files", {}).get("bm25"))
+    names = load_part(paths.names, lambda: load_names(paths.names))
+    words = load_part(paths.user_words, lambda: paths.user_words.read_text(encoding="utf-8").splitlines())
     tokenizer = KiwiTokenizer(user_words=words)
     store = vectors = None
     notes = []

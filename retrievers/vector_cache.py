@@ -132,14 +132,18 @@ class VectorCache:
         return len(gone)
 
     def save(self, path: str | Path | None = None) -> None:
-        """Write atomically: a crash mid-write leaves the previous file intact."""
+        """Write atomically: a crash mid-write leaves the previous file intact, a failed write no temporary file."""
         path = Path(path or self.path)
         path.parent.mkdir(parents=True, exist_ok=True)
         keys = np.array(sorted(self._rows), dtype="<U32")
         vecs = np.stack([self._rows[k] for k in keys]) if len(keys) else np.zeros((0, self.dim), np.float16)
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, keys=keys, vectors=vecs.astype(np.float16), model=np.array(self.model))
-        os.replace(tmp, path)
+        try:
+            np.savez_compressed(tmp, keys=keys, vectors=vecs.astype(np.float16), model=np.array(self.model))
+            os.replace(tmp, path)
+        except BaseException:  # a full disk: no half-written file is left behind
+            tmp.unlink(missing_ok=True)
+            raise
 
     def verify(self, texts: list[str], embed: Callable[[list[str]], np.ndarray], min_cos: float = 0.98) -> float:
         """Re-embed `texts` (which must be cached) and return the lowest cosine to the cached rows.

@@ -28,6 +28,15 @@ def _clean_meta(meta: dict) -> dict:
     return {k: v for k, v in meta.items() if isinstance(v, str | int | float | bool) and v != ""}
 
 
+def _forget_failed_system(path: str) -> None:
+    """chromadb caches a local store's system by path before starting it, and keeps it when starting fails (a damaged
+    chroma.sqlite3): every later open of that path in the process would get the broken one. Drop it."""
+    from chromadb.api.shared_system_client import SharedSystemClient
+
+    SharedSystemClient._identifier_to_system.pop(path, None)
+    SharedSystemClient._identifier_to_refcount.pop(path, None)
+
+
 class ChromaStore:
     """A thin wrapper over one Chroma collection."""
 
@@ -64,8 +73,16 @@ class ChromaStore:
         except VectorStoreError:
             raise
         except Exception as e:  # chromadb raises many types for a bad path or an unreachable server
+            if not url:
+                _forget_failed_system(str(path))
             where = url or path
             raise VectorStoreError(f"cannot open the Chroma store at {where}: {e}") from e
+
+    def close(self) -> None:
+        """Release the client (a local store's files are let go once no other client in the process holds them)."""
+        close = getattr(self.client, "close", None)
+        if close is not None:
+            close()
 
     def count(self) -> int:
         return self._answer("count", self.collection.count)

