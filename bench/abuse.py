@@ -316,6 +316,173 @@ def probe_dead_lm(timeout: float) -> dict:
     }
 
 
+def yaksa_cli(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """`yaksa ARGV...` in a child process (the real CLI, real embedder), output captured as text."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "yaksa.cli", *argv], capture_output=True, text=True, env=env,
+                          timeout=timeout)  # fmt: skip
+
+
+def mini_index_copy(folder: Path, name: str) -> Path:
+    """A fresh index over the mini corpus (the real default embedder), built by `yaksa index`."""
+    from yaksa.testing.mini_index import MINI_CORPUS
+
+    root = folder / name
+    built = yaksa_cli("index", str(MINI_CORPUS), "--index-dir", str(root), "-q", "--no-shipped-vectors")
+    if built.returncode != 0:
+        raise RuntimeError(f"mini index build failed: {built.stderr.strip()}")
+    return root
+
+
+DAMAGE = {
+    "truncated BM25 vocabulary": lambda root: _truncate(root / "bm25" / "vocab.index.json"),
+    "truncated BM25 data": lambda root: _truncate(root / "bm25" / "data.csc.index.npy"),
+    "deleted BM25 params": lambda root: (root / "bm25" / "params.index.json").unlink(),
+    "garbage manifest.json": lambda root: (root / "manifest.json").write_bytes(b"\xff\xfe garbage"),
+    "names.json holding []": lambda root: (root / "names.json").write_text("[]"),
+    "garbage chroma.sqlite3": lambda root: (root / "chroma" / "chroma.sqlite3").write_bytes(b"not a database" * 100),
+}
+
+
+def _truncate(path: Path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def probe_damaged_index() -> dict:
+    """Each way a probe damaged an index: what `yaksa search` says before, whether `yaksa index` repairs it (exit 0,
+    with a note naming the file), and whether search answers again."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="yaksa-abuse-index-"))
+    clean = mini_index_copy(folder, "clean")
+    out = {}
+    try:
+        for case, damage in DAMAGE.items():
+            root = folder / "case"
+            shutil.rmtree(root, ignore_errors=True)
+            shutil.copytree(clean, root)
+            damage(root)
+            before = yaksa_cli("search", "게보린 부작용", "--json", "--index-dir", str(root))
+            repair = yaksa_cli("index", _mini_corpus(), "--index-dir", str(root),
+                               "-q", "--no-shipped-vectors")  # fmt: skip
+            after = yaksa_cli("search", "게보린 부작용", "--json", "--index-dir", str(root))
+            hits = json.loads(after.stdout) if after.returncode == 0 else []
+            out[case] = {
+                "search_before_exit": before.returncode,
+                "search_before_stderr_lines": len(before.stderr.strip().splitlines()),
+                "tracebacks": sum("Traceback" in r.stderr for r in (before, repair, after)),
+                "index_exit": repair.returncode,
+                "index_note": next((ln.strip()[:90] for ln in repair.stdout.splitlines() if "note:" in ln), ""),
+                "search_after_exit": after.returncode,
+                "search_after_top": hits[0]["id"] if hits else None,
+            }
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return out
+
+
+def _mini_corpus() -> str:
+    from yaksa.testing.mini_index import MINI_CORPUS
+
+    return str(MINI_CORPUS)
+
+
+def probe_concurrent_builds(n: int = 2) -> dict:
+    """`n` concurrent `yaksa index --rebuild` on one folder: exit codes, and duplicate keys in the token cache."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="yaksa-abuse-builds-"))
+    root = mini_index_copy(folder, "index")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable, "-m", "yaksa.cli", "index", _mini_corpus(), "--index-dir", str(root), "--rebuild", "-q",
+            "--no-shipped-vectors"]  # fmt: skip
+    try:
+        procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)]
+        time.sleep(1.5)  # the first holds the lock by now (it has imported and started loading the corpus)
+        procs += [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                  for _ in range(n - 1)]  # fmt: skip
+        results = [(p.wait(300), p.communicate()[1]) for p in procs]
+        rows = [json.loads(line) for line in (root / "tokens.jsonl").read_text().splitlines() if line]
+        keys = [r["h"] for r in rows if "h" in r]
+        searched = yaksa_cli("search", "게보린 부작용", "--json", "--index-dir", str(root))
+        leftovers = [p.name for p in folder.iterdir() if p.name not in ("index", "index.lock")]
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {
+        "builds": n,
+        "exit_codes": [code for code, _ in results],
+        "refused_with_one_line": sum(code == 2 and len(err.strip().splitlines()) == 1 for code, err in results),
+        "token_cache_lines": len(keys),
+        "duplicate_keys": len(keys) - len(set(keys)),
+        "search_after_exit": searched.returncode,
+        "leftover_folders": leftovers,
+    }
+
+
+def probe_promotion(n: int = 6) -> dict:
+    """`n` concurrent promotes into a fresh sqlite registry, half of them good models (dev 0.920) and half compiled
+    against a flaky LM (0.610), all tagged as scored on one dev set with one scorer; then one candidate whose champion
+    was measured with another LM and is re-scored by a flaky LM. Where `@champion` ends, and how long it took."""
+    import tempfile
+
+    import mlflow
+    from mlflow import MlflowClient
+
+    from yaksa.commands._promotion import promote
+
+    folder = Path(tempfile.mkdtemp(prefix="yaksa-abuse-registry-"))
+    mlflow.set_tracking_uri(f"sqlite:///{folder / 'mlflow.db'}")
+    client, name = MlflowClient(), "yaksa-crag"
+    client.create_registered_model(name)
+    key = {"dataset_version": "fixed", "metric": "quality", "metric_weights": "", "lm": "generate=openai/x"}
+    scores = [0.920 if i % 2 == 0 else 0.610 for i in range(n)]
+    versions = [client.create_model_version(name, source=str(folder / f"m{i}")).version for i in range(n)]
+    client.set_model_version_tag(name, versions[-1], "dev_score", "0.610")  # a worse champion to start from
+    client.set_registered_model_alias(name, "champion", versions[-1])
+    outcomes: list[dict] = []
+    start = time.monotonic()
+
+    def one(version, score):
+        tags = {**key, "dev_score": str(score)}
+        for tag, value in tags.items():
+            client.set_model_version_tag(name, version, tag, value)
+        outcomes.append(promote(client, name, version, tags, rescore=lambda v: 0.0))
+
+    threads = [threading.Thread(target=one, args=(v, sc)) for v, sc in zip(versions[:-1], scores[:-1], strict=True)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    champion = client.get_model_version_by_alias(name, "champion")
+    concurrent_s = time.monotonic() - start
+    other_lm = {**key, "lm": "generate=openai/other", "dev_score": "0.700"}
+    late = client.create_model_version(name, source=str(folder / "late")).version
+    flaky = promote(client, name, late, other_lm, rescore=lambda v: 0.300)  # a flaky LM re-scores the champion low
+    return {
+        "concurrent_promotes": n - 1,
+        "scores": scores[:-1],
+        "champion_score_after": float(champion.tags["dev_score"]),
+        "best_score": max(scores),
+        "champion_is_best": float(champion.tags["dev_score"]) == max(scores),
+        "seconds": round(concurrent_s, 2),
+        "other_lm_candidate_0.700_vs_champion_rescored_0.300": "promoted" if flaky["promoted"] else "kept",
+        "rescored_reason": flaky["reason"],
+    }
+
+
+def stop_process(proc: subprocess.Popen, grace: float = 15.0) -> None:
+    """Terminate the server process; kill it when it has not exited after `grace` seconds."""
+    proc.terminate()
+    try:
+        proc.wait(grace)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(grace)
+
+
 # ---------------------------------------------------------------------------------------------------------- main
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -374,8 +541,7 @@ def main() -> int:
             print("slow clients:", json.dumps(results["slow_clients"]), flush=True)
             results["threads_at_end"] = threads_of(proc.pid)
         finally:
-            proc.terminate()
-            proc.wait(15)
+            stop_process(proc)
     results["dead_lm"] = probe_dead_lm(args.dead_timeout)
     print("dead LM:", json.dumps(results["dead_lm"]), flush=True)
     if args.out:
@@ -384,5 +550,21 @@ def main() -> int:
     return 0
 
 
+def run_and_exit(limit_s: float = 1800.0) -> None:
+    """Run `main` and leave the process, whatever threads a library left behind.
+
+    Native threads that chromadb and litellm start (tokio, sqlx, aiohttp loops) can keep the interpreter waiting at
+    shutdown; a bench must end on its own, so after the results are written the process exits with `os._exit`. A
+    watchdog dumps every thread's stack and exits 1 if the whole run takes longer than `limit_s`.
+    """
+    import faulthandler
+
+    faulthandler.dump_traceback_later(limit_s, exit=True)
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run_and_exit()
