@@ -207,7 +207,7 @@ class CRAG(dspy.Module):
                 rules = self.backend.dur_rules(ingredients, types)[: graph.MAX_DUR_DOCS] if ingredients else []
             except Exception as e:  # a backend without DUR rules must not stop the answer
                 rules = []
-                st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}")
+                st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}", "backend_error", "no DUR rules")
             seen = {d.id for d in out}
             added = [r for r in rules if r.id not in seen]
             out = added + out  # the user's safety rules first (programs/safety_rules.py)
