@@ -262,7 +262,7 @@ class CRAG(dspy.Module):
         out = trace.to_dict()
         out.update(
             strategy=self.settings.refine_strategy,
-            uses_lm=st.run.uses_lm,
+            uses_lm=st.trace.lm_calls["total"] > 0,  # an LM was called (an out-of-scope question calls none)
             unreachable=st.run.unreachable(),
             budget={"limit": st.run.budget.limit, "used": st.run.budget.used},
             warnings=st.warnings,
