@@ -207,7 +207,7 @@ class CRAG(dspy.Module):
                 rules = self.backend.dur_rules(ingredients, types)[: graph.MAX_DUR_DOCS] if ingredients else []
             except Exception as e:  # a backend without DUR rules must not stop the answer
                 rules = []
-                st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}")
+                st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}", "backend_error", "no DUR rules")
             seen = {d.id for d in out}
             added = [r for r in rules if r.id not in seen]
             out = added + out  # the user's safety rules first (programs/safety_rules.py)
@@ -262,7 +262,7 @@ class CRAG(dspy.Module):
         out = trace.to_dict()
         out.update(
             strategy=self.settings.refine_strategy,
-            uses_lm=st.run.uses_lm,
+            uses_lm=st.trace.lm_calls["total"] > 0,  # an LM was called (an out-of-scope question calls none)
             unreachable=st.run.unreachable(),
             budget={"limit": st.run.budget.limit, "used": st.run.budget.used},
             warnings=st.warnings,

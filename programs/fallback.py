@@ -20,13 +20,14 @@ Example:
 from __future__ import annotations
 
 from programs.budget import BudgetExhausted
+from programs.error_codes import code_for
 
 
 class FallBack:
     """A ``with`` block whose errors, other than a spent budget, are logged and swallowed.
 
     Args:
-        log: the question's `programs.run.RunLog` (anything with ``fallback(where, why)``).
+        log: the question's `programs.run.RunLog` (anything with ``fallback(where, why, code, then)``).
         where: the step that fell back (``rewrite``, ``generate``, ...).
         then: what the step does instead, appended to the logged reason.
 
@@ -47,5 +48,6 @@ class FallBack:
         if error is None or isinstance(error, BudgetExhausted) or not isinstance(error, Exception):
             return False
         self.failed, self.error = True, error
-        self.log.fallback(self.where, f"{type(error).__name__}: {str(error)[:120]}; {self.then}")
+        why = f"{type(error).__name__}: {str(error)[:120]}; {self.then}"
+        self.log.fallback(self.where, why, code_for(error), self.then)
         return True

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import dspy
 
 from programs.budget import BudgetExhausted
+from programs.error_codes import code_for
 from programs.run import Run
 from retrievers.documents import Hit
 from retrievers.relevance import RelevanceModel, default_model
@@ -98,10 +99,11 @@ class LMGrader(dspy.Module):
             if len(verdicts) != len(hits) or any(v not in ("yes", "no") for v in verdicts):
                 raise ValueError(f"expected {len(hits)} yes/no verdicts, got {out.verdicts!r}")
         except BudgetExhausted:
-            run.trace.fallback("grade", "LM-call budget used up; calibrated grade")
+            run.trace.fallback("grade", "LM-call budget used up; calibrated grade", "lm_budget", "calibrated grade")
             return base
         except Exception as e:
-            run.trace.fallback("grade", f"{type(e).__name__}: {str(e)[:120]}; calibrated grade")
+            why = f"{type(e).__name__}: {str(e)[:120]}; calibrated grade"
+            run.trace.fallback("grade", why, code_for(e), "calibrated grade")
             return base
         yes = [v == "yes" for v in verdicts]
         docs = [round((p + y) / 2, 4) for p, y in zip(base.documents, yes, strict=True)]

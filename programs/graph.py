@@ -224,7 +224,8 @@ def ground(p, st: QuestionState) -> dict:
             GROUNDING_FALLBACK_NOTICE,
         )
         st.method, info["fallback"] = "extractive", True
-        st.trace.fallback("grounding", f"{len(out.removed)} unsupported sentence(s) removed; extractive answer")
+        why = f"{len(out.removed)} unsupported sentence(s) removed; extractive answer"
+        st.trace.fallback("grounding", why, "ungrounded", "extractive answer")
     else:
         notice = GROUNDING_REMOVED_NOTICE.format(n=len(out.removed))
         st.answer = f"{out.answer.rstrip()}\n\n{notice}"

@@ -25,18 +25,31 @@ _SEX = {
 }
 
 
+# Every profile item reaches LM prompts (the summary and the slots), so each is bounded as the question is: the
+# longest product name in the corpus has 150 characters (케논에스플라스타 with its export names).
+MAX_ITEMS = 10  # conditions, medicines
+MAX_ITEM_CHARS = 200  # each condition or medicine
+MAX_SEX_CHARS = 10
+
+
 class ProfileError(ValueError):
-    """The profile JSON has the wrong shape."""
+    """The profile JSON has the wrong shape or is over a limit."""
 
 
 def _as_list(value, name: str) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
-        return [v.strip() for v in value.split(",") if v.strip()]
-    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-        return [v.strip() for v in value if v.strip()]
-    raise ProfileError(f"{name} must be a list of strings")
+        value = value.split(",")
+    elif not (isinstance(value, list | tuple) and all(isinstance(v, str) for v in value)):
+        raise ProfileError(f"{name} must be a list of strings")
+    # the limits apply to what was sent, blanks and spaces included (as the API's schema states them)
+    if len(value) > MAX_ITEMS:
+        raise ProfileError(f"{name} has {len(value)} items; at most {MAX_ITEMS}")
+    for n, item in enumerate(value, 1):
+        if len(item) > MAX_ITEM_CHARS:
+            raise ProfileError(f"{name} item {n} has {len(item)} characters; at most {MAX_ITEM_CHARS}")
+    return [v.strip() for v in value if v.strip()]
 
 
 @dataclass(frozen=True)
@@ -51,7 +64,8 @@ class UserProfile:
 
     @classmethod
     def from_dict(cls, data: dict | None) -> UserProfile:
-        """Build a profile from JSON-like data; raise `ProfileError` on a bad shape."""
+        """Build a profile from JSON-like data; raise `ProfileError` on a bad shape or an item over its limit
+        (`MAX_ITEMS` conditions or medicines of `MAX_ITEM_CHARS` characters each, a sex of `MAX_SEX_CHARS`)."""
         if not data:
             return cls()
         if not isinstance(data, dict):
@@ -66,7 +80,10 @@ class UserProfile:
             age = int(age)
             if not 0 <= age <= 130:
                 raise ProfileError("age must be between 0 and 130")
-        sex = str(data.get("sex") or "").strip()
+        sex = str(data.get("sex") or "")
+        if len(sex) > MAX_SEX_CHARS:
+            raise ProfileError(f"sex has {len(sex)} characters; at most {MAX_SEX_CHARS}")
+        sex = sex.strip()
         sex = _SEX.get(sex.lower(), sex)
         conditions = _as_list(data.get("conditions"), "conditions")
         pregnant = bool(data.get("pregnant")) or any(w in c.lower() for c in conditions for w in _PREGNANT_WORDS)

@@ -31,6 +31,7 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from programs.budget import ROLES, BudgetExhausted, LMBudget
+from programs.error_codes import LMUnavailable, code_for
 from programs.lm_call import LMCallCut, TimeBudgetExhausted, call_with_limits
 from programs.structured import adapter_for
 
@@ -51,8 +52,10 @@ class RunLog:
         doc_history: the document ids of each retrieval.
         lm_calls: LM calls per role (and ``total``).
         stop_reason: why the program stopped.
-        fallbacks: where an LM step fell back to its heuristic, and why.
-        errors: LM errors, one line each.
+        fallbacks: where an LM step fell back to its heuristic, and why (the error's own text included).
+        errors: LM errors, one line each (the error's own text included).
+        error_codes: one ``{"role", "error"}`` per line of `errors`, the error as a code of
+            `programs.error_codes` (what the HTTP server shows instead of the lines).
         cut: LM calls cut by a limit: ``{"role", "why", "detail", "seconds", "tokens"}`` with ``why`` one of
             ``unreachable`` (no first token), ``slow`` (tokens stopped), ``time_budget`` (the question's time ran
             out).
@@ -71,6 +74,7 @@ class RunLog:
     stop_reason: str = ""
     fallbacks: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    error_codes: list[dict] = field(default_factory=list)
     cut: list[dict] = field(default_factory=list)
     parse_failures: dict[str, int] = field(default_factory=lambda: {r: 0 for r in ROLES})
     timings: dict[str, float] = field(default_factory=dict)
@@ -86,9 +90,16 @@ class RunLog:
                 pass
         return entry
 
-    def fallback(self, where: str, why: str) -> None:
+    def fallback(self, where: str, why: str, code: str = "step_failed", then: str = "") -> None:
+        """Record that `where` fell back: `why` (details), `code` (one of `programs.error_codes.MESSAGES`) and
+        `then`, what it did instead."""
         self.fallbacks.append(f"{where}: {why}")
-        self.step("fallback", where=where, why=why)
+        self.step("fallback", where=where, why=why, error=code, **({"then": then} if then else {}))
+
+    def lm_error(self, role: str, code: str, detail: str) -> None:
+        """Record a failed LM call of `role`: `detail` in `errors`, `code` in `error_codes`."""
+        self.errors.append(f"{role}: {detail}")
+        self.error_codes.append({"role": role, "error": code})
 
     def to_dict(self) -> dict:
         return {
@@ -102,6 +113,7 @@ class RunLog:
             "stop_reason": self.stop_reason,
             "fallbacks": self.fallbacks,
             "errors": self.errors,
+            "error_codes": self.error_codes,
             "cut": self.cut,
             "parse_failures": dict(self.parse_failures),
             "timings": self.timings,
@@ -151,11 +163,12 @@ class Run:
         Raises:
             BudgetExhausted: no LM call is left, or the time budget ran out before or during the call
                 (`TimeBudgetExhausted`).
-            RuntimeError: the role has no LM, or it was switched off after a connection failure or a stall.
+            LMUnavailable: the role has no LM, or it was switched off after a connection failure or a stall (a
+                RuntimeError).
             Exception: whatever the LM or the adapter raised (a parse error, a server error); the caller falls back.
         """
         if not self.has_lm(role):
-            raise RuntimeError(self.disabled.get(role) or f"no LM configured for the {role} role")
+            raise LMUnavailable(self.disabled.get(role) or f"no LM configured for the {role} role")
         if self.deadline is not None and time.monotonic() >= self.deadline:
             self._cut(role, "time_budget", f"no time left for a {role} call", 0.0, 0)
             raise TimeBudgetExhausted(f"wall-clock budget of {self.time_budget_s:g} s used up before a {role} call")
@@ -183,15 +196,14 @@ class Run:
             self.disabled[role] = f"the {role} LM {verb} ({e})"
             if e.kind == "slow":
                 self.slow.add(role)
-            self.trace.errors.append(f"{role}: {e.kind}: {e}")
+            self.trace.lm_error(role, code_for(e), f"{e.kind}: {e}")
             self._cut(role, e.kind, str(e), e.waited_s, e.tokens)
             raise
         except Exception as e:
             if isinstance(e, AdapterParseError):
                 self.trace.parse_failures[role] = self.trace.parse_failures.get(role, 0) + 1
-            message = f"{role}: {type(e).__name__}: {str(e)[:200]}"
-            hint = _dialect_hint(e, lm)
-            self.trace.errors.append(f"{message}{hint}")
+            message = f"{type(e).__name__}: {str(e)[:200]}"
+            self.trace.lm_error(role, code_for(e), f"{message}{_dialect_hint(e, lm)}")
             if _unreachable(e):
                 self.disabled[role] = f"the {role} LM could not be reached ({type(e).__name__})"
                 self._cut(role, "unreachable", f"{type(e).__name__}: {str(e)[:120]}", time.perf_counter() - start, 0)

@@ -14,7 +14,7 @@ from yaksa.testing.mini_index import real_searcher
 ROWS = [
     {"id": "1", "kind": "product", "question": "게보린 부작용", "gold": ["easydrug:197900277:se"]},
     {"id": "2", "kind": "product", "question": "베아제 효능", "gold": ["easydrug:198700405:efcy"]},
-    {"id": "3", "kind": "vague", "question": "그거 어떻게 먹어요?", "gold": ["easydrug:197900277:useMethod"]},
+    {"id": "3", "kind": "vague", "question": "이 약 어떻게 먹어요?", "gold": ["easydrug:197900277:useMethod"]},
     {"id": "4", "kind": "oos", "question": "삼성전자 주가", "gold": []},
 ]
 

@@ -59,6 +59,16 @@ def test_out_of_scope_question_says_so_without_citations():
     assert data["citations"] == []
 
 
+def test_out_of_scope_with_an_lm_configured_says_no_lm_was_used():
+    lm = ScriptedLM()
+    data = client(make_app(lms=lm.roles())).post("/v1/ask", json={"question": "삼성전자 주가 알려줘"}).json()
+    assert data["out_of_scope"] is True
+    assert lm.calls == []
+    assert data["trace"]["lm_calls"]["total"] == 0
+    assert data["uses_lm"] is False
+    assert data["trace"]["uses_lm"] is False
+
+
 def test_user_profile_pulls_in_the_dur_rule_and_a_strategy_profile_changes_the_strategy():
     app = make_app()
     c = client(app)

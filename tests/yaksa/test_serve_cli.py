@@ -7,6 +7,7 @@ import pytest
 
 from programs.crag import CRAG
 from yaksa import cli
+from yaksa.app import ServeSettings
 from yaksa.commands import _backend
 from yaksa.testing.mini_index import real_searcher
 
@@ -114,3 +115,16 @@ def test_mlflow_uris_need_the_loader(served, capsys, monkeypatch):
     monkeypatch.setitem(sys.modules, "programs.loading", None)  # as if programs/loading.py were absent
     assert cli.main(["serve", "--model", "models:/yaksa-crag@champion"]) == 2
     assert "needs programs/loading.py" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("token", ["   ", "\t", " s3cret", "s3cret\n"])
+def test_a_token_no_request_could_send_is_refused_at_startup(served, capsys, monkeypatch, token):
+    monkeypatch.setenv("YAKSA_API_TOKEN", token)
+    assert cli.main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("yaksa: error: the API token (YAKSA_API_TOKEN / api_token) is ")
+    assert "every client would get 401" in err
+    assert err.count("\n") == 1
+    assert not served
+    with pytest.raises(ValueError, match="whitespace"):
+        ServeSettings(api_token=token)

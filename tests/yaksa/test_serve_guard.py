@@ -95,3 +95,26 @@ def test_host_name_parsing():
         "",
         "",
     ]
+    garbage = (
+        b"127.0.0.1:80@evil.example",
+        b"user@127.0.0.1",
+        b"[::1]:80@evil.example",
+        b"127.0.0.1/evil",
+        b"127.0.0.1 evil",
+        b"127.0.0.1:80:80",
+        b"127.0.0.1:http",
+        b"[::1",
+        b"[evil.example]",
+    )
+    assert [host_name(h) for h in garbage] == [""] * len(garbage)
+
+
+def test_a_host_header_with_userinfo_is_refused():
+    app = make_app(settings=settings(allowed_hosts=("127.0.0.1", "localhost", "::1")))
+    with Server(app) as server:
+        for host in (b"127.0.0.1:80@evil.example", b"localhost@evil.example"):
+            got, _ = raw(server.port, b"GET /healthz HTTP/1.1\r\nHost: " + host + b"\r\nConnection: close\r\n\r\n")
+            assert got.startswith(b"HTTP/1.1 400"), got[:80]
+            assert b"bad_host" in got
+        ok, _ = raw(server.port, b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:80\r\nConnection: close\r\n\r\n")
+        assert ok.startswith(b"HTTP/1.1 200")

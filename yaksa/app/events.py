@@ -32,6 +32,8 @@ import json
 import re
 from typing import Any
 
+from yaksa.app.public_trace import public_step
+
 EVENTS = (
     "accepted",
     "status",
@@ -86,8 +88,9 @@ def encode(event: str, data: dict[str, Any], event_id: int) -> str:
 
 
 def status_data(step: dict) -> dict:
-    """A trace step as a status event: its name, a Korean label, and its details (hit lists cut to ids)."""
-    detail = {k: v for k, v in step.items() if k != "step"}
+    """A trace step as a status event: its name, a Korean label, and its details (hit lists cut to ids; an error
+    as its code, never its text: yaksa/app/public_trace.py)."""
+    detail = {k: v for k, v in public_step(step).items() if k != "step"}
     if isinstance(detail.get("hits"), list):
         detail["hits"] = [h.get("id") for h in detail["hits"] if isinstance(h, dict)][:10]
     name = step.get("step", "")

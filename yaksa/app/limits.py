@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import ipaddress
 import json
+import re
 import threading
 
 
@@ -62,12 +64,35 @@ PAGE_CSP = (
 )
 
 
+_REG_NAME = re.compile(r"[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?")  # a DNS name or an IPv4 address
+_PORT = re.compile(r":[0-9]{0,5}")
+
+
 def host_name(header: bytes | None) -> str:
-    """The host of a Host header without its port: ``127.0.0.1:8000`` -> ``127.0.0.1``, ``[::1]:80`` -> ``::1``."""
+    """The host of a Host header without its port: ``127.0.0.1:8000`` -> ``127.0.0.1``, ``[::1]:80`` -> ``::1``;
+    ``""`` for anything that is not ``host[:port]`` (userinfo such as ``127.0.0.1:80@evil.example``, a path, spaces,
+    a port that is not digits), so it matches no allowed host.
+
+    Example:
+        >>> host_name(b"127.0.0.1:80@evil.example"), host_name(b"LocalHost:8000")
+        ('', 'localhost')
+    """
     text = (header or b"").decode("latin-1").strip().lower()
     if text.startswith("["):
-        return text[1:].partition("]")[0]
-    return text.rpartition(":")[0] if text.count(":") == 1 else text
+        inside, bracket, port = text[1:].partition("]")
+        return inside if bracket and _ipv6(inside) and (not port or _PORT.fullmatch(port)) else ""
+    name, colon, port = text.partition(":")
+    if colon and not _PORT.fullmatch(colon + port):
+        return text if _ipv6(text) else ""  # a bare IPv6 address (not a valid Host header, but unambiguous)
+    return name if _REG_NAME.fullmatch(name) else ""
+
+
+def _ipv6(text: str) -> bool:
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
 
 
 class RequestGuard:

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from programs.ablations import PROFILES
+from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS
 from yaksa.app.settings import MAX_QUESTION_CHARS
 
 PROFILE_NAMES = tuple(PROFILES)
@@ -15,6 +16,17 @@ PROFILE_NAMES = tuple(PROFILES)
 def _whole_number(value):
     """JSON Schema's integer includes 60.0; the strict model takes it as 60 (and still refuses "60" and true)."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _items(what: str) -> dict:
+    """A list of profile items: its limits are in the schema and checked by `programs.profile.UserProfile` (422
+    ``bad_user_profile`` naming the limit, as ``yaksa ask --user`` says it)."""
+    limits = {"maxItems": MAX_ITEMS, "items": {"type": "string", "maxLength": MAX_ITEM_CHARS}}
+    return {
+        "default_factory": list,
+        "description": f"{what} (at most {MAX_ITEMS}, {MAX_ITEM_CHARS} characters each)",
+        "json_schema_extra": limits,
+    }
 
 
 class UserIn(BaseModel):
@@ -26,9 +38,13 @@ class UserIn(BaseModel):
     age: Annotated[int | None, BeforeValidator(_whole_number)] = Field(
         None, ge=0, le=130, description="age in whole years"
     )
-    sex: str = Field("", max_length=10, description="남 / 여 (or m / f)")
-    conditions: list[str] = Field(default_factory=list, max_length=10, description="conditions, e.g. 고혈압")
-    medicines: list[str] = Field(default_factory=list, max_length=10, description="medicines taken now")
+    sex: str = Field(
+        "",
+        description=f"남 / 여 (or m / f; at most {MAX_SEX_CHARS} characters)",
+        json_schema_extra={"maxLength": MAX_SEX_CHARS},
+    )
+    conditions: list[str] = Field(**_items("conditions, e.g. 고혈압"))
+    medicines: list[str] = Field(**_items("medicines taken now"))
     pregnant: bool = False
 
 

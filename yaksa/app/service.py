@@ -29,6 +29,7 @@ from programs.extractive import NO_LM_NOTICE
 from programs.graph import OUT_OF_SCOPE_ANSWER as OUT_OF_SCOPE_NOTICE
 from yaksa.app.cancel import CancelOnLM, QuestionCancelled, Work, step_guard
 from yaksa.app.events import STEP_PROGRESS, answer_pieces, encode, status_data
+from yaksa.app.public_trace import log_failures, public_trace
 from yaksa.app.scores import Scorer
 from yaksa.app.settings import ServeSettings
 
@@ -156,10 +157,12 @@ class ProgramHost:
             return self._variants[profile]
 
     # ------------------------------------------------------------------ answers
-    def payload(self, pred, program=None) -> dict:
-        """The JSON answer: the prediction, each citation with its document text, notices and the trace."""
+    def payload(self, pred, program=None, request_id: str | None = None) -> dict:
+        """The JSON answer: the prediction, each citation with its document text, notices and the trace (its LM
+        errors and fallbacks as codes: their own text goes to the server log, yaksa/app/public_trace.py)."""
         program = program or self.program
         trace = dict(pred.trace or {})
+        log_failures(trace, log, request_id)
         contexts = list(pred.contexts or [])
         backend = getattr(program, "backend", None)
         citations = []
@@ -190,7 +193,7 @@ class ProgramHost:
             "verification": str(trace.get("verification") or "off"),
             "quality": trace.get("quality"),
             "warnings": list(trace.get("warnings") or []),
-            "trace": trace,
+            "trace": public_trace(trace),
         }
 
     async def ask(
@@ -290,7 +293,7 @@ class ProgramHost:
                     pred = value
                 if beat.due():
                     yield event("heartbeat", beat.data("answer"))
-            data = self.payload(pred, program)
+            data = self.payload(pred, program, request_id)
             if not tokens:
                 for piece in answer_pieces(data["answer"]):
                     yield event("token", {"text": piece, "source": "final"})

@@ -17,6 +17,21 @@ from retrievers.config_file import environment, load_settings
 SCORES = ("auto", "quality", "ragas", "off")
 
 
+def check_token(token: str | None) -> None:
+    """Refuse a bearer token no request could match: blank, or with whitespace around it (HTTP strips it from the
+    header), which would lock every client out with 401.
+
+    Raises:
+        ValueError: one line saying what is wrong and how to fix it.
+    """
+    if token is not None and (not token.strip() or token != token.strip()):
+        what = "only whitespace" if not token.strip() else "starts or ends with whitespace"
+        raise ValueError(
+            f"the API token (YAKSA_API_TOKEN / api_token) is {what}: no request could send it, so every client "
+            "would get 401; set a token without spaces around it, or unset it"
+        )
+
+
 @dataclass(frozen=True)
 class ServeSettings:
     """Limits and behaviour of `yaksa serve`.
@@ -40,7 +55,8 @@ class ServeSettings:
         scores_timeout_s: the scores give up after this long (the answer was already sent).
         scores_expected_s: how long scoring is expected to take, for the progress bar (None: 1 s for quality,
             60 s for RAGAS, the seed's figure).
-        api_token: when set, /v1/* need ``Authorization: Bearer <token>`` (default: env ``YAKSA_API_TOKEN``).
+        api_token: when set, /v1/* need ``Authorization: Bearer <token>`` (default: env ``YAKSA_API_TOKEN``); a
+            token that is blank or has surrounding whitespace is refused (ValueError): no header could match it.
     """
 
     max_question_chars: int = MAX_QUESTION_CHARS
@@ -67,6 +83,7 @@ class ServeSettings:
             raise ValueError("timeouts must be positive")
         if self.scores not in SCORES:
             raise ValueError(f"scores must be one of {', '.join(SCORES)}")
+        check_token(self.api_token)
 
     @classmethod
     def load(cls, path=None, **values) -> ServeSettings:

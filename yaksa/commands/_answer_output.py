@@ -1,10 +1,49 @@
 """How ``yaksa ask`` shows an answer: streamed tokens, the sources (product and section of each citation), the
-trace, and the JSON object of one prediction (also one line of ``yaksa ask --json -`` and a row of eval-answers)."""
+trace, what failed on the way (`print_lm_warnings`, `degraded`), and the JSON object of one prediction (also one
+line of ``yaksa ask --json -`` and a row of eval-answers)."""
 
 from __future__ import annotations
 
 import json
 import sys
+
+STRICT_EXIT = 3  # ``yaksa ask --strict``: the answer was printed, but an LM call failed or a step fell back
+
+
+def degraded(trace: dict) -> bool:
+    """True when an LM call failed or was cut, or a step fell back to its heuristic, while answering.
+
+    Example:
+        >>> degraded({"errors": [], "fallbacks": [], "cut": []}), degraded({"fallbacks": ["grade: ..."]})
+        (False, True)
+    """
+    return any(trace.get(key) for key in ("errors", "fallbacks", "cut", "unreachable"))
+
+
+def print_lm_warnings(trace: dict, config) -> None:
+    """One stderr line per problem: an unreachable LM (with its server), each other cut call, failed LM calls."""
+    unreachable = trace.get("unreachable") or []
+    if unreachable:
+        where = sorted({config.base(role) or "the provider's default endpoint" for role in unreachable})
+        print(
+            f"yaksa: warning: the LM for {', '.join(unreachable)} could not be reached at {', '.join(where)}; "
+            "the answer was made without it (check --lm / --api-base / YAKSA_API_BASE, or raise "
+            "--first-token-timeout for a slow server)",
+            file=sys.stderr,
+        )
+    for cut in trace.get("cut") or []:  # slow calls and the time budget: the answer stands, say what was cut
+        if cut["why"] == "unreachable" and cut["role"] in unreachable:
+            continue
+        print(f"yaksa: warning: {cut['role']} LM call cut ({cut['why']}: {cut['detail']})", file=sys.stderr)
+    said = set(unreachable) | {c["role"] for c in trace.get("cut") or []}
+    failed = [e for e in trace.get("error_codes") or [] if e.get("role") not in said]
+    if failed:
+        what = ", ".join(dict.fromkeys(f"{e['role']}: {e['error']}" for e in failed))
+        print(
+            f"yaksa: warning: {len(failed)} LM call(s) failed ({what}); those steps fell back to their heuristics "
+            "(--json shows the errors)",
+            file=sys.stderr,
+        )
 
 
 def stream_answer(program, question, user):

@@ -5,6 +5,12 @@ Example:
     $ yaksa ask "게보린 먹고 속이 쓰려요"
     $ yaksa ask "임신 중에 타이레놀 먹어도 되나요?" --user '{"pregnant": true}' --lm openai/gpt-4o-mini --json
     $ printf '게보린 부작용\n타이레놀 용법\n' | yaksa ask --json -     # one JSON object per line, in order
+    $ yaksa ask "게보린 부작용" --lm openai/x --api-base http://127.0.0.1:8899/v1 --strict   # exit 3 on a fallback
+
+Every mode prints the answer the program produced, also when an LM could not be reached or a step fell back to its
+heuristic (a warning on stderr says what failed); the exit status tells a fallback apart only with ``--strict``.
+The ``--json`` trace keeps the LM servers' own error text (``errors``, ``fallbacks``, ``cut``): this is the user's
+own machine and their own servers, and the text is what tells them what to fix (``yaksa serve`` sends codes only).
 """
 
 from __future__ import annotations
@@ -16,7 +22,15 @@ from programs.ablations import DEFAULT_PROFILE
 from programs.question import EmptyQuestion, clean_question
 from programs.settings import CragSettings
 from yaksa.commands import _backend, _lm_flags
-from yaksa.commands._answer_output import prediction_json, print_sources, print_trace, stream_answer
+from yaksa.commands._answer_output import (
+    STRICT_EXIT,
+    degraded,
+    prediction_json,
+    print_lm_warnings,
+    print_sources,
+    print_trace,
+    stream_answer,
+)
 from yaksa.commands._program import crag_settings, settings_overrides
 from yaksa.errors import UserError
 from yaksa.text_input import check_json, clean_text, read_text
@@ -47,6 +61,12 @@ def register(subparsers) -> None:
     p.add_argument("--trace", action="store_true", help="print the steps the program took")
     p.add_argument("--no-stream", action="store_true", help="do not stream tokens when an LM is configured")
     p.add_argument("--no-web", action="store_true", help="skip web references even when TAVILY_API_KEY is set")
+    p.add_argument(
+        "--strict",
+        action="store_true",
+        help=f"exit with status {STRICT_EXIT} when an LM call failed or was cut, or a step fell back to its heuristic "
+        "(the answer is printed all the same); without it such an answer exits 0 with a warning",
+    )
     _lm_flags.add_lm_args(p, cache_flag=False, time_budget=True)
     p.set_defaults(func=run)
 
@@ -103,24 +123,16 @@ def run(args) -> int:
     program, config = build_program(args)
     stream = config.configured and not args.json and not args.no_stream
     pred = stream_answer(program, question, user) if stream else program(question=question, user=user)
-    unreachable = pred.trace.get("unreachable") or []
-    if unreachable:
-        where = sorted({config.base(role) or "the provider's default endpoint" for role in unreachable})
-        raise UserError(
-            f"the LM for {', '.join(unreachable)} could not be reached at {', '.join(where)} "
-            "(check --lm / --api-base / YAKSA_API_BASE, or raise --first-token-timeout for a slow server)"
-        )
-    for cut in pred.trace.get("cut") or []:  # slow calls and the time budget: the answer stands, say what was cut
-        print(f"yaksa: warning: {cut['role']} LM call cut ({cut['why']}: {cut['detail']})", file=sys.stderr)
     if args.json:
         print(json.dumps(prediction_json(pred, config), ensure_ascii=False, indent=2))
-        return 0
-    if not stream:
-        print(pred.answer)
-    print_sources(pred)
-    if args.trace:
-        print_trace(pred.trace)
-    return 0
+    else:
+        if not stream:
+            print(pred.answer)
+        print_sources(pred)
+        if args.trace:
+            print_trace(pred.trace)
+    print_lm_warnings(pred.trace, config)  # after the answer, on stderr: whatever failed, the answer is printed
+    return STRICT_EXIT if args.strict and degraded(pred.trace) else 0
 
 
 def run_batch(args, stream=None) -> int:
@@ -129,9 +141,12 @@ def run_batch(args, stream=None) -> int:
 
     user = parse_user(args.user)
     program, config = build_program(args)
+    fell_back = False
     for n, text in stdin_lines(stream):
-        print(json.dumps(batch_answer(program, config, text, user, n), ensure_ascii=False), flush=True)
-    return 0
+        answer = batch_answer(program, config, text, user, n)
+        fell_back = fell_back or degraded(answer.get("trace") or {})
+        print(json.dumps(answer, ensure_ascii=False), flush=True)
+    return STRICT_EXIT if getattr(args, "strict", False) and fell_back else 0
 
 
 def batch_answer(program, config, text, user, line: int) -> dict:

@@ -15,7 +15,7 @@ import os
 import sys
 
 from programs.ablations import DEFAULT_PROFILE
-from yaksa.app.settings import SCORES, ServeSettings
+from yaksa.app.settings import SCORES, ServeSettings, check_token
 from yaksa.commands import _backend, _lm_flags
 from yaksa.errors import UserError
 
@@ -127,6 +127,10 @@ def run(args) -> int:
     if not 0 < args.port < 65536:
         raise UserError("--port must be between 1 and 65535")
     token = os.environ.get("YAKSA_API_TOKEN") or None
+    try:
+        check_token(token)  # a blank token would lock everyone out: say so before anything starts
+    except ValueError as e:
+        raise UserError(str(e)) from None
     if not _loopback(args.host) and not token:
         if not args.insecure:
             raise UserError(
