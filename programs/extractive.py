@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from programs import citations
-from programs.coverage import SECTION_WORDS, SLOTS
+from programs.coverage import SECTION_WORDS
 from programs.refinement import KnowledgeRefiner
+from programs.sentences import SentenceRanker
 from programs.shared_ingredient import shared_ingredient, shared_note
-from programs.text import bigrams, coverage
+from programs.text import bigrams
 from retrievers.documents import Document
 
 SAFETY_LINE = "전문가와 꼭 상담하세요."
@@ -51,13 +52,11 @@ INSUFFICIENT_NOTICE = "※ 정보 부족: 검색된 문서에 이 질문에 답�
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
-SLOT_BONUS = 0.3
-NAMED_BONUS = 0.2  # sentences of the product the question names
-OFF_SECTION_PENALTY = 0.2  # sentences of a section the question did not ask, when one it asked was found
+SECTION_PRIOR = 0.15  # sentences of a section retrieval found the question asks about
+EFFICACY_PENALTY = 0.3  # efficacy sentences, when the question asks an aspect or another section
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
 READ_AS_RATIO = 0.6  # similarity at which an unknown word reads as the start of a found product's name
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
-LEAD_SHARE = 0.0  # the top document's best sentence leads (a share of the best score it must reach)
 MIN_GRAMS = 12  # shorter sentences count as the same only when equal
 SAME = 0.85  # bigram Jaccard at which two sentences count as the same
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
@@ -115,9 +114,11 @@ class Quote:
     text: str
     score: float
     sources: list[int] = field(default_factory=list)
+    product: str = ""  # said before the sentence in an answer about several products (a class question)
 
     def line(self) -> str:
-        return f"{self.text} [문서 {', '.join(map(str, self.sources))}]"
+        head = f"{self.product}: " if self.product else ""
+        return f"{head}{self.text} [문서 {', '.join(map(str, self.sources))}]"
 
 
 def same(a: str, b: str) -> bool:
@@ -151,11 +152,6 @@ def names_product(question: str, doc: Document) -> bool:
     return not doc.id.startswith("dur:") and mentions(question, _product(doc))
 
 
-def _slot_words(question: str) -> list[str]:
-    compact = "".join(question.split())
-    return [w for asks, says in SLOTS.values() if any(a in compact for a in asks) for w in (*asks, *says)]
-
-
 def _merge(quotes: list[Quote], text: str, score: float, n: int) -> bool:
     """Add source `n` to a quote of the same sentence; False when there is none."""
     for q in quotes:
@@ -177,46 +173,36 @@ def _merge_source(quotes: list[Quote], text: str, n: int) -> None:
 
 
 def choose(question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3) -> list[Quote]:
-    """The user's rules (each once), then the best sentences of the first `POOL` documents, best first, duplicates
-    merged, while the quotes stay short. When the question names a product whose leaflet was found, other
-    products' leaflets are not quoted on their own (their dosing or warnings would read as the named product's);
-    a sentence they share with a quoted one still cites them."""
+    """The user's rules (each once), then the sentences of every leaflet document that answer the question best
+    (`programs/sentences.py`: the question's words, the aspect it asks, a small prior for the asked section),
+    duplicates merged, while the quotes stay short. When the question names a product whose leaflet was found,
+    other products' leaflets are not quoted on their own (their dosing or warnings would read as the named
+    product's); a sentence they share with a quoted one still cites them."""
     refiner = KnowledgeRefiner(threshold=0.0)
-    slots = _slot_words(question)
-    asked = bigrams(question)
+    ranker = SentenceRanker(question)
     rules: list[Quote] = []
     candidates: list[Quote] = []
     shared: list[Quote] = []
     strips = refiner.strips(question, docs, terms, sections)
-    n_rules = sum(_is_rule(d) for d in docs)
-    # a question asking for a section quotes that section first when a document of it was found
-    asked_found = any(not _is_rule(d) and d.metadata.get("section") in sections for d in docs[: POOL + n_rules])
-    named_found = any(names_product(question, d) for d in docs[: POOL + n_rules])
+    named_found = any(names_product(question, d) for d in docs)
+    # what a medicine is for does not answer a question about driving, milk, a child or side effects
+    asks_other = bool(ranker.aspects) or any(s != "efcy" for s in sections)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
             continue
-        if n > POOL + n_rules:
-            continue
         if named_found and not doc.id.startswith("dur:") and not names_product(question, doc):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
             continue
-        named = _product(doc)[:2] in question  # a document of the product the question names
-        penalty = OFF_SECTION_PENALTY if asked_found and doc.metadata.get("section") not in sections else 0.0
+        section = doc.metadata.get("section")
+        prior = SECTION_PRIOR if section in sections else 0.0
+        if section == "efcy" and asks_other:
+            prior -= EFFICACY_PENALTY
         for s in doc_strips:
-            bonus = (SLOT_BONUS if any(w in s.text for w in slots) else 0.0) + (NAMED_BONUS if named else 0.0)
-            own = coverage(asked, s.text)  # the user's own words count beyond the expansion terms
-            candidates.append(Quote(s.text, round(own + s.score + bonus - penalty - 0.01 * n, 4), [n]))
+            candidates.append(Quote(s.text, round(ranker.score(s.text) + prior - 0.005 * n, 4), [n]))
     chosen: list[Quote] = []
-    # retrieval's (and the grade's) best document leads with its best sentence; the others compete by score
-    first = min((q.sources[0] for q in candidates), default=0)
-    ranked = sorted(candidates, key=lambda q: -q.score)
-    lead = next((q for q in ranked if q.sources[0] == first), None)
-    if lead is not None and lead.score < LEAD_SHARE * ranked[0].score:
-        lead = None  # the top document has nothing close to the question: the best sentence leads
-    ranked = ([lead] if lead else []) + [q for q in ranked if q is not lead]
-    for q in ranked:
+    for q in sorted(candidates, key=lambda q: -q.score):
         if _merge(chosen, q.text, q.score, q.sources[0]) or _merge(rules, q.text, q.score, q.sources[0]):
             continue
         if len(chosen) >= max_sentences or (chosen and q.score < MIN_SCORE):
@@ -229,13 +215,19 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         chosen.append(q)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
+    if not named_found:  # a class or symptom question: say which product each sentence is from
+        for q in chosen:
+            q.product = _product(docs[q.sources[0] - 1])
     return rules + chosen
 
 
 def which_medicine(question: str, docs: list[Document], sections=()) -> bool:
-    """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product."""
+    """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product, and asks
+    no aspect (a class word with 운전, 우유, 아이 … asks about that, not for a product)."""
     named = any(_product(d) and _product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
-    return not named and (bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"])
+    if named or SentenceRanker(question).aspects:
+        return False
+    return bool(WHICH_MEDICINE.search(question)) or (bool(sections) and all(s == "efcy" for s in sections))
 
 
 def product_list(question: str, docs: list[Document], terms=(), sections=(), limit: int = 3) -> list[Quote]:

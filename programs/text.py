@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=[다요음함])\.\s*|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=[다요음함오])\.\s*|\n+")  # leaflets run on: 마십시오.이 약을
 _WORD = re.compile(r"[0-9A-Za-z가-힣]+")
 STOPWORDS = frozenset(
     "이 그 저 것 거 뭐 무엇 어떻게 왜 언제 좀 약 먹고 먹어도 되나요 돼요 있나요 해요 하나요 주세요 알려 알려줘 어떤 "
