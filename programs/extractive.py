@@ -53,7 +53,7 @@ RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대�
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 SECTION_PRIOR = 0.15  # sentences of a section retrieval found the question asks about
-EFFICACY_PENALTY = 0.3  # efficacy sentences, when the question asks an aspect or another section
+EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or another section
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
 READ_AS_RATIO = 0.6  # similarity at which an unknown word reads as the start of a found product's name
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
@@ -200,7 +200,8 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
         for s in doc_strips:
-            candidates.append(Quote(s.text, round(ranker.score(s.text) + prior - 0.005 * n, 4), [n]))
+            score = round(ranker.score(s.text) + prior - 0.005 * n, 4)
+            candidates.append(Quote(ranker.excerpt(s.text), score, [n]))
     chosen: list[Quote] = []
     for q in sorted(candidates, key=lambda q: -q.score):
         if _merge(chosen, q.text, q.score, q.sources[0]) or _merge(rules, q.text, q.score, q.sources[0]):

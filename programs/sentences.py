@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 
-from programs.text import bigrams, coverage
+from programs.text import bigrams, coverage, target_words
 from retrievers.aspects import load_vocabulary
 from retrievers.documents import Document
 
@@ -24,6 +24,7 @@ LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "dep
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 3  # products whose whole leaflet is read for a class or symptom question
+LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
 
 
 @functools.lru_cache(maxsize=1)
@@ -44,15 +45,52 @@ class SentenceRanker:
         self.aspects = vocab.asked(question, morphemes)
         # content words: two characters or more (one-syllable stems match inside too many words), known to the
         # leaflets (a product name or slang word cannot be in a sentence's body)
-        words = {w for w in morphemes if len(w) > 1 and w in vocab.idf}
+        # and not part of a symptom or class word (감기약, 두통): those chose the products, they are not asked about
+        targets = target_words(question)
+        words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
         self.words = {w: vocab.idf[w] for w in words}
         self.total = sum(self.words.values())
         self.grams = bigrams(question)
+
+    def speaks_to(self, text: str) -> bool:
+        """The text carries a content word of the question or a word of an aspect it asks."""
+        return any(w in text for w in self.words) or any(self.vocab.match(a, text) for a in self.aspects)
+
+    def excerpt(self, sentence: str) -> str:
+        """A long sentence cut to its first item, the items that speak to the question, and its closing clause, the
+        gaps marked "…" (every piece verbatim); a short one, or one with no such item, as it is.
+
+        >>> ranker = SentenceRanker("수유 중인데 먹어도 돼요")
+        >>> ranker.excerpt("이 약을 복용하기 전에 영아, " + "고열, " * 40 + "수유부, 고령자는 의사와 상의하십시오.")
+        '이 약을 복용하기 전에 영아, … 수유부, 고령자는 의사와 상의하십시오.'
+        """
+        if len(sentence) <= LONG_SENTENCE:
+            return sentence
+        items = _items(sentence)
+        keep = [i for i in range(1, len(items) - 1) if self.speaks_to(items[i])]
+        if not keep:
+            return sentence
+        kept = [0, *keep, len(items) - 1]
+        out = items[0]
+        for before, i in zip(kept, kept[1:], strict=False):
+            out += ", " + items[i] if i == before + 1 else ", … " + items[i]
+        return out
 
     def score(self, sentence: str) -> float:
         overlap = sum(idf for w, idf in self.words.items() if w in sentence) / self.total if self.total else 0.0
         aspect = max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0)
         return overlap + ASPECT_WEIGHT * aspect + BIGRAM_WEIGHT * coverage(self.grams, sentence)
+
+
+def _items(sentence: str) -> list[str]:
+    """The comma-separated items of a sentence, commas inside brackets left alone."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(sentence):
+        depth += 1 if ch in "([" else -1 if ch in ")]" else 0
+        if ch == "," and depth <= 0 and sentence[i + 1 : i + 2] == " ":
+            items.append(sentence[start:i])
+            start = i + 2
+    return [*items, sentence[start:]]
 
 
 def leaflet_documents(

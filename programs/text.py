@@ -64,6 +64,17 @@ def expansion_terms(query: str) -> tuple[str, ...]:
         return ()
 
 
+@functools.lru_cache(maxsize=256)
+def target_words(query: str) -> tuple[str, ...]:
+    """The query's symptom and class words (감기약, 두통) that chose the products (`Lexicon.target_words`), or ()."""
+    try:
+        from retrievers.lexicon import Lexicon
+
+        return tuple(_lexicon(Lexicon).target_words(query))
+    except Exception:  # the lexicon is optional here
+        return ()
+
+
 @functools.lru_cache(maxsize=1)
 def _lexicon(cls):
     return cls.load()
