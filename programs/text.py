@@ -27,7 +27,7 @@ def split_sentences(text: str) -> list[str]:
     for piece in _SENTENCE_END.split(text):
         piece = piece.strip()
         if piece:
-            parts.append(piece if piece[-1] in ".!?。" or not re.search(r"[다요음함]$", piece) else piece + ".")
+            parts.append(piece if piece[-1] in ".!?。" or not re.search(r"[다요음함오]$", piece) else piece + ".")
     return parts
 
 
