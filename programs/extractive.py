@@ -53,7 +53,9 @@ RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대�
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 SECTION_PRIOR = 0.15  # sentences of a section retrieval found the question asks about
-EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or another section
+EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
+NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
+SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관")  # efficacy answers none
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
 READ_AS_RATIO = 0.6  # similarity at which an unknown word reads as the start of a found product's name
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
@@ -118,7 +120,7 @@ class Quote:
 
     def line(self) -> str:
         head = f"{self.product}: " if self.product else ""
-        return f"{head}{self.text} [문서 {', '.join(map(str, self.sources))}]"
+        return f"{head}{self.text} [문서 {', '.join(map(str, sorted(self.sources)))}]"
 
 
 def same(a: str, b: str) -> bool:
@@ -182,11 +184,11 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     ranker = SentenceRanker(question)
     rules: list[Quote] = []
     candidates: list[Quote] = []
+    floor: dict[int, float] = {}
     shared: list[Quote] = []
     strips = refiner.strips(question, docs, terms, sections)
     named_found = any(names_product(question, d) for d in docs)
-    # what a medicine is for does not answer a question about driving, milk, a child or side effects
-    asks_other = bool(ranker.aspects) or any(s != "efcy" for s in sections)
+    asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
@@ -197,16 +199,20 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             continue
         section = doc.metadata.get("section")
         prior = SECTION_PRIOR if section in sections else 0.0
+        # a short brand (펜잘, 텐텐) the name matcher does not take as named: its leaflet first
+        short_brand = NAMED_BONUS if not named_found and _product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
         for s in doc_strips:
-            score = round(ranker.score(s.text) + prior - 0.005 * n, 4)
-            candidates.append(Quote(ranker.excerpt(s.text), score, [n]))
+            relevance = ranker.score(s.text) + prior
+            q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - 0.005 * n, 4), [n])
+            floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
+            candidates.append(q)
     chosen: list[Quote] = []
     for q in sorted(candidates, key=lambda q: -q.score):
         if _merge(chosen, q.text, q.score, q.sources[0]) or _merge(rules, q.text, q.score, q.sources[0]):
             continue
-        if len(chosen) >= max_sentences or (chosen and q.score < MIN_SCORE):
+        if len(chosen) >= max_sentences or (chosen and floor.get(id(q), q.score) < MIN_SCORE):
             continue
         length = sum(len(c.text) for c in chosen)
         if chosen and length + len(q.text) > TARGET_CHARS:
@@ -226,9 +232,22 @@ def which_medicine(question: str, docs: list[Document], sections=()) -> bool:
     """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product, and asks
     no aspect (a class word with 운전, 우유, 아이 … asks about that, not for a product)."""
     named = any(_product(d) and _product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
-    if named or SentenceRanker(question).aspects:
-        return False
-    return bool(WHICH_MEDICINE.search(question)) or (bool(sections) and all(s == "efcy" for s in sections))
+    if named or asks_beyond_efficacy(question, SentenceRanker(question)):
+        return False  # 해열제 부작용, 감기약 먹고 운전: a class word with what is asked about it
+    return bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"]
+
+
+def asks_beyond_efficacy(question: str, ranker: SentenceRanker) -> bool:
+    """The question asks something what a medicine is for cannot answer: a situation (food, driving, a dose …) or
+    a section by its name (부작용, 용법 …). Who it is for (a child, pregnancy) and "may I take it" it can answer.
+
+    >>> asks_beyond_efficacy("해열제 부작용 뭐 있어요", SentenceRanker("해열제 부작용 뭐 있어요"))
+    True
+    >>> asks_beyond_efficacy("애기 기저귀발진에 발라도 되요?", SentenceRanker("애기 기저귀발진에 발라도 되요?"))
+    False
+    """
+    compact = "".join(question.split())
+    return bool(ranker.situations) or any(w in compact for w in SECTION_NAMES)
 
 
 def product_list(question: str, docs: list[Document], terms=(), sections=(), limit: int = 3) -> list[Quote]:

@@ -17,7 +17,7 @@ import functools
 from collections.abc import Callable
 
 from programs.text import bigrams, coverage, target_words
-from retrievers.aspects import load_vocabulary
+from retrievers.aspects import POPULATION, load_vocabulary
 from retrievers.documents import Document
 
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
@@ -51,6 +51,12 @@ class SentenceRanker:
         self.words = {w: vocab.idf[w] for w in words}
         self.total = sum(self.words.values())
         self.grams = bigrams(question)
+
+    @property
+    def situations(self) -> list[str]:
+        """The asked aspects that are not who the medicine is for (food, driving, a dose …): efficacy never answers
+        them."""
+        return [a for a in self.aspects if a not in POPULATION]
 
     def speaks_to(self, text: str) -> bool:
         """The text carries a content word of the question or a word of an aspect it asks."""

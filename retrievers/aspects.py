@@ -22,6 +22,7 @@ from pathlib import Path
 
 from retrievers.mine_aspects import SEEDS_PATH, WORDS_PATH
 
+POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
 MINED_SHARE = 0.5  # a sentence with only mined words of an aspect speaks to it half as surely as one with a seed
 
 
@@ -36,11 +37,15 @@ class AspectVocabulary:
     idf_unseen: float
 
     def asked(self, question: str, morphemes=()) -> list[str]:
-        """The aspects a question asks: one of its question words in the question (spaces ignored), or one of its
-        seeds among the question's morphemes."""
+        """The aspects a question asks: one of its question words in the question (spaces ignored; a one-syllable
+        word only as one of the question's Kiwi morphemes)."""
         compact = "".join(question.split())
         found = set(morphemes)
-        return [a for a in self.seeds if any(w in compact for w in self.asks[a]) or found & set(self.seeds[a])]
+
+        def says(word: str) -> bool:
+            return word in found if len(word) == 1 else word in compact
+
+        return [a for a in self.seeds if any(says(w) for w in self.asks[a])]
 
     def match(self, aspect: str, sentence: str) -> float:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""
