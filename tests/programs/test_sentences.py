@@ -99,3 +99,18 @@ def test_a_long_list_sentence_is_quoted_as_an_excerpt_of_its_matching_items(sear
     assert "임신하고 있을 가능성이 있는 여성 및 수유부" in cut
     assert len(cut) < len(long) / 2
     assert all(piece.strip(" ,") in long for piece in cut.split("…"))
+
+
+def test_a_class_word_with_a_section_name_answers_that_section_not_a_product_list(searcher):
+    pred = CRAG(backend=searcher)(question="해열제 부작용 뭐 있어요?")
+    assert "효능·효과가 질문과 맞는 제품입니다" not in pred.answer
+    assert "[이상반응(부작용)]" in body(pred.answer).splitlines()[0]
+
+
+def test_a_short_brand_the_question_writes_leads_over_another_products_sentence():
+    docs = [
+        section_of("아스피린정", "se", "이상반응(부작용)", "이명(귀울림), 어지러움이 나타날 수 있습니다.", "1"),
+        section_of("펜잘큐정", "se", "이상반응(부작용)", "이명(귀울림), 난청이 나타날 수 있습니다.", "2"),
+    ]
+    first = body(extractive_answer("펜잘 먹고 귀울림이 있어요", docs, sections=["se"])).splitlines()[0]
+    assert first.startswith("펜잘큐정: ")  # retrieval's first document would lead otherwise

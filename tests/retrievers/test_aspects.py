@@ -61,6 +61,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("냉장고에 보관해야 하나요", "storage"),
         ("먹고 술 마셔도 돼요", "alcohol"),
         ("임신 12주인데 먹어도 되나요", "pregnancy"),
+        ("하루에 몇 번 먹어요", "dose"),
     ],
 )
 def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
@@ -69,6 +70,11 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
 
 def test_a_question_with_no_aspect_word_asks_none(tok):
     assert load_vocabulary().asked("게보린 부작용 알려줘", tok("게보린 부작용 알려줘")) == []
+
+
+@pytest.mark.parametrize("question", ["입술에 물집 잡혔어요", "수술 받고 먹어도 되나요", "배탈나서 설사를 계속 해요"])
+def test_a_one_syllable_or_symptom_word_inside_another_word_raises_no_aspect(tok, question):
+    assert load_vocabulary().asked(question, tok(question)) == []  # 술 in 입술 / 수술; 계속 of a symptom
 
 
 def test_seeds_match_sentences_but_not_inside_common_words():
