@@ -24,6 +24,7 @@ LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "dep
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 3  # products whose whole leaflet is read for a class or symptom question
+NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
 
 
@@ -68,7 +69,7 @@ class SentenceRanker:
 
         >>> ranker = SentenceRanker("수유 중인데 먹어도 돼요")
         >>> ranker.excerpt("이 약을 복용하기 전에 영아, " + "고열, " * 40 + "수유부, 고령자는 의사와 상의하십시오.")
-        '이 약을 복용하기 전에 영아, … 수유부, 고령자는 의사와 상의하십시오.'
+        '이 약을 복용하기 전에 영아, … 고열, 수유부, 고령자는 의사와 상의하십시오.'
         """
         if len(sentence) <= LONG_SENTENCE:
             return sentence
@@ -76,7 +77,9 @@ class SentenceRanker:
         keep = [i for i in range(1, len(items) - 1) if self.speaks_to(items[i])]
         if not keep:
             return sentence
-        kept = [0, *keep, len(items) - 1]
+        # each matching item with its neighbours (a list is often read as a run: 당뇨병, 고혈압, 위궤양)
+        near = {j for i in keep for j in range(i - NEIGHBOURS, i + NEIGHBOURS + 1) if 0 < j < len(items) - 1}
+        kept = [0, *sorted(near), len(items) - 1]
         out = items[0]
         for before, i in zip(kept, kept[1:], strict=False):
             out += ", " + items[i] if i == before + 1 else ", … " + items[i]
