@@ -50,6 +50,8 @@ class SentenceRanker:
         targets = target_words(question)
         words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
         self.words = {w: vocab.idf[w] for w in words}
+        # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
+        self.forms = {w: tuple(f for f in (w, nominal(w)) if f) for w in self.words}
         self.total = sum(self.words.values())
         self.grams = bigrams(question)
 
@@ -61,7 +63,9 @@ class SentenceRanker:
 
     def speaks_to(self, text: str) -> bool:
         """The text carries a content word of the question or a word of an aspect it asks."""
-        return any(w in text for w in self.words) or any(self.vocab.match(a, text) for a in self.aspects)
+        if any(f in text for forms in self.forms.values() for f in forms):
+            return True
+        return any(self.vocab.match(a, text) for a in self.aspects)
 
     def excerpt(self, sentence: str) -> str:
         """A long sentence cut to its first item, the items that speak to the question, and its closing clause, the
@@ -86,9 +90,27 @@ class SentenceRanker:
         return out
 
     def score(self, sentence: str) -> float:
-        overlap = sum(idf for w, idf in self.words.items() if w in sentence) / self.total if self.total else 0.0
+        found = sum(idf for w, idf in self.words.items() if any(f in sentence for f in self.forms[w]))
+        overlap = found / self.total if self.total else 0.0
         aspect = max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0)
         return overlap + ASPECT_WEIGHT * aspect + BIGRAM_WEIGHT * coverage(self.grams, sentence)
+
+
+def nominal(stem: str) -> str:
+    """The ㅁ-noun of a Korean stem: 쓰리 → 쓰림, 졸리 → 졸림, 가렵 → 가려움 (ㅂ-irregular); "" for other endings.
+
+    >>> nominal("쓰리"), nominal("가렵"), nominal("두통")
+    ('쓰림', '가려움', '')
+    """
+    last = ord(stem[-1]) - 0xAC00
+    if not 0 <= last < 11172:
+        return ""
+    final = last % 28
+    if final == 0:
+        return stem[:-1] + chr(0xAC00 + last + 16)  # + ㅁ
+    if final == 17:
+        return stem[:-1] + chr(0xAC00 + last - 17) + "움"  # ㅂ → 움
+    return ""
 
 
 def _items(sentence: str) -> list[str]:

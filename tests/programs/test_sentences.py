@@ -114,3 +114,15 @@ def test_a_short_brand_the_question_writes_leads_over_another_products_sentence(
     ]
     first = body(extractive_answer("펜잘 먹고 귀울림이 있어요", docs, sections=["se"])).splitlines()[0]
     assert first.startswith("펜잘큐정: ")  # retrieval's first document would lead otherwise
+
+
+def test_a_verb_in_the_question_matches_its_noun_in_a_leaflet_sentence():
+    ranker = SentenceRanker("게보린 먹고 속이 쓰려요")
+    stomach = ranker.score("구역, 구토, 속쓰림 등 위장 장애가 나타날 수 있습니다.")  # 쓰리 → 속쓰림
+    assert stomach > ranker.score("두통, 치통, 생리통의 진통에 사용합니다.") + 0.5
+
+
+def test_asking_for_cautions_by_name_is_not_a_which_medicine_question():
+    question = "수면유도제 먹을 때 조심할 거"
+    assert extractive.asks_beyond_efficacy(question, SentenceRanker(question))
+    assert not extractive.asks_beyond_efficacy("불면증에 먹는 약", SentenceRanker("불면증에 먹는 약"))
