@@ -52,6 +52,7 @@ INSUFFICIENT_NOTICE = "※ 정보 부족: 검색된 문서에 이 질문에 답�
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
+RANK_STEP = 0.005  # a sentence loses this much per place its document is down the list (retrieval order first)
 SECTION_PRIOR = 0.15  # sentences of a section retrieval found the question asks about
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
@@ -205,7 +206,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             prior -= EFFICACY_PENALTY
         for s in doc_strips:
             relevance = ranker.score(s.text) + prior
-            q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - 0.005 * n, 4), [n])
+            q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             candidates.append(q)
     chosen: list[Quote] = []
