@@ -10,8 +10,18 @@ reply takes ``--lm-delay`` seconds, so LM calls are counted as the HTTP requests
 2. 70 concurrent streams against ``--max-concurrent 64``: answers, 429s and errors on valid requests;
 3. bad bytes: lone surrogates and invalid UTF-8 in bodies (status codes), and an invalid-UTF-8 CLI argument;
 4. slow clients: bodies that never finish and half-sent headers (seconds until the server closes each);
-5. a dead LM (accepts connections, never answers): `CRAG` with ``--dead-timeout`` as the LM timeout; wall time,
-   connection attempts, the roles switched off.
+5. a planted secret: every LM call fails with HTTP 500 and a body holding a password; no response or event may carry it;
+6. oversized profile items (a 20,000-character medicine, 50 conditions): 422 with the limit, no LM call;
+7. a dead LM (accepts connections, never answers): `CRAG` with ``--dead-timeout`` as the LM timeout; wall time,
+   connection attempts, the roles switched off;
+8. a damaged index (truncated BM25 files, a deleted params file, garbage manifest, ``names.json`` holding ``[]``,
+   garbage ``chroma.sqlite3``), each on a fresh mini-corpus index: `yaksa search` before, `yaksa index`, search after;
+9. two concurrent ``yaksa index --rebuild`` on one folder: one refused in one line, no duplicate token-cache keys;
+10. five concurrent promotes into a fresh registry whose champion is a worse model (three good candidates, two worse):
+    ``@champion`` ends on the best; then a candidate scored with another LM, whose re-score of the champion comes out
+    low (a flaky LM): it is compared with the champion re-scored by that same LM.
+
+Prints every figure, then ``FAIL:`` lines for any promise broken (exit 1), and ends on its own (exit 0) every run.
 
 Bounded: fixed client counts, every wait capped; nothing leaves 127.0.0.1.
 
@@ -77,9 +87,12 @@ class Stub:
         from yaksa.testing.stub_openai import StubOpenAI
 
         self.delay = delay
+        self.error_body: str | None = None  # when set, every LM call fails with HTTP 500 and this body
 
         def slow(request):
             time.sleep(self.delay)
+            if self.error_body is not None:
+                return {"status": 500, "body": self.error_body}
             return any_signature(request)
 
         self.server = StubOpenAI([slow])
@@ -228,6 +241,46 @@ def probe_bad_bytes(url: str) -> dict:
         "cli_stderr": err,
         "cli_lines": err.count("\n") + 1 if err else 0,
     }
+
+
+SECRET = "db password=hunter2 at /srv/secret/path"
+
+
+def probe_secret(url: str, stub: Stub) -> dict:
+    """An LM server whose every error body holds a secret: does any response or stream event carry it?"""
+    import httpx
+
+    stub.error_body = SECRET
+    try:
+        answered = httpx.post(url + "/v1/ask", json=QUESTION, timeout=120)
+        streamed = httpx.post(url + "/v1/ask/stream", json=QUESTION, timeout=120)
+    finally:
+        stub.error_body = None
+    leaks = [name for name, r in (("/v1/ask", answered), ("/v1/ask/stream", streamed)) if "hunter2" in r.text]
+    errors = answered.json().get("trace", {}).get("errors", []) if answered.status_code == 200 else []
+    codes = [e.get("error") for e in errors if isinstance(e, dict)]
+    return {
+        "statuses": [answered.status_code, streamed.status_code],
+        "answered": bool(answered.status_code == 200 and answered.json().get("answer")),
+        "error_codes": sorted(set(codes)),
+        "responses_with_the_secret": leaks,
+    }
+
+
+def probe_oversized_profile(url: str, stub: Stub) -> dict:
+    """Profile items over the limits (a 20,000-character medicine, 50 conditions): status, message, LM calls."""
+    import httpx
+
+    cases = {
+        "a 20,000-character medicine": {"medicines": ["와" * 20_000]},
+        "50 conditions": {"conditions": [f"질환{i}" for i in range(50)]},
+    }
+    out = {}
+    for name, user in cases.items():
+        calls = stub.calls
+        r = httpx.post(url + "/v1/ask", json={**QUESTION, "user": user}, timeout=60)
+        out[name] = {"status": r.status_code, "lm_calls": stub.calls - calls, "body_bytes": len(r.content)}
+    return out
 
 
 def _closed_after(port: int, data: bytes, cap: float) -> float:
@@ -539,15 +592,52 @@ def main() -> int:
             print("bad bytes:", json.dumps(results["bad_bytes"], ensure_ascii=False), flush=True)
             results["slow_clients"] = probe_slow(port)
             print("slow clients:", json.dumps(results["slow_clients"]), flush=True)
+            results["planted_secret"] = probe_secret(url, stub)
+            print("planted secret:", json.dumps(results["planted_secret"]), flush=True)
+            results["oversized_profile"] = probe_oversized_profile(url, stub)
+            print("oversized profile:", json.dumps(results["oversized_profile"], ensure_ascii=False), flush=True)
+            results["threads_after_load"] = threads_of(proc.pid)
             results["threads_at_end"] = threads_of(proc.pid)
         finally:
             stop_process(proc)
     results["dead_lm"] = probe_dead_lm(args.dead_timeout)
     print("dead LM:", json.dumps(results["dead_lm"]), flush=True)
+    results["damaged_index"] = probe_damaged_index()
+    print("damaged index:", json.dumps(results["damaged_index"], ensure_ascii=False), flush=True)
+    results["concurrent_builds"] = probe_concurrent_builds()
+    print("concurrent builds:", json.dumps(results["concurrent_builds"]), flush=True)
+    results["promotion"] = probe_promotion()
+    print("promotion:", json.dumps(results["promotion"]), flush=True)
+    failures = findings(results)
+    for line in failures:
+        print("FAIL:", line, flush=True)
+    print(f"{len(failures)} probe(s) failed", flush=True)
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
-    return 0
+    return 1 if failures else 0
+
+
+def findings(results: dict) -> list[str]:
+    """The probes' figures that break a promise of the README (empty: every probe held)."""
+    out = []
+    if results["planted_secret"]["responses_with_the_secret"]:
+        out.append(f"the upstream secret reached {results['planted_secret']['responses_with_the_secret']}")
+    out += [f"oversized profile ({k}) got {v['status']}" for k, v in results["oversized_profile"].items()
+            if v["status"] != 422 or v["lm_calls"]]  # fmt: skip
+    for case, r in results["damaged_index"].items():
+        if r["tracebacks"] or r["index_exit"] != 0 or r["search_after_exit"] != 0 or not r["index_note"]:
+            out.append(f"damaged index ({case}) not repaired with a note: {r}")
+    builds = results["concurrent_builds"]
+    if (
+        builds["refused_with_one_line"] != builds["builds"] - 1
+        or builds["duplicate_keys"]
+        or builds["leftover_folders"]
+    ):
+        out.append(f"concurrent builds: {builds}")
+    if not results["promotion"]["champion_is_best"]:
+        out.append(f"promotion: {results['promotion']}")
+    return out
 
 
 def run_and_exit(limit_s: float = 1800.0) -> None:

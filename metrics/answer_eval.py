@@ -1,8 +1,14 @@
 """Answer-level evaluation of the CRAG program over questions with gold document ids: does the answer cite a gold
-document, which routes did it take, did the corrective loop correct a bad first retrieval, what did it cost.
+document, quote a gold answer phrase, which routes did it take, did the corrective loop correct a bad first
+retrieval, what did it cost, and what did it do with a question the corpus cannot answer.
 
 Rows come from `answer_row` (one prediction), `summarise` groups them per question kind and adds the retrieval
-evaluator's AUC (first relevance vs "a gold document is in the first top 5").
+evaluator's AUC (first relevance vs "a gold document is in the first top 5"), the unanswerable questions' outcomes
+(`metrics/unanswerable.py`) and the gold-phrase figures per first aspect and per population group.
+
+A row of the real-question sets (``trainsets/real_questions``) has no ``kind``: its kind is ``answerable`` or its
+``unanswerable_kind`` (``not_in_corpus``, ``not_in_leaflets``), and it is in scope when ``answerable`` (a
+``not_in_corpus`` question can still have gold DUR rows). Other rows are in scope when they have gold documents.
 
 Example:
     >>> pred = {"answer": "... [문서 1]", "citations": [{"id": "a", "cited": True}], "trace": {"steps": [
@@ -18,8 +24,12 @@ from __future__ import annotations
 import statistics
 from collections import Counter, defaultdict
 
+from metrics.gold_phrases import phrase_in_any, quotes_phrase
+from metrics.unanswerable import outcome
+
 CORRECTIVE = ("rewrite", "generate_low_relevance", "generate_no_context")
 NOTICE_PREFIX = "※"
+RESERVED = ("all", "out_of_scope", "unanswerable", "by_aspect", "by_population")  # summary keys that are not kinds
 
 
 def answer_text(answer: str) -> str:
@@ -48,9 +58,41 @@ def has_sentence(answer: str, sentences: list[str]) -> bool:
     return any("".join(s.split()) in flat or any(same(s, a) for a in answer.splitlines()) for s in sentences)
 
 
+def question_kind(example: dict) -> str:
+    """The row's ``kind``, else (a real question) ``answerable`` or its ``unanswerable_kind``.
+
+    >>> question_kind({"answerable": False, "unanswerable_kind": "not_in_corpus"}), question_kind({"kind": "vague"})
+    ('not_in_corpus', 'vague')
+    """
+    if example.get("kind") or "answerable" not in example:
+        return example.get("kind", "")
+    return "answerable" if example["answerable"] else example.get("unanswerable_kind") or "unanswerable"
+
+
+def is_in_scope(example: dict) -> bool:
+    """Answerable (real questions), else has gold documents."""
+    return bool(example["answerable"]) if "answerable" in example else bool(example.get("gold"))
+
+
+def phrase_figures(example: dict, pred: dict, doc_text=None) -> dict:
+    """Whether a gold phrase is quoted in the answer (notice lines and the safety line ignored), is in the contexts
+    the generator saw, and is in the full text of the documents the answer was written from (its citations, cited or
+    not; needs `doc_text`). A phrase in the documents but not the answer is a sentence-choice miss; one in none of
+    them a retrieval miss."""
+    phrases = example.get("gold_phrases") or []
+    docs = [doc_text(c["id"]) for c in pred.get("citations") or []] if doc_text else []
+    return {
+        "phrase_gold": bool(phrases),
+        "phrase_quoted": quotes_phrase(answer_text(pred.get("answer", "")), phrases),
+        "phrase_in_context": phrase_in_any(pred.get("contexts") or [], phrases),
+        "phrase_in_documents": phrase_in_any(docs, phrases),
+    }
+
+
 def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
     """One question's figures from a prediction dict (``yaksa ask --json`` fields); `doc_text` (id -> text) lets
-    the row say whether the answer quotes a gold sentence carrying the question's slot word."""
+    the row say whether the answer quotes a gold sentence carrying the question's slot word, whether a gold phrase
+    is in the documents it was written from, and name the products of the documents it cites."""
     trace = pred.get("trace") or {}
     gold = set(example.get("gold") or [])
     steps = trace.get("steps", [])
@@ -63,11 +105,14 @@ def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
     checks = [s["grounding_check"] for s in steps if s.get("grounding_check")]
     slot = slot_sentences(example.get("question", ""), [doc_text(g) for g in sorted(gold)]) if doc_text else []
     rewrote = any(s.get("step") == "rewrite" for s in steps)
+    population = (example.get("population") or {}).get("group") or "none"
     return {
         "id": example.get("id", ""),
-        "kind": example.get("kind", ""),
+        "kind": question_kind(example),
         "question": example.get("question", ""),
-        "in_scope": bool(gold),
+        "aspect": (example.get("aspects") or [""])[0],
+        "population": population if "population" in example else "",
+        "in_scope": is_in_scope(example),
         "out_of_scope": bool(pred.get("out_of_scope")),
         "cites_gold": bool(gold & set(cited)),
         "gold_in_first_top5": first_has_gold,
@@ -87,6 +132,8 @@ def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
         "sentences_removed": sum(len(c.get("removed", [])) for c in checks),
         "grounding_fallback": any(c.get("fallback") for c in checks),
         "duplicate_quotes": duplicate_quotes(pred.get("answer", "")),
+        **phrase_figures(example, pred, doc_text),
+        **outcome(example, pred, doc_text),
         "ms": round(ms, 1),
     }
 
@@ -102,7 +149,11 @@ def duplicate_quotes(answer: str) -> int:
 
 
 def _share(rows, key) -> float | None:
-    return round(sum(bool(r[key]) for r in rows) / len(rows), 4) if rows else None
+    return _rate(rows, lambda r: r[key])
+
+
+def _rate(rows, test) -> float | None:
+    return round(sum(bool(test(r)) for r in rows) / len(rows), 4) if rows else None
 
 
 def _group(rows: list[dict]) -> dict:
@@ -130,8 +181,45 @@ def _group(rows: list[dict]) -> dict:
         "answers_with_removals": _share(rows, "sentences_removed"),
         "grounding_fallbacks": sum(r["grounding_fallback"] for r in rows),
         "duplicate_quotes": sum(r["duplicate_quotes"] for r in rows),
+        **_phrases(rows),
         "ms_p50": round(statistics.median(r["ms"] for r in rows), 1) if rows else None,
     }
+
+
+def _phrases(rows: list[dict]) -> dict:
+    """Gold-phrase figures over the rows that have gold phrases; `context_not_quoted`: a phrase in the generator's
+    context but not in the answer (the sentence was there to choose)."""
+    with_phrases = [r for r in rows if r["phrase_gold"]]
+    return {
+        "phrase_questions": len(with_phrases),
+        "phrase_quoted": _share(with_phrases, "phrase_quoted"),
+        "phrase_in_context": _share(with_phrases, "phrase_in_context"),
+        "phrase_in_documents": _share(with_phrases, "phrase_in_documents"),
+        "context_not_quoted": sum(r["phrase_in_context"] and not r["phrase_quoted"] for r in with_phrases),
+    }
+
+
+def _outcomes(rows: list[dict]) -> dict:
+    """Out-of-scope / unanswerable rows: blocked, and the shares of `metrics.unanswerable` outcomes."""
+    return {
+        "n": len(rows),
+        "blocked": _share(rows, "out_of_scope"),
+        "declined": _share(rows, "declined"),
+        "said_not_covered": _share(rows, "said_not_covered"),
+        "declined_or_not_covered": _rate(rows, lambda r: r["declined"] or r["said_not_covered"]),
+        "quoted_unrelated": _share(rows, "quoted_unrelated"),
+    }
+
+
+def breakdown(rows: list[dict], key: str) -> dict:
+    """Gold-phrase figures and gold citations per value of `key` (``aspect``, ``population``), over rows with gold
+    phrases, largest groups first."""
+    groups = defaultdict(list)
+    for r in rows:
+        if r["phrase_gold"]:
+            groups[r[key]].append(r)
+    ordered = sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))
+    return {value: {**_phrases(rs), "cites_gold": _share(rs, "cites_gold")} for value, rs in ordered}
 
 
 def auc(labels: list[bool], scores: list[float]) -> float | None:
@@ -145,7 +233,8 @@ def auc(labels: list[bool], scores: list[float]) -> float | None:
 
 
 def summarise(rows: list[dict]) -> dict:
-    """Per kind and overall (in-scope questions), plus the evaluator's AUC and the out-of-scope rows."""
+    """Per kind and overall (in-scope questions), plus the evaluator's AUC; the out-of-scope rows' outcomes, overall
+    and per kind (``unanswerable``); gold-phrase figures of in-scope rows per first aspect and population group."""
     in_scope = [r for r in rows if r["in_scope"]]
     by_kind = defaultdict(list)
     for r in in_scope:
@@ -155,5 +244,11 @@ def summarise(rows: list[dict]) -> dict:
     out["all"] = _group(in_scope)
     out["all"]["evaluator_auc"] = auc([r["gold_in_first_top5"] for r in graded], [r["relevance"] for r in graded])
     oos = [r for r in rows if not r["in_scope"]]
-    out["out_of_scope"] = {"n": len(oos), "blocked": _share(oos, "out_of_scope")}
+    out["out_of_scope"] = _outcomes(oos)
+    oos_kinds = defaultdict(list)
+    for r in oos:
+        oos_kinds[r["kind"]].append(r)
+    out["unanswerable"] = {kind: _outcomes(rs) for kind, rs in sorted(oos_kinds.items())}
+    out["by_aspect"] = breakdown(in_scope, "aspect")
+    out["by_population"] = breakdown(in_scope, "population")
     return out

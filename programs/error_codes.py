@@ -75,8 +75,6 @@ def _classes() -> tuple[tuple[type[BaseException], ...], ...]:
     import openai
     from dspy.utils import exceptions as dspy_errors
 
-    from programs.run import unreachable_errors
-
     timeouts = [TimeoutError, httpx.TimeoutException, openai.APITimeoutError, dspy_errors.LMTimeoutError]
     auth = [openai.AuthenticationError, openai.PermissionDeniedError, dspy_errors.LMAuthError]
     server = [openai.APIError, httpx.HTTPError, dspy_errors.LMError]
@@ -89,3 +87,31 @@ def _classes() -> tuple[tuple[type[BaseException], ...], ...]:
     except (ImportError, AttributeError):
         pass
     return tuple(timeouts), tuple(auth), unreachable_errors(), tuple(server)
+
+
+def unreachable_errors() -> tuple[type[BaseException], ...]:
+    """The exception classes that mean a server cannot be reached or refused us: a connection failure, a timeout,
+    an authentication or configuration error (from the standard library, httpx, openai, litellm and DSPy)."""
+    import httpx
+    import openai
+    from dspy.utils import exceptions as dspy_errors
+
+    classes: list[type[BaseException]] = [
+        ConnectionError,  # ConnectionRefusedError, ConnectionResetError, ...
+        TimeoutError,
+        httpx.ConnectError,
+        httpx.TimeoutException,
+        openai.APIConnectionError,  # litellm's APIConnectionError and Timeout subclass these
+        openai.AuthenticationError,
+        dspy_errors.LMTransportError,
+        dspy_errors.LMTimeoutError,
+        dspy_errors.LMAuthError,
+        dspy_errors.LMConfigurationError,
+    ]
+    try:
+        from dspy._vendor.lm15 import errors as lm15_errors  # DSPy's engine, where it raises its own errors
+
+        classes += [lm15_errors.TransportError, lm15_errors.AuthError, lm15_errors.ConfigurationError]
+    except ImportError:
+        pass
+    return tuple(classes)

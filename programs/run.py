@@ -31,7 +31,7 @@ import dspy
 from dspy.utils.exceptions import AdapterParseError
 
 from programs.budget import ROLES, BudgetExhausted, LMBudget
-from programs.error_codes import LMUnavailable, code_for
+from programs.error_codes import LMUnavailable, code_for, unreachable_errors
 from programs.lm_call import LMCallCut, TimeBudgetExhausted, call_with_limits
 from programs.structured import adapter_for
 
@@ -227,34 +227,6 @@ class Run:
 
 
 @functools.cache
-def unreachable_errors() -> tuple[type[BaseException], ...]:
-    """The exception classes that mean a server cannot be reached or refused us: a connection failure, a timeout,
-    an authentication or configuration error (from the standard library, httpx, openai, litellm and DSPy)."""
-    import httpx
-    import openai
-    from dspy.utils import exceptions as dspy_errors
-
-    classes: list[type[BaseException]] = [
-        ConnectionError,  # ConnectionRefusedError, ConnectionResetError, ...
-        TimeoutError,
-        httpx.ConnectError,
-        httpx.TimeoutException,
-        openai.APIConnectionError,  # litellm's APIConnectionError and Timeout subclass these
-        openai.AuthenticationError,
-        dspy_errors.LMTransportError,
-        dspy_errors.LMTimeoutError,
-        dspy_errors.LMAuthError,
-        dspy_errors.LMConfigurationError,
-    ]
-    try:
-        from dspy._vendor.lm15 import errors as lm15_errors  # DSPy's engine, where it raises its own errors
-
-        classes += [lm15_errors.TransportError, lm15_errors.AuthError, lm15_errors.ConfigurationError]
-    except ImportError:
-        pass
-    return tuple(classes)
-
-
 def _unreachable(error: BaseException) -> bool:
     """True for a connection failure, a timeout or an auth error, looking through the exception's causes."""
     seen = 0

@@ -26,3 +26,23 @@ def test_the_next_test_finds_them_as_they_were():
     assert dspy.cache.get({"q": 1}) is None
     assert (os.environ.get("MLFLOW_TRACKING_URI"), mlflow.get_tracking_uri()) == CHANGED["before"]
     assert mlflow.get_tracking_uri() != CHANGED["uri"]
+
+
+def test_no_test_sees_the_users_home_or_index():
+    """The suite runs in an empty home: a test that forgot the mini index meets no index, on any machine."""
+    import pwd
+    from pathlib import Path
+
+    from retrievers.index_store import default_index_dir
+    from retrievers.searcher import open_searcher
+
+    real_home = pwd.getpwuid(os.getuid()).pw_dir
+    assert Path.home() != Path(real_home)
+    assert not default_index_dir().exists()
+    assert not str(default_index_dir()).startswith(real_home)
+    try:
+        open_searcher()
+    except Exception as e:  # IndexMissing: the message names the command that builds one
+        assert "yaksa index" in str(e)
+    else:
+        raise AssertionError("a searcher opened without an index")

@@ -11,7 +11,7 @@ from programs.verifier import FAILED_NOTICE
 from yaksa.testing.scripted_lm import ANSWER, GOOD, PASS
 
 QUESTION = "게보린 먹고 속이 쓰려요"  # calibrated relevance 0.96 on the mini index: generate
-VAGUE = "이 약 어떻게 먹어요?"  # no product named: retrieval guesses among the useMethod sections (dense 0.90 > the 0.87 cut)
+VAGUE = "이 약 어떻게 먹어요?"  # no product named: guesses among the useMethod sections (dense 0.90 > the 0.87 cut)
 SAME = {"core_terms": [], "recall_terms": [], "avoid_terms": [], "rerank_query": VAGUE}
 FAIL = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "문서에 없는 용량"}
 MISSING = {"verdict": "FAIL", "failure_cause": "missing_information", "feedback": "복용 간격"}

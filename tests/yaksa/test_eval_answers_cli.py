@@ -41,7 +41,7 @@ def test_eval_answers_reports_per_kind(tmp_path, capsys):
     assert summary["product"]["cites_gold"] == 1.0
     assert summary["vague"]["n"] == 1
     assert sum(summary["vague"]["first_route"].values()) == 1
-    assert summary["out_of_scope"] == {"n": 1, "blocked": 1.0}
+    assert (summary["out_of_scope"]["n"], summary["out_of_scope"]["blocked"]) == (1, 1.0)
     assert summary["all"]["lm_calls_mean"] == 0
     assert summary["all"]["chars_median"] > 0
 
@@ -118,3 +118,88 @@ def test_eval_answers_reports_slot_sentences_and_no_removals_without_an_lm(tmp_p
     assert summary["slot"]["slot_quoted"] == 1.0
     assert summary["slot"]["sentences_removed"] == 0
     assert summary["slot"]["sentences_checked"] > 0
+
+
+def real_row(qid, question, aspect, gold=(), phrases=(), group=None, kind=None, products=(), ingredients=()):
+    """A row shaped like trainsets/real_questions: no kind, labels instead."""
+    return {
+        "id": qid,
+        "question": question,
+        "source": "https://example.org/q",
+        "targets": {"products": list(products), "ingredients": list(ingredients), "classes": [], "symptoms": []},
+        "aspects": [aspect],
+        "population": {"group": group, "detail": None},
+        "other_drugs": [],
+        "comparison": aspect == "comparison",
+        "answerable": kind is None,
+        "unanswerable_kind": kind,
+        "gold": list(gold),
+        "gold_phrases": list(phrases),
+    }
+
+
+REAL_ROWS = [  # gold phrases as the leaflets write them: U+00A0 where the answer has a space
+    real_row(
+        "a1", "게보린 먹고 술 마셔도 돼?", "alcohol", ["easydrug:197900277:intrc"], ["알코올과 함께\u00a0이 약을"]
+    ),
+    real_row(
+        "a2",
+        "게보린 임신 중에 먹어도 돼요?",
+        "pregnancy",
+        ["easydrug:197900277:atpn"],
+        ["임부 또는 임신하고 있을 가능성이 있는 여성"],
+        group="pregnant",
+    ),
+    # the answer quotes 게보린's cautions; 부루펜's, with the phrase, is in the context
+    real_row(
+        "a3",
+        "게보린 먹다가 부루펜으로 바꿔도 돼요?",
+        "comparison",
+        ["easydrug:197700120:atpn"],
+        ["위장관궤양, 위장관출혈"],
+    ),
+    real_row("u1", "루테인 영양제 저녁에 먹어도 되나요", "timing_food", kind="not_in_corpus", ingredients=["루테인"]),
+    real_row("u2", "리피토 먹는데 자몽주스 마셔도 되나요", "food_drink", kind="not_in_corpus", products=["리피토"]),
+    real_row("u3", "삼성전자 주가 어때요", "efficacy", kind="not_in_corpus"),
+]
+
+
+def test_eval_answers_reports_gold_phrases_and_unanswerable_outcomes_of_real_questions(tmp_path, capsys):
+    assert cli.main(["eval-answers", "--questions", write(tmp_path, REAL_ROWS), "--no-mlflow", "--json"]) == 0
+    out = capsys.readouterr().out
+    s = json.loads(out[out.index("{") :])
+    a = s["answerable"]
+    assert (a["n"], a["phrase_questions"], a["phrase_quoted"], a["phrase_in_context"]) == (3, 3, 0.6667, 1.0)
+    assert a["context_not_quoted"] == 1
+    assert s["by_aspect"]["alcohol"]["phrase_quoted"] == 1.0
+    assert (s["by_aspect"]["comparison"]["phrase_quoted"], s["by_aspect"]["comparison"]["context_not_quoted"]) == (0, 1)
+    assert s["by_population"]["pregnant"]["phrase_quoted"] == 1.0
+    assert s["by_population"]["none"]["phrase_questions"] == 2
+    u = s["unanswerable"]["not_in_corpus"]
+    assert (u["n"], u["declined"], u["said_not_covered"], u["quoted_unrelated"]) == (3, 0.3333, 0.3333, 0.6667)
+    assert u["declined_or_not_covered"] == 0.6667
+    assert s["out_of_scope"]["blocked"] == 0.3333
+
+
+def test_eval_answers_prints_and_logs_the_phrase_figures(tmp_path, capsys, monkeypatch):
+    import mlflow
+
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path}/m.db")
+    assert cli.main(["eval-answers", "--questions", write(tmp_path, REAL_ROWS)]) == 0
+    out = capsys.readouterr().out
+    assert "gold phrase: 3 questions, quoted 0.667, in the generator's context 1.000" in out
+    assert "not_in_corpus: 3, declined 0.333, said not covered 0.333, quoted an unrelated product 0.667" in out
+    assert any(line.split()[:2] == ["comparison", "1"] for line in out.splitlines())
+    run = mlflow.search_runs(experiment_names=["yaksa-answers"]).iloc[0]
+    assert run["metrics.answerable.phrase_quoted"] == 0.6667
+    assert run["metrics.by_aspect.comparison.context_not_quoted"] == 1
+    assert run["metrics.unanswerable.not_in_corpus.quoted_unrelated"] == 0.6667
+
+
+def test_eval_answers_runs_the_shipped_real_question_split(capsys):
+    assert cli.main(["eval-answers", "--split", "real-dev", "--limit", "3", "--no-mlflow", "--json"]) == 0
+    out = capsys.readouterr().out
+    s = json.loads(out[out.index("{") :])
+    assert s["answerable"]["n"] == 3
+    assert s["answerable"]["phrase_questions"] == 3
+    assert sum(g["phrase_questions"] for g in s["by_population"].values()) == 3

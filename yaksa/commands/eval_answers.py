@@ -1,6 +1,8 @@
 """``yaksa eval-answers``: run the CRAG program over questions with gold documents and report, per question kind,
-how often the answer cites a gold document, the routes taken, stops, rewrites, LM calls, answer length and latency,
-the retrieval evaluator's AUC, and how often a bad first retrieval was corrected. Logged to MLflow with a table."""
+how often the answer cites a gold document and quotes a gold answer phrase (and whether the phrase was in its context),
+the routes taken, stops, rewrites, LM calls, answer length and latency, the retrieval evaluator's AUC, how often a bad
+first retrieval was corrected, what the answers to unanswerable questions did, and the phrase figures per first
+aspect and population group. Logged to MLflow with a table."""
 
 from __future__ import annotations
 
@@ -13,7 +15,13 @@ from yaksa.commands._backend import backend_for
 from yaksa.commands._lm_flags import add_lm_args, lm_config
 from yaksa.errors import UserError
 
-SETS = {"dev": "retrieval/dev.jsonl", "test": "retrieval/test.jsonl", "qa-dev": "qa/dev.jsonl"}
+SETS = {
+    "dev": "retrieval/dev.jsonl",
+    "test": "retrieval/test.jsonl",
+    "qa-dev": "qa/dev.jsonl",
+    "real-dev": "real_questions/dev.jsonl",
+    "real-test": "real_questions/test.jsonl",  # report only: never read its misses one by one to fix them
+}
 
 
 def register(sub) -> None:
@@ -27,11 +35,19 @@ def register(sub) -> None:
         "routes taken, stop reasons, rewrites, LM calls, parse failures, answer length (without notices) and "
         "latency; the retrieval evaluator's AUC (first relevance vs a gold document in the first top 5); and, among "
         "questions whose first top 5 had no gold document, the share routed to a corrective route and the share "
-        "whose rewrite found one. Runs without an LM unless --lm is given. Logs an MLflow run (yaksa-answers).",
+        "whose rewrite found one. With gold answer phrases (the real-question sets, real-dev / real-test, whose rows "
+        "are grouped as answerable / not_in_corpus / not_in_leaflets): the share of answers quoting one, of contexts "
+        "holding one, per first aspect and per population group; for questions out of scope or unanswerable, the "
+        "share declined or said not covered and the share quoting an unrelated product. "
+        "Runs without an LM unless --lm is given. Logs an MLflow run (yaksa-answers).",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     p.add_argument("--split", default="dev", choices=sorted(SETS), help="shipped question set")
-    p.add_argument("--questions", help="a JSONL file of {id, question, gold, kind} instead of a shipped set")
+    p.add_argument(
+        "--questions",
+        help="a JSONL file of {id, question, gold, kind} (or real-question rows with answerable, gold_phrases, "
+        "aspects, population) instead of a shipped set",
+    )
     p.add_argument("--limit", type=int, default=0, help="answer only the first N questions (0: all)")
     p.add_argument(
         "--profile", default=DEFAULT_PROFILE, help=f"strategy / ablation profile (default {DEFAULT_PROFILE})"
@@ -93,37 +109,79 @@ def doc_text(backend):
 
 
 def format_summary(summary: dict) -> str:
+    from metrics.answer_eval import RESERVED
+
     head = f"{'kind':<20}{'n':>4}{'gold@5':>8}{'cited':>7}{'misses':>8}{'→corr.':>8}{'fixed':>7}{'ok→corr.':>9}"
-    lines = [head + f"{'LM':>6}{'chars':>7}{'slot':>7}{'cut':>5}{'dup':>5}{'p50 ms':>8}"]
+    lines = [head + f"{'LM':>6}{'chars':>7}{'slot':>7}{'cut':>5}{'dup':>5}{'phrase':>8}{'p@ctx':>7}{'p50 ms':>8}"]
     for kind, g in summary.items():
-        if kind == "out_of_scope":
+        if kind in RESERVED and kind != "all":
             continue
         lines.append(
             f"{kind:<20}{g['n']:>4}{_f(g['gold_in_first_top5']):>8}{_f(g['cites_gold']):>7}{g['misses']:>8}"
             f"{_f(g['misses_corrective']):>8}{_f(g['misses_corrected']):>7}{_f(g['found_corrective']):>9}"
             f"{_f(g['lm_calls_mean']):>6}{g['chars_median'] or 0:>7.0f}{_f(g['slot_quoted']):>7}"
-            f"{g['sentences_removed']:>5}{g['duplicate_quotes']:>5}{g['ms_p50'] or 0:>8.0f}"
+            f"{g['sentences_removed']:>5}{g['duplicate_quotes']:>5}{_f(g['phrase_quoted']):>8}"
+            f"{_f(g['phrase_in_context']):>7}{g['ms_p50'] or 0:>8.0f}"
         )
-    a = summary["all"]
+    a, oos = summary["all"], summary["out_of_scope"]
     lines += [
         f"first routes: {a['first_route']}",
         f"routes taken: {a['routes_taken']}",
         f"stop reasons: {a['stop_reasons']}",
         f"retrieval evaluator AUC (relevance vs gold in first top 5): {a['evaluator_auc']}",
-        f"out of scope: {summary['out_of_scope']['n']} questions, blocked {_f(summary['out_of_scope']['blocked'])}",
+        f"out of scope: {oos['n']} questions, blocked {_f(oos['blocked'])}, declined or said not covered "
+        f"{_f(oos['declined_or_not_covered'])}, quoted an unrelated product {_f(oos['quoted_unrelated'])}",
+        *(
+            f"  {kind}: {g['n']}, declined {_f(g['declined'])}, said not covered {_f(g['said_not_covered'])}, "
+            f"quoted an unrelated product {_f(g['quoted_unrelated'])}"
+            for kind, g in summary["unanswerable"].items()
+        ),
         "(gold@5: a gold document in the first top 5; cited: the answer cites one; →corr.: misses routed to "
         "rewrite/low-relevance/no-context; fixed: a rewrite found a gold document; ok→corr.: found ones rerouted; "
         "chars: median answer length without notices; slot: share quoting the gold sentence with the question's "
         "slot word, where the gold document has one; cut: sentences the grounding check removed; dup: near-duplicate "
-        "sentences quoted twice)",
+        "sentences quoted twice; phrase: share quoting a gold answer phrase, p@ctx: share with one in the "
+        "generator's context, over questions with gold phrases)",
         f"grounding check: {a['sentences_checked']} sentences checked, {a['sentences_removed']} removed, "
         f"{a['grounding_fallbacks']} fallbacks to the extractive answer; slot questions: {a['slot_questions']}",
     ]
+    if a["phrase_questions"]:
+        lines.append(
+            f"gold phrase: {a['phrase_questions']} questions, quoted {_f(a['phrase_quoted'])}, in the generator's "
+            f"context {_f(a['phrase_in_context'])}, in the documents answered from {_f(a['phrase_in_documents'])}; "
+            f"in context but not quoted: {a['context_not_quoted']}"
+        )
+        lines += _breakdown("first aspect", summary["by_aspect"]) + _breakdown("population", summary["by_population"])
     return "\n".join(lines)
+
+
+def _breakdown(name: str, groups: dict) -> list[str]:
+    lines = [f"{name:<20}{'n':>4}{'phrase':>8}{'p@ctx':>7}{'p@docs':>8}{'cited':>7}{'ctx, not quoted':>17}"]
+    for value, g in groups.items():
+        lines.append(
+            f"{value:<20}{g['phrase_questions']:>4}{_f(g['phrase_quoted']):>8}{_f(g['phrase_in_context']):>7}"
+            f"{_f(g['phrase_in_documents']):>8}{_f(g['cites_gold']):>7}{g['context_not_quoted']:>17}"
+        )
+    return lines
 
 
 def _f(x) -> str:
     return "-" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
+
+
+def metric_values(summary: dict, prefix: str = "") -> dict[str, float]:
+    """The summary's numbers as MLflow metrics, nested keys joined with dots (``by_aspect.alcohol.phrase_quoted``).
+
+    >>> metric_values({"all": {"n": 3, "cites_gold": None, "first_route": {"generate": 3}}, "x": {"ok": True}})
+    {'all.n': 3, 'all.first_route.generate': 3}
+    """
+    out = {}
+    for key, value in summary.items():
+        if isinstance(value, dict):
+            out.update(metric_values(value, f"{prefix}{key}."))
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            out[f"{prefix}{key}"] = value
+    return out
 
 
 def _log(summary: dict, rows: list[dict], args, config) -> None:
@@ -136,10 +194,7 @@ def _log(summary: dict, rows: list[dict], args, config) -> None:
     experiment("yaksa-answers")
     with mlflow.start_run(run_name=f"eval-answers-{args.split if not args.questions else 'file'}"):
         mlflow.log_params({"split": args.split, "profile": args.profile, "n": len(rows), **describe_lms(config)})
-        for kind, g in summary.items():
-            for name, value in g.items():
-                if isinstance(value, int | float) and not isinstance(value, bool) and value is not None:
-                    mlflow.log_metric(f"{kind}.{name}", value)
+        mlflow.log_metrics(metric_values(summary))
         mlflow.log_dict(summary, "summary.json")
         log_table([{**r, "routes": ",".join(r["routes"])} for r in rows], "answers")
         print(f"logged MLflow run {mlflow.active_run().info.run_id} (experiment yaksa-answers)")
