@@ -155,6 +155,45 @@ def names_product(question: str, doc: Document) -> bool:
     return not doc.id.startswith("dur:") and mentions(question, _product(doc))
 
 
+def named_products(docs: list[Document], names=()) -> set[str]:
+    """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
+    (`RetrievalResult.products`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
+    `docs` (retrieval order) whose product name holds it. A brand's siblings later in the list are not named: the
+    leaflet retrieval put first for the name is the one the question means.
+
+    Example:
+        >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
+        ...         (("1", "탁센연질캡슐(나프록센)"), ("2", "탁센400이부프로펜연질캡슐"))]
+        >>> named_products(docs, ["탁센"])
+        {'1'}
+    """
+    out: set[str] = set()
+    for name in names:
+        key = "".join(str(name).split()).lower()
+        for doc in docs:
+            product = "".join(_product(doc).split()).lower()
+            if doc.id.startswith("easydrug:") and key and key in product:
+                out.add(doc.id.split(":")[1])
+                break
+    return out
+
+
+def _about_named_ingredient(doc: Document, names=()) -> bool:
+    """A DUR row about an ingredient retrieval recognised in the question: it speaks for that ingredient as the
+    section the question asks speaks for a product (its sentences get the same prior)."""
+    ingredient = "".join(str(doc.metadata.get("ingredient", "")).split())
+    return doc.id.startswith("dur:") and bool(ingredient) and any("".join(str(n).split()) == ingredient for n in names)
+
+
+def naming(question: str, docs: list[Document], names=()):
+    """``doc -> bool``: the question names this leaflet's product — by retrieval's recognised names when they pick a
+    leaflet in `docs` (`named_products`), else by the character test (`names_product`)."""
+    named = named_products(docs, names)
+    if named:
+        return lambda doc: doc.id.startswith("easydrug:") and doc.id.split(":")[1] in named
+    return lambda doc: names_product(question, doc)
+
+
 def _merge(quotes: list[Quote], text: str, score: float, n: int) -> bool:
     """Add source `n` to a quote of the same sentence; False when there is none."""
     for q in quotes:
@@ -175,31 +214,33 @@ def _merge_source(quotes: list[Quote], text: str, n: int) -> None:
             return
 
 
-def choose(question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3) -> list[Quote]:
+def choose(question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3, names=()) -> list[Quote]:
     """The user's rules (each once), then the sentences of every leaflet document that answer the question best
     (`programs/sentences.py`: the question's words, the aspect it asks, a small prior for the asked section),
     duplicates merged, while the quotes stay short. When the question names a product whose leaflet was found,
     other products' leaflets are not quoted on their own (their dosing or warnings would read as the named
-    product's); a sentence they share with a quoted one still cites them."""
+    product's); a sentence they share with a quoted one still cites them. `names`: the names retrieval recognised
+    in the question (`naming`)."""
     refiner = KnowledgeRefiner(threshold=0.0)
+    is_named = naming(question, docs, names)
     ranker = SentenceRanker(question)
     rules: list[Quote] = []
     candidates: list[Quote] = []
     floor: dict[int, float] = {}
     shared: list[Quote] = []
     strips = refiner.strips(question, docs, terms, sections)
-    named_found = any(names_product(question, d) for d in docs)
+    named_found = any(is_named(d) for d in docs)
     asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
             continue
-        if named_found and not doc.id.startswith("dur:") and not names_product(question, doc):
+        if named_found and not doc.id.startswith("dur:") and not is_named(doc):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
             continue
         section = doc.metadata.get("section")
-        prior = SECTION_PRIOR if section in sections else 0.0
+        prior = SECTION_PRIOR if section in sections or _about_named_ingredient(doc, names) else 0.0
         # a short brand (펜잘, 텐텐) the name matcher does not take as named: its leaflet first
         short_brand = NAMED_BONUS if not named_found and _product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
@@ -279,6 +320,7 @@ def extractive_answer(
     max_docs: int = 3,
     max_sentences: int = 2,
     notice: str = NO_LM_NOTICE,
+    names=(),
 ) -> str:
     """Quote the sentences that answer the question, citing each as ``[문서 N]`` (N = its position).
 
@@ -287,17 +329,18 @@ def extractive_answer(
         max_docs: how many of the answering sentences to quote at most (the user's DUR rules come on top).
         max_sentences: kept for callers; the sentence count is `max_docs`.
         notice: the closing line saying how the answer was made.
+        names: the product and ingredient names retrieval recognised in the question (`naming`).
     """
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
     if which_medicine(question, docs, sections):
         products = product_list(question, docs, terms, sections, limit=max_docs)
-        rules = [q for q in choose(question, docs, terms, sections, 0) if _is_rule(docs[q.sources[0] - 1])]
+        rules = [q for q in choose(question, docs, terms, sections, 0, names) if _is_rule(docs[q.sources[0] - 1])]
         names = ", ".join(dict.fromkeys(_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else ""
         body = [q.line() for q in rules] + [f"{_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
-        quotes = choose(question, docs, terms, sections, max_docs)
+        quotes = choose(question, docs, terms, sections, max_docs, names)
         lead = next((q for q in quotes if not _is_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         has_rules = any(_is_rule(docs[q.sources[0] - 1]) for q in quotes)
         opening = _opening(docs[lead.sources[0] - 1], sections, has_rules) if lead else ""

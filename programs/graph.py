@@ -168,6 +168,7 @@ def generate(p, st: QuestionState) -> dict:
         terms=st.terms,
         sections=st.result.sections if st.result else (),
         cut_low_relevance=False,
+        names=st.result.products if st.result else (),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
         out.answer,
@@ -222,6 +223,7 @@ def ground(p, st: QuestionState) -> dict:
             p.settings.extractive_docs,
             p.settings.extractive_sentences,
             GROUNDING_FALLBACK_NOTICE,
+            names=st.result.products if st.result else (),
         )
         st.method, info["fallback"] = "extractive", True
         why = f"{len(out.removed)} unsupported sentence(s) removed; extractive answer"
@@ -243,7 +245,9 @@ def extractive_pool(st: QuestionState, get=None) -> list:
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
     if get is None:
         return pool
-    return sentences.leaflet_documents(pool, get, lambda d: extractive.names_product(st.question, d), extractive.POOL)
+    return sentences.leaflet_documents(
+        pool, get, extractive.naming(st.question, pool, st.result.products), extractive.POOL
+    )
 
 
 def verify(p, st: QuestionState) -> dict:
@@ -398,6 +402,7 @@ def out_of_budget(p, st: QuestionState, notices: dict) -> None:
             p.settings.extractive_docs,
             p.settings.extractive_sentences,
             notices["extractive"],
+            names=st.result.products if st.result else (),
         )
         st.contexts, st.context_docs, st.method = [d.text for d in docs], list(docs), "extractive"
         st.mode, st.verification = (GENERATE if docs else NO_CONTEXT), "skipped (budget)"

@@ -126,3 +126,42 @@ def test_asking_for_cautions_by_name_is_not_a_which_medicine_question():
     question = "수면유도제 먹을 때 조심할 거"
     assert extractive.asks_beyond_efficacy(question, SentenceRanker(question))
     assert not extractive.asks_beyond_efficacy("불면증에 먹는 약", SentenceRanker("불면증에 먹는 약"))
+
+
+def leaflet(seq: str, name: str, section: str, text: str) -> Document:
+    return Document(f"easydrug:{seq}:{section}", f"{name}\n[{section}] {text}", {"item_name": name, "section": section})
+
+
+def test_a_short_brand_retrieval_recognised_quotes_its_first_leaflet_not_a_sibling():
+    docs = [
+        leaflet(
+            "1", "탁센연질캡슐(나프록센)", "atpn", "임부 또는 임신하고 있을 가능성이 있는 여성은 복용하지 마십시오."
+        ),
+        leaflet(
+            "2",
+            "탁센400이부프로펜연질캡슐",
+            "atpn",
+            "임신 말기 3개월 기간에 해당하는 임부는 임신 중 복용하지 마십시오.",
+        ),
+    ]
+    question = "탁센 임신중에 먹으면 안되나요?"
+    named = extractive.choose(question, docs, sections=["atpn"], names=["탁센"])
+    assert [q.sources for q in named] == [[1]]  # the leaflet retrieval put first for 탁센; its sibling is not quoted
+    unnamed = extractive.choose(question, docs, sections=["atpn"])  # without retrieval's names: the sibling competes
+    assert any(2 in q.sources for q in unnamed)
+
+
+def test_a_dur_row_about_a_named_ingredient_leads_over_a_leaflet_interaction_line():
+    rule = Document(
+        "dur:gc:1",
+        "세티리진 · 효능군중복: 세티리진은(는) 항히스타민제 효능군으로, 같은 효능군의 약과 함께 복용하면 중복됩니다.",
+        {"dur_type": "효능군중복", "ingredient": "세티리진"},
+    )
+    line = leaflet("3", "하원세티리진정", "intrc", "이 약을 복용하는 동안 테오필린과 함께 복용하지 마십시오.")
+    question = "세티리진이랑 로라타딘 같이 먹어도 되나요"
+    with_names = extractive.choose(question, [rule, line], sections=["intrc"], names=["세티리진", "로라타딘"])
+    assert with_names[0].sources == [1]
+    without = extractive.choose(question, [rule, line], sections=["intrc"])  # the prior off: the leaflet line leads
+    assert without[0].sources == [2]
+    assert extractive._about_named_ingredient(rule, ["세티리진"])
+    assert not extractive._about_named_ingredient(rule, ["로라타딘"])
