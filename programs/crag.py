@@ -212,7 +212,9 @@ class CRAG(dspy.Module):
             added = [r for r in rules if r.id not in seen]
             out = added + out  # the user's safety rules first (programs/safety_rules.py)
             st.trace.step("dur_rules", types=types, ingredients=ingredients[:10], added=[d.id for d in added])
-        if s.knowledge_refinement and out:
+        if s.knowledge_refinement and out and not st.run.has_lm("generate"):
+            st.trace.step("refine_knowledge", skipped="no generating LM: the extractive answer ranks every sentence")
+        elif s.knowledge_refinement and out:
             out, stats = self.refiner.refine(st.question, out, st.terms, st.result.sections if st.result else ())
             st.trace.step("refine_knowledge", **stats)
         return out

@@ -26,10 +26,11 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from programs import citations
-from programs.coverage import SECTION_WORDS, SLOTS
+from programs.coverage import SECTION_WORDS
 from programs.refinement import KnowledgeRefiner
+from programs.sentences import SentenceRanker
 from programs.shared_ingredient import shared_ingredient, shared_note
-from programs.text import bigrams, coverage
+from programs.text import bigrams
 from retrievers.documents import Document
 
 SAFETY_LINE = "전문가와 꼭 상담하세요."
@@ -51,13 +52,14 @@ INSUFFICIENT_NOTICE = "※ 정보 부족: 검색된 문서에 이 질문에 답�
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
-SLOT_BONUS = 0.3
-NAMED_BONUS = 0.2  # sentences of the product the question names
-OFF_SECTION_PENALTY = 0.2  # sentences of a section the question did not ask, when one it asked was found
+RANK_STEP = 0.005  # a sentence loses this much per place its document is down the list (retrieval order first)
+SECTION_PRIOR = 0.15  # sentences of a section retrieval found the question asks about
+EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
+NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
+SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
 READ_AS_RATIO = 0.6  # similarity at which an unknown word reads as the start of a found product's name
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
-LEAD_SHARE = 0.0  # the top document's best sentence leads (a share of the best score it must reach)
 MIN_GRAMS = 12  # shorter sentences count as the same only when equal
 SAME = 0.85  # bigram Jaccard at which two sentences count as the same
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
@@ -115,9 +117,11 @@ class Quote:
     text: str
     score: float
     sources: list[int] = field(default_factory=list)
+    product: str = ""  # said before the sentence in an answer about several products (a class question)
 
     def line(self) -> str:
-        return f"{self.text} [문서 {', '.join(map(str, self.sources))}]"
+        head = f"{self.product}: " if self.product else ""
+        return f"{head}{self.text} [문서 {', '.join(map(str, sorted(self.sources)))}]"
 
 
 def same(a: str, b: str) -> bool:
@@ -151,9 +155,43 @@ def names_product(question: str, doc: Document) -> bool:
     return not doc.id.startswith("dur:") and mentions(question, _product(doc))
 
 
-def _slot_words(question: str) -> list[str]:
-    compact = "".join(question.split())
-    return [w for asks, says in SLOTS.values() if any(a in compact for a in asks) for w in (*asks, *says)]
+def named_products(docs: list[Document], names=()) -> set[str]:
+    """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
+    (`RetrievalResult.products`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
+    `docs` (retrieval order) whose product name holds it. A brand's siblings later in the list are not named: the
+    leaflet retrieval put first for the name is the one the question means.
+
+    Example:
+        >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
+        ...         (("1", "탁센연질캡슐(나프록센)"), ("2", "탁센400이부프로펜연질캡슐"))]
+        >>> named_products(docs, ["탁센"])
+        {'1'}
+    """
+    out: set[str] = set()
+    for name in names:
+        key = "".join(str(name).split()).lower()
+        for doc in docs:
+            product = "".join(_product(doc).split()).lower()
+            if doc.id.startswith("easydrug:") and key and key in product:
+                out.add(doc.id.split(":")[1])
+                break
+    return out
+
+
+def _about_named_ingredient(doc: Document, names=()) -> bool:
+    """A DUR row about an ingredient retrieval recognised in the question: it speaks for that ingredient as the
+    section the question asks speaks for a product (its sentences get the same prior)."""
+    ingredient = "".join(str(doc.metadata.get("ingredient", "")).split())
+    return doc.id.startswith("dur:") and bool(ingredient) and any("".join(str(n).split()) == ingredient for n in names)
+
+
+def naming(question: str, docs: list[Document], names=()):
+    """``doc -> bool``: the question names this leaflet's product — by retrieval's recognised names when they pick a
+    leaflet in `docs` (`named_products`), else by the character test (`names_product`)."""
+    named = named_products(docs, names)
+    if named:
+        return lambda doc: doc.id.startswith("easydrug:") and doc.id.split(":")[1] in named
+    return lambda doc: names_product(question, doc)
 
 
 def _merge(quotes: list[Quote], text: str, score: float, n: int) -> bool:
@@ -176,50 +214,47 @@ def _merge_source(quotes: list[Quote], text: str, n: int) -> None:
             return
 
 
-def choose(question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3) -> list[Quote]:
-    """The user's rules (each once), then the best sentences of the first `POOL` documents, best first, duplicates
-    merged, while the quotes stay short. When the question names a product whose leaflet was found, other
-    products' leaflets are not quoted on their own (their dosing or warnings would read as the named product's);
-    a sentence they share with a quoted one still cites them."""
+def choose(question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3, names=()) -> list[Quote]:
+    """The user's rules (each once), then the sentences of every leaflet document that answer the question best
+    (`programs/sentences.py`: the question's words, the aspect it asks, a small prior for the asked section),
+    duplicates merged, while the quotes stay short. When the question names a product whose leaflet was found,
+    other products' leaflets are not quoted on their own (their dosing or warnings would read as the named
+    product's); a sentence they share with a quoted one still cites them. `names`: the names retrieval recognised
+    in the question (`naming`)."""
     refiner = KnowledgeRefiner(threshold=0.0)
-    slots = _slot_words(question)
-    asked = bigrams(question)
+    is_named = naming(question, docs, names)
+    ranker = SentenceRanker(question)
     rules: list[Quote] = []
     candidates: list[Quote] = []
+    floor: dict[int, float] = {}
     shared: list[Quote] = []
     strips = refiner.strips(question, docs, terms, sections)
-    n_rules = sum(_is_rule(d) for d in docs)
-    # a question asking for a section quotes that section first when a document of it was found
-    asked_found = any(not _is_rule(d) and d.metadata.get("section") in sections for d in docs[: POOL + n_rules])
-    named_found = any(names_product(question, d) for d in docs[: POOL + n_rules])
+    named_found = any(is_named(d) for d in docs)
+    asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
             continue
-        if n > POOL + n_rules:
-            continue
-        if named_found and not doc.id.startswith("dur:") and not names_product(question, doc):
+        if named_found and not doc.id.startswith("dur:") and not is_named(doc):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
             continue
-        named = _product(doc)[:2] in question  # a document of the product the question names
-        penalty = OFF_SECTION_PENALTY if asked_found and doc.metadata.get("section") not in sections else 0.0
+        section = doc.metadata.get("section")
+        prior = SECTION_PRIOR if section in sections or _about_named_ingredient(doc, names) else 0.0
+        # a short brand (펜잘, 텐텐) the name matcher does not take as named: its leaflet first
+        short_brand = NAMED_BONUS if not named_found and _product(doc)[:2] in question else 0.0
+        if section == "efcy" and asks_other:
+            prior -= EFFICACY_PENALTY
         for s in doc_strips:
-            bonus = (SLOT_BONUS if any(w in s.text for w in slots) else 0.0) + (NAMED_BONUS if named else 0.0)
-            own = coverage(asked, s.text)  # the user's own words count beyond the expansion terms
-            candidates.append(Quote(s.text, round(own + s.score + bonus - penalty - 0.01 * n, 4), [n]))
+            relevance = ranker.score(s.text) + prior
+            q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
+            floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
+            candidates.append(q)
     chosen: list[Quote] = []
-    # retrieval's (and the grade's) best document leads with its best sentence; the others compete by score
-    first = min((q.sources[0] for q in candidates), default=0)
-    ranked = sorted(candidates, key=lambda q: -q.score)
-    lead = next((q for q in ranked if q.sources[0] == first), None)
-    if lead is not None and lead.score < LEAD_SHARE * ranked[0].score:
-        lead = None  # the top document has nothing close to the question: the best sentence leads
-    ranked = ([lead] if lead else []) + [q for q in ranked if q is not lead]
-    for q in ranked:
+    for q in sorted(candidates, key=lambda q: -q.score):
         if _merge(chosen, q.text, q.score, q.sources[0]) or _merge(rules, q.text, q.score, q.sources[0]):
             continue
-        if len(chosen) >= max_sentences or (chosen and q.score < MIN_SCORE):
+        if len(chosen) >= max_sentences or (chosen and floor.get(id(q), q.score) < MIN_SCORE):
             continue
         length = sum(len(c.text) for c in chosen)
         if chosen and length + len(q.text) > TARGET_CHARS:
@@ -229,13 +264,32 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         chosen.append(q)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
+    if not named_found:  # a class or symptom question: say which product each sentence is from
+        for q in chosen:
+            q.product = _product(docs[q.sources[0] - 1])
     return rules + chosen
 
 
 def which_medicine(question: str, docs: list[Document], sections=()) -> bool:
-    """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product."""
+    """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product, and asks
+    no aspect (a class word with 운전, 우유, 아이 … asks about that, not for a product)."""
     named = any(_product(d) and _product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
-    return not named and (bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"])
+    if named or asks_beyond_efficacy(question, SentenceRanker(question)):
+        return False  # 해열제 부작용, 감기약 먹고 운전: a class word with what is asked about it
+    return bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"]
+
+
+def asks_beyond_efficacy(question: str, ranker: SentenceRanker) -> bool:
+    """The question asks something what a medicine is for cannot answer: a situation (food, driving, a dose …) or
+    a section by its name (부작용, 용법 …). Who it is for (a child, pregnancy) and "may I take it" it can answer.
+
+    >>> asks_beyond_efficacy("해열제 부작용 뭐 있어요", SentenceRanker("해열제 부작용 뭐 있어요"))
+    True
+    >>> asks_beyond_efficacy("애기 기저귀발진에 발라도 되요?", SentenceRanker("애기 기저귀발진에 발라도 되요?"))
+    False
+    """
+    compact = "".join(question.split())
+    return bool(ranker.situations) or any(w in compact for w in SECTION_NAMES)
 
 
 def product_list(question: str, docs: list[Document], terms=(), sections=(), limit: int = 3) -> list[Quote]:
@@ -266,6 +320,7 @@ def extractive_answer(
     max_docs: int = 3,
     max_sentences: int = 2,
     notice: str = NO_LM_NOTICE,
+    names=(),
 ) -> str:
     """Quote the sentences that answer the question, citing each as ``[문서 N]`` (N = its position).
 
@@ -274,17 +329,18 @@ def extractive_answer(
         max_docs: how many of the answering sentences to quote at most (the user's DUR rules come on top).
         max_sentences: kept for callers; the sentence count is `max_docs`.
         notice: the closing line saying how the answer was made.
+        names: the product and ingredient names retrieval recognised in the question (`naming`).
     """
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
     if which_medicine(question, docs, sections):
         products = product_list(question, docs, terms, sections, limit=max_docs)
-        rules = [q for q in choose(question, docs, terms, sections, 0) if _is_rule(docs[q.sources[0] - 1])]
+        rules = [q for q in choose(question, docs, terms, sections, 0, names) if _is_rule(docs[q.sources[0] - 1])]
         names = ", ".join(dict.fromkeys(_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else ""
         body = [q.line() for q in rules] + [f"{_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
-        quotes = choose(question, docs, terms, sections, max_docs)
+        quotes = choose(question, docs, terms, sections, max_docs, names)
         lead = next((q for q in quotes if not _is_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         has_rules = any(_is_rule(docs[q.sources[0] - 1]) for q in quotes)
         opening = _opening(docs[lead.sources[0] - 1], sections, has_rules) if lead else ""

@@ -62,6 +62,7 @@ class Generator(dspy.Module):
         terms=(),
         sections=(),
         cut_low_relevance: bool = True,
+        names=(),
     ) -> dspy.Prediction:
         run = run or Run(budget_limit=None)
         if mode == LOW_RELEVANCE and cut_low_relevance:
@@ -92,6 +93,6 @@ class Generator(dspy.Module):
                 )
         notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
         answer = extractive_answer(
-            question, docs, mode, terms, sections, self.extractive_docs, self.extractive_sentences, notice
+            question, docs, mode, terms, sections, self.extractive_docs, self.extractive_sentences, notice, names
         )
         return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from programs import coverage, extractive, grounding, routing, safety_rules
+from programs import coverage, extractive, grounding, routing, safety_rules, sentences
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.fallback import FallBack
 from programs.generator import format_context
@@ -158,7 +158,7 @@ def rewrite(p, st: QuestionState) -> dict:
 def generate(p, st: QuestionState) -> dict:
     """Write the answer for the route from the chosen documents plus the user's DUR rules."""
     mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
-    context_docs = p.context_documents(st, extractive_pool(st)) if mode != NO_CONTEXT else []
+    context_docs = p.context_documents(st, extractive_pool(st, p.backend.get)) if mode != NO_CONTEXT else []
     out = p.generator(
         question=st.question,
         docs=context_docs,
@@ -168,6 +168,7 @@ def generate(p, st: QuestionState) -> dict:
         terms=st.terms,
         sections=st.result.sections if st.result else (),
         cut_low_relevance=False,
+        names=st.result.products if st.result else (),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
         out.answer,
@@ -222,6 +223,7 @@ def ground(p, st: QuestionState) -> dict:
             p.settings.extractive_docs,
             p.settings.extractive_sentences,
             GROUNDING_FALLBACK_NOTICE,
+            names=st.result.products if st.result else (),
         )
         st.method, info["fallback"] = "extractive", True
         why = f"{len(out.removed)} unsupported sentence(s) removed; extractive answer"
@@ -232,14 +234,20 @@ def ground(p, st: QuestionState) -> dict:
     return info
 
 
-def extractive_pool(st: QuestionState) -> list:
+def extractive_pool(st: QuestionState, get=None) -> list:
     """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
     picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
-    can still be quoted."""
+    can still be quoted, and then the other sections of the candidate products' leaflets (`get`: the backend's
+    document by id), where the sentence that answers often is (렌즈 in 주의사항, 우유 in 용법)."""
     if st.route != GENERATE or st.run.has_lm("generate") or st.result is None:
         return st.docs
     kept = {d.id for d in st.docs}
-    return st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
+    pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
+    if get is None:
+        return pool
+    return sentences.leaflet_documents(
+        pool, get, extractive.naming(st.question, pool, st.result.products), extractive.POOL
+    )
 
 
 def verify(p, st: QuestionState) -> dict:
@@ -394,6 +402,7 @@ def out_of_budget(p, st: QuestionState, notices: dict) -> None:
             p.settings.extractive_docs,
             p.settings.extractive_sentences,
             notices["extractive"],
+            names=st.result.products if st.result else (),
         )
         st.contexts, st.context_docs, st.method = [d.text for d in docs], list(docs), "extractive"
         st.mode, st.verification = (GENERATE if docs else NO_CONTEXT), "skipped (budget)"

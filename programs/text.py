@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
-_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=[다요음함])\.\s*|\n+")
+_SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=[다요음함오])\.\s*|\n+")  # leaflets run on: 마십시오.이 약을
 _WORD = re.compile(r"[0-9A-Za-z가-힣]+")
 STOPWORDS = frozenset(
     "이 그 저 것 거 뭐 무엇 어떻게 왜 언제 좀 약 먹고 먹어도 되나요 돼요 있나요 해요 하나요 주세요 알려 알려줘 어떤 "
@@ -27,7 +27,7 @@ def split_sentences(text: str) -> list[str]:
     for piece in _SENTENCE_END.split(text):
         piece = piece.strip()
         if piece:
-            parts.append(piece if piece[-1] in ".!?。" or not re.search(r"[다요음함]$", piece) else piece + ".")
+            parts.append(piece if piece[-1] in ".!?。" or not re.search(r"[다요음함오]$", piece) else piece + ".")
     return parts
 
 
@@ -61,6 +61,17 @@ def expansion_terms(query: str) -> tuple[str, ...]:
 
         return tuple(_lexicon(Lexicon).expand(query))
     except Exception:  # the lexicon is optional here; strips are still scored on the query itself
+        return ()
+
+
+@functools.lru_cache(maxsize=256)
+def target_words(query: str) -> tuple[str, ...]:
+    """The query's symptom and class words (감기약, 두통) that chose the products (`Lexicon.target_words`), or ()."""
+    try:
+        from retrievers.lexicon import Lexicon
+
+        return tuple(_lexicon(Lexicon).target_words(query))
+    except Exception:  # the lexicon is optional here
         return ()
 
 

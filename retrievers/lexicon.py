@@ -65,6 +65,16 @@ class Lexicon:
                 out.extend(a for a in adds if a not in out and squash(a) not in q)
         return out
 
+    def target_words(self, query: str) -> list[str]:
+        """The words of the query that matched an expansion rule (a symptom or a class of medicine: 감기약, 두통):
+        they choose the products, not what is asked about them.
+
+        >>> Lexicon.load().target_words("감기약 먹고 운전해도 돼요")
+        ['감기']
+        """
+        q = squash(query)
+        return list(dict.fromkeys(m for matches, _ in self.expansion_rules for m in matches if m and m in q))
+
     def heads(self, query: str) -> list[str]:
         """The first term each matching rule adds: the rule's own symptom word (두통, 인후통), weighted up in BM25."""
         q = squash(query)

@@ -101,10 +101,9 @@ def test_knowledge_refinement_keeps_relevant_strips_in_order_and_every_document(
 def test_extractive_answer_quotes_cites_and_warns():
     answer = extractive_answer("게보린 구토", DOCS[:4], max_docs=2)
     quotes = answer.split("\n\n")[1].splitlines()
-    assert quotes[0].endswith("[문서 1]")  # retrieval's best document leads
-    assert quotes[1].startswith("[이상반응(부작용)] 구역, 구토")
-    assert quotes[1].endswith("[문서 4]")
-    assert len(quotes) == 2
+    assert quotes[0].startswith("[이상반응(부작용)] 구역, 구토")  # the answering sentence leads, not document 1
+    assert quotes[0].endswith("[문서 4]")
+    assert len(quotes) == 1  # the efficacy, dosing and caution sentences say nothing of 구토
     assert "전문가와 꼭 상담하세요." in answer
     assert "LM" in answer
     low = extractive_answer("게보린 구토", DOCS[:4], mode="generate_low_relevance")
@@ -282,8 +281,8 @@ def test_a_question_asking_for_a_section_quotes_that_section_before_others(monke
     question, asked = "활명수 몇살부터 먹일수 있어요", ["useMethod", "atpn"]
     chosen = extractive.choose(question, docs, sections=asked, max_sentences=2)
     assert [q.sources for q in chosen] == [[1], [2]]  # 효능 was not asked
-    monkeypatch.setattr(extractive, "OFF_SECTION_PENALTY", 0.0)
-    assert [q.sources for q in extractive.choose(question, docs, sections=asked, max_sentences=2)] == [[1], [3]]
+    monkeypatch.setattr(extractive, "SECTION_PRIOR", 0.0)  # the asked section's prior is what quotes 용법
+    assert [q.sources for q in extractive.choose(question, docs, sections=asked, max_sentences=2)] == [[1]]
 
 
 def test_a_question_naming_a_product_does_not_quote_another_products_leaflet():

@@ -319,7 +319,7 @@ def test_malformed_lm_verdicts_fall_back_to_the_calibrated_grade(searcher, scrip
 
 
 def test_no_lm_quality_loop_searches_for_what_the_answer_misses(searcher):
-    pred = CRAG(backend=searcher)(question="수유 중인데 두통에 먹는 약")
+    pred = CRAG(backend=searcher)(question="수유 중인데 겔포스 먹어도 돼요")  # its leaflet says nothing of 수유
     first = steps(pred, "evaluate")[0]
     assert first["overall"] < 0.5
     assert "수유" in first["missing_info"]

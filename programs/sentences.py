@@ -1,0 +1,144 @@
+"""Sentence-level answering without an LM: gather every section of the candidate products' leaflets, then rank each
+sentence by the question — its content words (Kiwi morphemes, IDF-weighted over leaflet sentences), the aspects it
+asks (food, driving, crushing, a child …; `retrievers/aspects.py`) and the section retrieval preferred.
+
+Example:
+    >>> ranker = SentenceRanker("안약 넣고 렌즈 바로 껴도 돼요")
+    >>> ranker.aspects
+    ['lens']
+    >>> lens = ranker.score("콘택트렌즈를 착용한 채 점안하지 마십시오.")
+    >>> lens > ranker.score("눈의 피로, 결막충혈에 사용합니다.")
+    True
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from programs.text import bigrams, coverage, target_words
+from retrievers.aspects import POPULATION, load_vocabulary
+from retrievers.documents import Document
+
+LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
+ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
+BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
+MAX_PRODUCTS = 3  # products whose whole leaflet is read for a class or symptom question
+NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
+LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
+
+
+@functools.lru_cache(maxsize=1)
+def _tokenizer():
+    from retrievers.tokenizer import KiwiTokenizer
+
+    return KiwiTokenizer()
+
+
+class SentenceRanker:
+    """Scores sentences against one question: IDF-weighted share of its content words the sentence contains, plus
+    `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap."""
+
+    def __init__(self, question: str):
+        vocab = load_vocabulary()
+        morphemes = _tokenizer()(question)
+        self.vocab = vocab
+        self.aspects = vocab.asked(question, morphemes)
+        # content words: two characters or more (one-syllable stems match inside too many words), known to the
+        # leaflets (a product name or slang word cannot be in a sentence's body)
+        # and not part of a symptom or class word (감기약, 두통): those chose the products, they are not asked about
+        targets = target_words(question)
+        words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
+        self.words = {w: vocab.idf[w] for w in words}
+        # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
+        self.forms = {w: tuple(f for f in (w, nominal(w)) if f) for w in self.words}
+        self.total = sum(self.words.values())
+        self.grams = bigrams(question)
+
+    @property
+    def situations(self) -> list[str]:
+        """The asked aspects that are not who the medicine is for (food, driving, a dose …): efficacy never answers
+        them."""
+        return [a for a in self.aspects if a not in POPULATION]
+
+    def speaks_to(self, text: str) -> bool:
+        """The text carries a content word of the question or a word of an aspect it asks."""
+        if any(f in text for forms in self.forms.values() for f in forms):
+            return True
+        return any(self.vocab.match(a, text) for a in self.aspects)
+
+    def excerpt(self, sentence: str) -> str:
+        """A long sentence cut to its first item, the items that speak to the question, and its closing clause, the
+        gaps marked "…" (every piece verbatim); a short one, or one with no such item, as it is.
+
+        >>> ranker = SentenceRanker("수유 중인데 먹어도 돼요")
+        >>> ranker.excerpt("이 약을 복용하기 전에 영아, " + "고열, " * 40 + "수유부, 고령자는 의사와 상의하십시오.")
+        '이 약을 복용하기 전에 영아, … 고열, 수유부, 고령자는 의사와 상의하십시오.'
+        """
+        if len(sentence) <= LONG_SENTENCE:
+            return sentence
+        items = _items(sentence)
+        keep = [i for i in range(1, len(items) - 1) if self.speaks_to(items[i])]
+        if not keep:
+            return sentence
+        # each matching item with its neighbours (a list is often read as a run: 당뇨병, 고혈압, 위궤양)
+        near = {j for i in keep for j in range(i - NEIGHBOURS, i + NEIGHBOURS + 1) if 0 < j < len(items) - 1}
+        kept = [0, *sorted(near), len(items) - 1]
+        out = items[0]
+        for before, i in zip(kept, kept[1:], strict=False):
+            out += ", " + items[i] if i == before + 1 else ", … " + items[i]
+        return out
+
+    def score(self, sentence: str) -> float:
+        found = sum(idf for w, idf in self.words.items() if any(f in sentence for f in self.forms[w]))
+        overlap = found / self.total if self.total else 0.0
+        aspect = max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0)
+        return overlap + ASPECT_WEIGHT * aspect + BIGRAM_WEIGHT * coverage(self.grams, sentence)
+
+
+def nominal(stem: str) -> str:
+    """The ㅁ-noun of a Korean stem: 쓰리 → 쓰림, 졸리 → 졸림, 가렵 → 가려움 (ㅂ-irregular); "" for other endings.
+
+    >>> nominal("쓰리"), nominal("가렵"), nominal("두통")
+    ('쓰림', '가려움', '')
+    """
+    last = ord(stem[-1]) - 0xAC00
+    if not 0 <= last < 11172:
+        return ""
+    final = last % 28
+    if final == 0:
+        return stem[:-1] + chr(0xAC00 + last + 16)  # + ㅁ
+    if final == 17:
+        return stem[:-1] + chr(0xAC00 + last - 17) + "움"  # ㅂ → 움
+    return ""
+
+
+def _items(sentence: str) -> list[str]:
+    """The comma-separated items of a sentence, commas inside brackets left alone."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(sentence):
+        depth += 1 if ch in "([" else -1 if ch in ")]" else 0
+        if ch == "," and depth <= 0 and sentence[i + 1 : i + 2] == " ":
+            items.append(sentence[start:i])
+            start = i + 2
+    return [*items, sentence[start:]]
+
+
+def leaflet_documents(
+    docs: list[Document], get: Callable[[str], Document | None], named: Callable[[Document], bool], pool: int = 5
+) -> list[Document]:
+    """`docs`, then every other section of the candidate products' leaflets that the index holds: the products the
+    question names (`named`), or else the first `MAX_PRODUCTS` products of the first `pool` documents. Appended
+    after `docs`, so their ``[문서 N]`` numbers stay."""
+    leaflets = [d for d in docs if d.id.startswith("easydrug:")][:pool]
+    chosen = [d for d in leaflets if named(d)] or leaflets
+    products = list(dict.fromkeys(d.id.split(":")[1] for d in chosen))[:MAX_PRODUCTS]
+    have = {d.id for d in docs}
+    out = list(docs)
+    for seq in products:
+        for section in LEAFLET_SECTIONS:
+            doc_id = f"easydrug:{seq}:{section}"
+            if doc_id not in have and (doc := get(doc_id)) is not None:
+                out.append(doc)
+                have.add(doc_id)
+    return out

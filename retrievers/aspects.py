@@ -1,0 +1,67 @@
+"""The aspect vocabulary: which aspect (food, driving, crushing, a child …) a question asks, and which words of a
+leaflet sentence speak to it.
+
+The seeds and the question words people write are a reviewed list (`data/aspect_seeds.json`); the other leaflet
+words of each aspect and the sentence IDF are mined from the leaflets (`data/aspect_words.json`, built by
+`python -m retrievers.mine_aspects`).
+
+Example:
+    >>> vocab = load_vocabulary()
+    >>> vocab.asked("안약 넣고 렌즈 바로 껴도 돼요", ["안약", "넣", "렌즈", "바로", "끼"])
+    ['lens']
+    >>> vocab.match("lens", "콘택트렌즈를 착용한 채 점안하지 마십시오.")
+    1.0
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from retrievers.mine_aspects import SEEDS_PATH, WORDS_PATH
+
+POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
+MINED_SHARE = 0.5  # a sentence with only mined words of an aspect speaks to it half as surely as one with a seed
+
+
+@dataclass(frozen=True)
+class AspectVocabulary:
+    """Per aspect: seeds (leaflet morphemes that mark it), asks (question words), mined (co-occurring morphemes)."""
+
+    seeds: dict[str, tuple[str, ...]]
+    asks: dict[str, tuple[str, ...]]
+    mined: dict[str, tuple[str, ...]]
+    idf: dict[str, float]
+    idf_unseen: float
+
+    def asked(self, question: str, morphemes=()) -> list[str]:
+        """The aspects a question asks: one of its question words in the question (spaces ignored; a one-syllable
+        word only as one of the question's Kiwi morphemes)."""
+        compact = "".join(question.split())
+        found = set(morphemes)
+
+        def says(word: str) -> bool:
+            return word in found if len(word) == 1 else word in compact
+
+        return [a for a in self.seeds if any(says(w) for w in self.asks[a])]
+
+    def match(self, aspect: str, sentence: str) -> float:
+        """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""
+        if any(w in sentence for w in self.seeds[aspect]):
+            return 1.0
+        return MINED_SHARE if any(w in sentence for w in self.mined[aspect]) else 0.0
+
+
+@functools.lru_cache(maxsize=1)
+def load_vocabulary() -> AspectVocabulary:
+    seeds = json.loads(Path(SEEDS_PATH).read_text(encoding="utf-8"))["aspects"]
+    words = json.loads(Path(WORDS_PATH).read_text(encoding="utf-8"))
+    return AspectVocabulary(
+        seeds={a: tuple(s["seeds"]) for a, s in seeds.items()},
+        asks={a: tuple(s["asks"]) for a, s in seeds.items()},
+        mined={a: tuple(words["aspects"].get(a, {})) for a in seeds},
+        idf=words["idf"],
+        idf_unseen=words["idf_unseen"],
+    )

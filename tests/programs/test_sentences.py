@@ -1,0 +1,167 @@
+"""Sentence-level no-LM answers over the real mini index (Kiwi, BM25, the mined aspect vocabulary)."""
+
+import pytest
+
+from programs import extractive, sentences
+from programs.crag import CRAG
+from programs.extractive import extractive_answer
+from programs.sentences import SentenceRanker
+from programs.text import split_sentences
+from retrievers.documents import Document
+
+
+def body(answer: str) -> str:
+    return answer.split("\n\n")[1]
+
+
+@pytest.mark.parametrize(
+    ("question", "answering"),
+    [
+        ("감기약 먹고 운전해도 돼요?", "운전 및 기계조작 시 주의하십시오"),  # a class word with the driving aspect
+        ("소화제 빈속에 먹어도 돼요?", "1일 3회 식후에"),  # the food aspect (빈속 → 식후), in the 용법 section
+        ("훼스탈 씹어서 먹어도 되나요?", "씹지말고 복용합니다"),  # the crushing aspect
+    ],
+)
+def test_the_sentence_that_answers_the_asked_aspect_leads_the_no_lm_answer(searcher, question, answering):
+    pred = CRAG(backend=searcher)(question=question)
+    first = body(pred.answer).splitlines()[0]
+    assert answering in first
+    assert "[효능·효과]" not in body(pred.answer)  # what the medicine is for does not answer it
+    assert pred.trace["lm_calls"]["total"] == 0
+
+
+def test_a_class_question_says_which_product_the_sentence_is_from(searcher):
+    pred = CRAG(backend=searcher)(question="감기약 먹고 운전해도 돼요?")
+    first = body(pred.answer).splitlines()[0]
+    assert first.startswith("판콜에이내복액: 복용 후 졸음이 나타날 수 있으므로 운전")
+    n = int(first.rsplit("[문서 ", 1)[1].split("]")[0].split(",")[0])
+    assert pred.citations[n - 1]["id"].startswith("easydrug:")
+    assert pred.citations[n - 1]["product"].startswith("판콜에이")
+
+
+def test_the_other_sections_of_a_named_products_leaflet_are_read(searcher):
+    result = searcher.retrieve("게보린 빈속에 먹어도 돼요?")
+    docs = result.documents[:1]
+    pool = sentences.leaflet_documents(docs, searcher.get, lambda d: True)
+    assert pool[0] is docs[0]  # retrieval's documents keep their numbers
+    assert {d.id for d in pool} == {f"easydrug:197900277:{s}" for s in sentences.LEAFLET_SECTIONS}
+
+
+def section_of(name: str, sec: str, label: str, text: str, seq: str) -> Document:
+    meta = {"item_name": name, "section": sec, "section_label": label, "item_seq": seq}
+    return Document(f"easydrug:{seq}:{sec}", f"{name}\n[{label}] {text}", meta)
+
+
+EYE_DROP = [
+    section_of(
+        "맑은눈점안액",
+        "efcy",
+        "효능·효과",
+        "이 약은 눈의 피로, 소프트콘택트렌즈 또는 하드콘택트렌즈를 착용하고 있을 때의 불쾌감에 사용합니다.",
+        "9",
+    ),
+    section_of(
+        "맑은눈점안액",
+        "atpn",
+        "사용상 주의사항",
+        "눈에 넣을 때 용기 끝이 눈에 닿지 않도록 하십시오. 콘택트렌즈는 점안 15분 후에 착용하십시오.",
+        "9",
+    ),
+]
+
+
+def test_a_lens_question_quotes_the_caution_about_lenses_not_the_efficacy():
+    answer = extractive_answer("안약 넣고 렌즈 바로 껴도 돼요", EYE_DROP, sections=["efcy", "atpn"])
+    assert body(answer).splitlines()[0] == "맑은눈점안액: 콘택트렌즈는 점안 15분 후에 착용하십시오. [문서 2]"
+    assert "[용기 끝" not in answer and "용기 끝이" not in answer  # nothing of the question
+
+
+def test_without_the_efficacy_penalty_the_lens_efficacy_sentence_would_lead(monkeypatch):
+    monkeypatch.setattr(extractive, "EFFICACY_PENALTY", 0.0)
+    answer = extractive_answer("안약 넣고 렌즈 바로 껴도 돼요", EYE_DROP, sections=["efcy", "atpn"])
+    assert body(answer).splitlines()[0].startswith("맑은눈점안액: [효능·효과]")
+
+
+def test_the_ranker_weights_the_asked_aspect_and_rare_words():
+    ranker = SentenceRanker("감기약 먹고 운전해도 돼요?")
+    assert ranker.aspects == ["driving"]
+    assert "감기약" not in ranker.words  # a class word chooses products; it is not what is asked
+    driving = ranker.score("복용 후 졸음이 나타날 수 있으므로 운전 및 기계조작 시 주의하십시오.")
+    mined_only = ranker.score("졸음이 나타날 수 있습니다.")  # 졸음 is mined for driving, not a seed
+    neither = ranker.score("감기약 복용 시 천식 경험자는 복용하지 마십시오.")
+    assert driving > mined_only > neither
+
+
+def test_a_long_list_sentence_is_quoted_as_an_excerpt_of_its_matching_items(searcher):
+    atpn = searcher.get("easydrug:196800036:atpn")  # 판콜에이내복액
+    long = next(s for s in split_sentences(atpn.text) if "수유부" in s and len(s) > 300)
+    cut = SentenceRanker("수유 중인데 먹어도 돼요?").excerpt(long)
+    assert "임신하고 있을 가능성이 있는 여성 및 수유부" in cut
+    assert len(cut) < len(long) / 2
+    assert all(piece.strip(" ,") in long for piece in cut.split("…"))
+
+
+def test_a_class_word_with_a_section_name_answers_that_section_not_a_product_list(searcher):
+    pred = CRAG(backend=searcher)(question="해열제 부작용 뭐 있어요?")
+    assert "효능·효과가 질문과 맞는 제품입니다" not in pred.answer
+    assert "[이상반응(부작용)]" in body(pred.answer).splitlines()[0]
+
+
+def test_a_short_brand_the_question_writes_leads_over_another_products_sentence():
+    docs = [
+        section_of("아스피린정", "se", "이상반응(부작용)", "이명(귀울림), 어지러움이 나타날 수 있습니다.", "1"),
+        section_of("펜잘큐정", "se", "이상반응(부작용)", "이명(귀울림), 난청이 나타날 수 있습니다.", "2"),
+    ]
+    first = body(extractive_answer("펜잘 먹고 귀울림이 있어요", docs, sections=["se"])).splitlines()[0]
+    assert first.startswith("펜잘큐정: ")  # retrieval's first document would lead otherwise
+
+
+def test_a_verb_in_the_question_matches_its_noun_in_a_leaflet_sentence():
+    ranker = SentenceRanker("게보린 먹고 속이 쓰려요")
+    stomach = ranker.score("구역, 구토, 속쓰림 등 위장 장애가 나타날 수 있습니다.")  # 쓰리 → 속쓰림
+    assert stomach > ranker.score("두통, 치통, 생리통의 진통에 사용합니다.") + 0.5
+
+
+def test_asking_for_cautions_by_name_is_not_a_which_medicine_question():
+    question = "수면유도제 먹을 때 조심할 거"
+    assert extractive.asks_beyond_efficacy(question, SentenceRanker(question))
+    assert not extractive.asks_beyond_efficacy("불면증에 먹는 약", SentenceRanker("불면증에 먹는 약"))
+
+
+def leaflet(seq: str, name: str, section: str, text: str) -> Document:
+    return Document(f"easydrug:{seq}:{section}", f"{name}\n[{section}] {text}", {"item_name": name, "section": section})
+
+
+def test_a_short_brand_retrieval_recognised_quotes_its_first_leaflet_not_a_sibling():
+    docs = [
+        leaflet(
+            "1", "탁센연질캡슐(나프록센)", "atpn", "임부 또는 임신하고 있을 가능성이 있는 여성은 복용하지 마십시오."
+        ),
+        leaflet(
+            "2",
+            "탁센400이부프로펜연질캡슐",
+            "atpn",
+            "임신 말기 3개월 기간에 해당하는 임부는 임신 중 복용하지 마십시오.",
+        ),
+    ]
+    question = "탁센 임신중에 먹으면 안되나요?"
+    named = extractive.choose(question, docs, sections=["atpn"], names=["탁센"])
+    assert [q.sources for q in named] == [[1]]  # the leaflet retrieval put first for 탁센; its sibling is not quoted
+    unnamed = extractive.choose(question, docs, sections=["atpn"])  # without retrieval's names: the sibling competes
+    assert any(2 in q.sources for q in unnamed)
+
+
+def test_a_dur_row_about_a_named_ingredient_leads_over_a_leaflet_interaction_line():
+    rule = Document(
+        "dur:gc:1",
+        "세티리진 · 효능군중복: 세티리진은(는) 항히스타민제 효능군으로, 같은 효능군의 약과 함께 복용하면 중복됩니다.",
+        {"dur_type": "효능군중복", "ingredient": "세티리진"},
+    )
+    line = leaflet("3", "하원세티리진정", "intrc", "이 약을 복용하는 동안 테오필린과 함께 복용하지 마십시오.")
+    question = "세티리진이랑 로라타딘 같이 먹어도 되나요"
+    with_names = extractive.choose(question, [rule, line], sections=["intrc"], names=["세티리진", "로라타딘"])
+    assert with_names[0].sources == [1]
+    without = extractive.choose(question, [rule, line], sections=["intrc"])  # the prior off: the leaflet line leads
+    assert without[0].sources == [2]
+    assert extractive._about_named_ingredient(rule, ["세티리진"])
+    assert not extractive._about_named_ingredient(rule, ["로라타딘"])

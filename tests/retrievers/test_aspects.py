@@ -1,0 +1,90 @@
+"""The aspect vocabulary: mined from leaflet sentences with real Kiwi, the shipped data, and each reviewed rule."""
+
+import json
+
+import pytest
+
+from retrievers.aspects import MINED_SHARE, load_vocabulary
+from retrievers.corpus import load_corpus
+from retrievers.lexicon import Lexicon
+from retrievers.mine_aspects import SEEDS_PATH, WORDS_PATH, idf_table, leaflet_sentences, mine
+from retrievers.tokenizer import KiwiTokenizer
+from yaksa.testing.mini_index import MINI_CORPUS
+
+
+@pytest.fixture(scope="module")
+def tok():
+    return KiwiTokenizer()
+
+
+@pytest.fixture(scope="module")
+def mini_sentences(tok):
+    return [tok(s) for s in leaflet_sentences(load_corpus(MINI_CORPUS))]
+
+
+def test_mining_finds_the_words_that_go_with_a_seed_and_not_common_ones(mini_sentences):
+    mined = mine({"driving": {"seeds": ["운전"]}}, mini_sentences, min_count=1)["driving"]
+    assert "졸음" in mined  # 복용 후 졸음이 나타날 수 있으므로 운전 및 기계조작 시 주의하십시오
+    assert "복용" not in mined  # in most sentences: no association
+
+
+def test_sentence_idf_ranks_rare_words_above_common_ones(mini_sentences):
+    idf, unseen = idf_table(mini_sentences, min_df=1)
+    assert idf["졸음"] > idf["복용"]
+    assert unseen >= max(idf.values())
+
+
+def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
+    seeds = json.loads(SEEDS_PATH.read_text(encoding="utf-8"))["aspects"]
+    words = json.loads(WORDS_PATH.read_text(encoding="utf-8"))
+    assert set(words["aspects"]) == set(seeds)
+    assert "졸음" in words["aspects"]["driving"]  # mined over the full corpus
+    assert {"착용", "소프트"} <= set(words["aspects"]["lens"])
+    assert words["idf"]["졸음"] > words["idf"]["복용"]
+
+
+@pytest.mark.parametrize(
+    ("question", "aspect"),
+    [
+        ("감기약 먹고 운전해도 돼요?", "driving"),
+        ("변비약 우유랑 먹어도 돼요", "food"),
+        ("소화제 빈속에 먹어도 돼요?", "food"),
+        ("알약 씹어 먹어도 되나요", "crushing"),
+        ("파스 붙이고 샤워해도 돼요", "washing"),
+        ("어제 깜빡하고 못 먹었어요", "missed"),
+        ("안약 넣고 렌즈 바로 껴도 돼요", "lens"),
+        ("모유 수유 중인데 먹어도 돼요", "breastfeeding"),
+        ("7살 아이 먹여도 돼요", "children"),
+        ("80대 아버지 드려도 될까요", "elderly"),
+        ("변비약 언제 먹어요 자기 전에?", "timing"),
+        ("며칠까지 먹어도 돼요", "duration"),
+        ("냉장고에 보관해야 하나요", "storage"),
+        ("먹고 술 마셔도 돼요", "alcohol"),
+        ("임신 12주인데 먹어도 되나요", "pregnancy"),
+        ("하루에 몇 번 먹어요", "dose"),
+    ],
+)
+def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
+    assert aspect in load_vocabulary().asked(question, tok(question))
+
+
+def test_a_question_with_no_aspect_word_asks_none(tok):
+    assert load_vocabulary().asked("게보린 부작용 알려줘", tok("게보린 부작용 알려줘")) == []
+
+
+@pytest.mark.parametrize("question", ["입술에 물집 잡혔어요", "수술 받고 먹어도 되나요", "배탈나서 설사를 계속 해요"])
+def test_a_one_syllable_or_symptom_word_inside_another_word_raises_no_aspect(tok, question):
+    assert load_vocabulary().asked(question, tok(question)) == []  # 술 in 입술 / 수술; 계속 of a symptom
+
+
+def test_seeds_match_sentences_but_not_inside_common_words():
+    vocab = load_vocabulary()
+    assert vocab.match("alcohol", "복용 중에는 음주하지 마십시오.") == 1.0
+    assert vocab.match("alcohol", "수술 후에는 의사와 상의하십시오.") == 0.0  # 술 is no seed: it is in 수술
+    assert vocab.match("crushing", "갈색 병에 보관하십시오.") == 0.0  # 갈 is no seed: it is in 갈색
+    assert vocab.match("driving", "졸음이 올 수 있습니다.") == MINED_SHARE  # a mined word only
+
+
+def test_symptom_and_class_words_are_the_targets_of_a_question():
+    assert Lexicon.load().target_words("감기약 먹고 운전해도 돼요") == ["감기"]
+    assert Lexicon.load().target_words("운전해도 돼요") == []
