@@ -89,3 +89,10 @@ def test_streams_generation_tokens_through_a_real_lm(capsys):
     assert [r.get("stream") for r in server.requests] == [True] * 4  # every call streams, so its limits fit
     assert out.count("게보린을 먹고 속이 쓰리면") == 1
     assert "LM 호출 4회" in out
+
+
+def test_a_dash_in_text_mode_is_a_one_line_error_not_a_question(capsys):
+    assert cli.main(["ask", "-"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1
+    assert "--json" in err[0]

@@ -113,6 +113,9 @@ def build_program(args):
 def run(args) -> int:
     if args.question == "-" and args.json:
         return run_batch(args)
+    if args.question == "-":
+        raise UserError("`-` reads one question per stdin line only with --json (`yaksa ask --json -`); "
+                        "give the question itself in text mode")  # fmt: skip
     try:
         question, warnings = clean_question(clean_text(args.question or "", "QUESTION"))
     except EmptyQuestion as e:
