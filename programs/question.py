@@ -15,6 +15,8 @@ Example:
 
 from __future__ import annotations
 
+from retrievers.unicode_text import normalise
+
 MAX_QUESTION_CHARS = 500  # the longest question answered; the HTTP schema's maxLength, settings may only lower it
 
 
@@ -23,8 +25,10 @@ class EmptyQuestion(ValueError):
 
 
 def fold_whitespace(text: str) -> str:
-    """Runs of whitespace (spaces, tabs, newlines) become one space; the ends are stripped."""
-    return " ".join(str(text or "").split())
+    """Runs of whitespace (spaces, tabs, newlines) become one space; the ends are stripped; Hangul composed and
+    invisible characters removed (`retrievers.unicode_text.normalise`), so a question from Python reads as one from
+    the CLI."""
+    return " ".join(normalise(str(text or "")).split())
 
 
 def clean_question(text: str, limit: int = MAX_QUESTION_CHARS) -> tuple[str, list[str]]:

@@ -4,7 +4,8 @@ program is valid Unicode, and what is not gets a one-line error naming where it 
 Python hands over invalid UTF-8 in command-line arguments as "surrogate-escaped" characters (U+DC80..U+DCFF), and
 JSON can carry lone surrogates (``"\\udcff"``); both would crash much later (the tokenizer, the JSON encoder of an
 answer). Here they are rejected: a question with garbage bytes is not a question anyone meant to ask. NUL and other
-control characters (except tab and newlines) are dropped.
+control characters (except tab and newlines) are dropped, decomposed Hangul is composed and invisible characters
+(zero-width spaces, byte-order marks …) are removed (`retrievers.unicode_text.normalise`).
 
 Example:
     >>> clean_text("게보린\\x00 부작용", "QUESTION")
@@ -24,6 +25,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+from retrievers.unicode_text import normalise
+
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 MAX_JSON_DEPTH = 20
@@ -34,7 +37,8 @@ class TextInputError(ValueError):
 
 
 def clean_text(text: str, what: str = "the text") -> str:
-    """`text` without control characters; raises `TextInputError` when it holds invalid bytes or lone surrogates.
+    """`text` without control or invisible characters, in NFC; raises `TextInputError` when it holds invalid bytes or
+    lone surrogates.
 
     Args:
         text: a CLI argument (maybe surrogate-escaped), a decoded line, a JSON string.
@@ -44,7 +48,7 @@ def clean_text(text: str, what: str = "the text") -> str:
     if bad is not None:  # an undecodable byte (surrogate-escaped) or a JSON "\udcff"
         where = f"character {bad.start() + 1}"
         raise TextInputError(f"{what} is not valid UTF-8 text (an undecodable byte or lone surrogate at {where})")
-    return _CONTROL.sub("", text)
+    return normalise(_CONTROL.sub("", text))
 
 
 def decode_bytes(data: bytes, what: str) -> str:

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -117,3 +118,31 @@ def test_http_lone_surrogates_are_400_and_invalid_bytes_too(path):
     r = c.post(path, content=bodies[0], headers={"content-type": "application/json"})
     assert "question is not valid UTF-8 text" in r.json()["message"]
     assert c.post(path, json={"question": "게보린 부작용"}).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        unicodedata.normalize("NFD", "게보린 부작용"),  # decomposed Hangul, as some keyboards and macOS send it
+        "게\u200b보린\ufeff 부작용",  # a zero-width space and a byte-order mark inside the name
+        "게보\u00ad린 부\u200d작용",  # a soft hyphen, a zero-width joiner
+    ],
+)
+def test_decomposed_or_invisible_characters_find_the_product_as_written_plainly(mini_index, monkeypatch, capsys,
+                                                                                written):  # fmt: skip
+    from yaksa.testing.hash_embedder import open_searchers_with_hash_embedder
+
+    open_searchers_with_hash_embedder(monkeypatch)
+    assert written != "게보린 부작용"
+    found = {}
+    for query in ("게보린 부작용", written):
+        assert cli.main(["search", query, "--json", "-k", "3", "--index-dir", str(mini_index[0])]) == 0
+        found[query] = [hit["id"] for hit in json.loads(capsys.readouterr().out)]
+    assert found[written] == found["게보린 부작용"]
+    assert found[written][0] == "easydrug:197900277:se"
+
+
+def test_a_question_from_python_is_normalised_as_one_from_the_cli():
+    from programs.question import clean_question
+
+    assert clean_question(unicodedata.normalize("NFD", "타이레놀\u200b 먹고 술")) == ("타이레놀 먹고 술", [])
