@@ -378,10 +378,8 @@ def yaksa_cli(*argv: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 def mini_index_copy(folder: Path, name: str) -> Path:
     """A fresh index over the mini corpus (the real default embedder), built by `yaksa index`."""
-    from yaksa.testing.mini_index import MINI_CORPUS
-
     root = folder / name
-    built = yaksa_cli("index", str(MINI_CORPUS), "--index-dir", str(root), "-q", "--no-shipped-vectors")
+    built = yaksa_cli("index", _mini_corpus(), "--index-dir", str(root), "-q", "--no-shipped-vectors")
     if built.returncode != 0:
         raise RuntimeError(f"mini index build failed: {built.stderr.strip()}")
     return root

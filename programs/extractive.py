@@ -178,6 +178,17 @@ def named_products(docs: list[Document], names=()) -> set[str]:
     return out
 
 
+def says_something(sentence: str) -> bool:
+    """False for a sentence that is only a parenthetical note or a citation mark ("(1회용에 한함)"): quoted alone it
+    answers nothing.
+
+    Example:
+        >>> says_something("(1회용에 한함)"), says_something("1회 1~2방울 점안합니다. (1회용에 한함)")
+        (False, True)
+    """
+    return bool(re.sub(r"\([^()]*\)|\[[^\[\]]*\]|[\s.·,]", "", sentence))
+
+
 def _about_named_ingredient(doc: Document, names=()) -> bool:
     """A DUR row about an ingredient retrieval recognised in the question: it speaks for that ingredient as the
     section the question asks speaks for a product (its sentences get the same prior)."""
@@ -246,6 +257,8 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
         for s in doc_strips:
+            if not says_something(s.text):
+                continue
             relevance = ranker.score(s.text) + prior
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance

@@ -165,3 +165,11 @@ def test_a_dur_row_about_a_named_ingredient_leads_over_a_leaflet_interaction_lin
     assert without[0].sources == [2]
     assert extractive._about_named_ingredient(rule, ["세티리진"])
     assert not extractive._about_named_ingredient(rule, ["로라타딘"])
+
+
+def test_a_parenthetical_note_alone_is_never_quoted():
+    drops = leaflet("4", "원타임점안액", "useMethod", "1회 1~2방울, 1일 5~6회 점안합니다.\n\n(1회용에 한함)")
+    quotes = extractive.choose("인공눈물 하루에 몇번까지 넣어도돼요", [drops], sections=["useMethod"])
+    assert quotes
+    assert all(q.text.strip() != "(1회용에 한함)" for q in quotes)
+    assert "1일 5~6회" in quotes[0].text

@@ -7,30 +7,12 @@ import os
 
 import pytest
 
-from retrievers import index_builder
 from retrievers import searcher as searcher_module
 from retrievers.index_store import IndexPaths
 from retrievers.vector_store import ChromaStore
-from tests.retrievers.conftest import MINI_CORPUS
+from tests.retrievers.conftest import yaksa_index
 from yaksa import cli
 from yaksa.testing.hash_embedder import HashEmbedder
-
-
-@pytest.fixture
-def index(mini_index, tmp_path, monkeypatch):
-    """A copy of the mini index; `yaksa index` and `yaksa search` use the test embedder and open it afresh."""
-    import shutil
-
-    root = tmp_path / "idx"
-    shutil.copytree(mini_index[0], root)
-    monkeypatch.setattr(index_builder, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "_SHARED", {})
-    return root
-
-
-def yaksa_index(root, *flags) -> int:
-    return cli.main(["index", str(MINI_CORPUS), "--index-dir", str(root), "-q", "--no-shipped-vectors", *flags])
 
 
 def yaksa_search(root, query="게보린 부작용") -> int:

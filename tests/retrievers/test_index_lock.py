@@ -11,12 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from retrievers import index_builder
-from retrievers import searcher as searcher_module
 from retrievers.index_lock import lock_path
 from tests.retrievers.conftest import MINI_CORPUS
 from yaksa import cli
-from yaksa.testing.hash_embedder import HashEmbedder
 
 ROOT = str(Path(__file__).resolve().parents[2])
 
@@ -48,13 +45,6 @@ with build_lock(Path({index!r})):
     Path({started!r}).touch()
     time.sleep(600)
 """
-
-
-@pytest.fixture
-def test_embedders(monkeypatch):
-    monkeypatch.setattr(index_builder, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "_SHARED", {})
 
 
 def start(script: str, tmp_path, **fields) -> tuple[subprocess.Popen, Path]:

@@ -5,30 +5,13 @@ import errno
 import json
 import shutil
 
-import pytest
-
 from retrievers import index_builder, index_store
 from retrievers import searcher as searcher_module
 from retrievers.bm25_index import BM25Index
 from retrievers.vector_store import ChromaStore
-from tests.retrievers.conftest import MINI_CORPUS
+from tests.retrievers.conftest import yaksa_index
 from yaksa import cli
 from yaksa.testing.hash_embedder import HashEmbedder
-
-
-@pytest.fixture
-def index(mini_index, tmp_path, monkeypatch):
-    """A copy of the mini index in its own folder; `yaksa index` and `yaksa search` use the test embedder."""
-    root = tmp_path / "parent" / "idx"
-    shutil.copytree(mini_index[0], root)
-    monkeypatch.setattr(index_builder, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "_SHARED", {})
-    return root
-
-
-def yaksa_index(root, *flags) -> int:
-    return cli.main(["index", str(MINI_CORPUS), "--index-dir", str(root), "-q", "--no-shipped-vectors", *flags])
 
 
 def top_ids(root, capsys) -> list[str]:

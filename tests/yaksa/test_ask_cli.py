@@ -2,21 +2,12 @@
 errors, streaming through a real LM (an unreachable LM: test_ask_fallback_output.py)."""
 
 import json
-from pathlib import Path
 
 import pytest
 
 from yaksa import cli
-from yaksa.commands import _backend
-from yaksa.testing.mini_index import real_searcher
 
-
-@pytest.fixture(autouse=True)
-def mini_backend(monkeypatch):
-    monkeypatch.setattr(_backend, "open_backend", real_searcher)
-    for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(Path(__file__).parent)  # no yaksa.toml here
+pytestmark = pytest.mark.usefixtures("ask_on_mini_index")
 
 
 def test_no_lm_answer_cites_gebolin_and_says_no_lm_was_used(capsys):

@@ -3,25 +3,17 @@ the program produced and a warning; the exit status says a fallback was used onl
 
 import io
 import json
-from pathlib import Path
 
 import pytest
 
 from yaksa import cli
-from yaksa.commands import _backend
 from yaksa.commands._answer_output import STRICT_EXIT
-from yaksa.testing.mini_index import real_searcher
 from yaksa.testing.ports import free_port
 
 QUESTION = "게보린 먹고 속이 쓰려요"
 
 
-@pytest.fixture(autouse=True)
-def mini_backend(monkeypatch):
-    monkeypatch.setattr(_backend, "open_backend", real_searcher)
-    for name in ("YAKSA_LM", "YAKSA_API_BASE", "YAKSA_CONFIG", "TAVILY_API_KEY"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.chdir(Path(__file__).parent)  # no yaksa.toml here
+pytestmark = pytest.mark.usefixtures("ask_on_mini_index")
 
 
 @pytest.fixture

@@ -9,18 +9,13 @@ from fastapi.testclient import TestClient
 from programs.lm_config import load_lm_config
 from tests.programs.test_stub_lm import by_prompt, chat
 from yaksa import cli
-from yaksa.commands import _backend
-from yaksa.testing.mini_index import real_searcher
 from yaksa.testing.serve_app import make_app
 from yaksa.testing.stub_openai import StubOpenAI
 
 INVENTED = "이 약은 하루 최대 37정까지 복용해도 안전합니다. [문서 9]"
 
 
-@pytest.fixture(autouse=True)
-def mini_backend(monkeypatch):
-    """`yaksa ask` answers from the real searcher over the mini corpus, never from an index in the user's cache."""
-    monkeypatch.setattr(_backend, "open_backend", real_searcher)
+pytestmark = pytest.mark.usefixtures("ask_on_mini_index")
 
 
 def inventing(request):

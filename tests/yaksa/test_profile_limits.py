@@ -8,8 +8,6 @@ from fastapi.testclient import TestClient
 
 from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS, ProfileError, UserProfile
 from yaksa import cli
-from yaksa.commands import _backend
-from yaksa.testing.mini_index import real_searcher
 from yaksa.testing.scripted_lm import ScriptedLM
 from yaksa.testing.serve_app import make_app
 
@@ -26,9 +24,7 @@ TOO_MUCH = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def mini_backend(monkeypatch):
-    monkeypatch.setattr(_backend, "open_backend", real_searcher)
+pytestmark = pytest.mark.usefixtures("ask_on_mini_index")
 
 
 COMMA_LIST = ({"conditions": ",".join(["당뇨"] * 12)}, f"conditions has 12 items; at most {MAX_ITEMS}")
