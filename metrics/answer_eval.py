@@ -29,7 +29,14 @@ from metrics.unanswerable import outcome
 
 CORRECTIVE = ("rewrite", "generate_low_relevance", "generate_no_context")
 NOTICE_PREFIX = "※"
-RESERVED = ("all", "out_of_scope", "unanswerable", "by_aspect", "by_population")  # summary keys that are not kinds
+RESERVED = (
+    "all",
+    "out_of_scope",
+    "unanswerable",
+    "by_aspect",
+    "by_population",
+    "frame",
+)  # summary keys that are not kinds
 
 
 def answer_text(answer: str) -> str:

@@ -234,7 +234,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     in the question (`naming`)."""
     refiner = KnowledgeRefiner(threshold=0.0)
     is_named = naming(question, docs, names)
-    ranker = SentenceRanker(question)
+    ranker = SentenceRanker(question, names)
     rules: list[Quote] = []
     candidates: list[Quote] = []
     floor: dict[int, float] = {}

@@ -19,11 +19,21 @@ from collections.abc import Callable
 from programs.text import bigrams, coverage, target_words
 from retrievers.aspects import POPULATION, load_vocabulary
 from retrievers.documents import Document
+from retrievers.population import read_population
 
+# who a question is about (retrievers/population.py) -> the vocabulary aspect whose leaflet words speak of them
+VOCAB_GROUP = {
+    "pregnant": "pregnancy",
+    "breastfeeding": "breastfeeding",
+    "infant": "children",
+    "child": "children",
+    "adolescent": "children",
+    "elderly": "elderly",
+}
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
-MAX_PRODUCTS = 3  # products whose whole leaflet is read for a class or symptom question
+MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
 NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
 
@@ -39,11 +49,14 @@ class SentenceRanker:
     """Scores sentences against one question: IDF-weighted share of its content words the sentence contains, plus
     `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap."""
 
-    def __init__(self, question: str):
+    def __init__(self, question: str, names=()):
         vocab = load_vocabulary()
         morphemes = _tokenizer()(question)
         self.vocab = vocab
         self.aspects = vocab.asked(question, morphemes)
+        group = VOCAB_GROUP.get(read_population(question, names).group or "")
+        if group and group not in self.aspects:
+            self.aspects.append(group)  # 7살 아들, 수유 중, 고2: who it is for, as the question says it
         # content words: two characters or more (one-syllable stems match inside too many words), known to the
         # leaflets (a product name or slang word cannot be in a sentence's body)
         # and not part of a symptom or class word (감기약, 두통): those chose the products, they are not asked about

@@ -32,6 +32,9 @@ class Lexicon:
     permission_words: frozenset[str] = frozenset()  # section words that only ask "may I" (먹어도 되나요, 괜찮아요)
     other_medicine_words: tuple[str, ...] = ()  # medicines named by their kind (혈압약, 항생제): a second medicine
     not_inside: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a word's start inside these does not count (see _occurs)
+    condition_words: tuple[
+        str, ...
+    ] = ()  # a disease the asker has (고혈압, 위궤양): asks whether it forbids the medicine
 
     @classmethod
     def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
@@ -48,6 +51,7 @@ class Lexicon:
             frozenset(squash(w) for w in sec.get("permission_words", [])),
             tuple(squash(w) for w in sec.get("other_medicine_words", [])),
             tuple((squash(k), tuple(squash(m) for m in v)) for k, v in sec.get("not_inside", {}).items()),
+            tuple(squash(w) for w in sec.get("condition_words", [])),
         )
 
     @classmethod
@@ -149,6 +153,20 @@ class Lexicon:
                 if any(p not in self.permission_words for p in hits):
                     strong.append(name)
         return strong, weak
+
+    def hits(self, query: str, pairs: bool = True) -> dict[str, list[str]]:
+        """Per section, the words of the question that matched it (file order), so a caller can tell why.
+
+        >>> Lexicon.load().hits("임신 중인데 게보린 먹어도 돼요")["atpn"]
+        ['임신', '먹어도돼']
+        """
+        q = squash(query)
+        out = {}
+        for name, pats in self.section_patterns:
+            hits = [p for p in pats if p and _occurs(p, q, self.not_inside) and (pairs or p not in self.pair_words)]
+            if hits:
+                out[name] = hits
+        return out
 
     def symptom_words(self) -> list[str]:
         """Korean words from the rules, taught to the tokenizer so they stay whole (두통, 속쓰림...)."""

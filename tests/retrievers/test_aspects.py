@@ -48,7 +48,11 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
     [
         ("감기약 먹고 운전해도 돼요?", "driving"),
         ("변비약 우유랑 먹어도 돼요", "food"),
-        ("소화제 빈속에 먹어도 돼요?", "food"),
+        ("소화제 빈속에 먹어도 돼요?", "meal"),
+        ("담배 피우면서 붙여도 돼요", "smoking"),
+        ("실수로 두 번 먹었어요", "overdose"),
+        ("유통기한 지난 약 먹어도 돼요", "expiry"),
+        ("먹고 언제부터 효과가 나요", "onset"),
         ("알약 씹어 먹어도 되나요", "crushing"),
         ("파스 붙이고 샤워해도 돼요", "washing"),
         ("어제 깜빡하고 못 먹었어요", "missed"),

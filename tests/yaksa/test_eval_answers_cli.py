@@ -203,3 +203,25 @@ def test_eval_answers_runs_the_shipped_real_question_split(capsys):
     assert s["answerable"]["n"] == 3
     assert s["answerable"]["phrase_questions"] == 3
     assert sum(g["phrase_questions"] for g in s["by_population"].values()) == 3
+
+
+def test_eval_answers_reports_question_understanding_and_writes_rows(tmp_path, capsys):
+    rows_file = tmp_path / "rows.jsonl"
+    argv = ["eval-answers", "--questions", write(tmp_path, REAL_ROWS), "--no-mlflow", "--json", "--rows"]
+    assert cli.main([*argv, str(rows_file)]) == 0
+    out = capsys.readouterr().out
+    frame = json.loads(out[out.index("{") :])["frame"]
+    assert frame["n"] == 6
+    # a1 (술 → alcohol) and a2 (임신 → pregnancy, group pregnant) are read as labelled; a3 asks to switch (바꿔)
+    assert frame["population"] == 1.0 and frame["comparison"] == 1.0
+    assert 0.5 <= frame["aspects_primary"] <= 1.0
+    lines = [json.loads(line) for line in rows_file.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in lines] == [r["id"] for r in REAL_ROWS]
+    assert "게보린" in lines[0]["answer"] and lines[0]["phrase_quoted"] is True
+
+
+def test_eval_answers_rows_to_an_unwritable_place_is_one_line(tmp_path, capsys):
+    argv = ["eval-answers", "--questions", write(tmp_path, REAL_ROWS[:1]), "--no-mlflow", "--rows"]
+    assert cli.main([*argv, str(tmp_path / "no" / "such" / "dir" / "rows.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write --rows" in err and "Traceback" not in err

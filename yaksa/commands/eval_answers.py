@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from pathlib import Path
 
 from programs.ablations import DEFAULT_PROFILE
 from yaksa.commands._backend import backend_for
@@ -56,6 +57,11 @@ def register(sub) -> None:
     add_lm_args(p)
     p.add_argument("--no-mlflow", action="store_true", help="do not log an MLflow run")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    p.add_argument(
+        "--rows",
+        metavar="FILE",
+        help="also write one JSON line per question (its figures and the answer) to FILE, to compare two runs",
+    )
     p.set_defaults(func=run)
 
 
@@ -88,16 +94,48 @@ def run(args) -> int:
     config = lm_config(args)
     backend = backend_for(args)
     program = CRAG(backend=backend, settings=settings, lms=config.build())
-    rows = []
+    rows, answers = [], []
     for q in tqdm(questions, desc="answering", unit="q"):
         start = time.perf_counter()
         pred = program(question=q["question"])
-        rows.append(answer_row(q, prediction_json(pred), (time.perf_counter() - start) * 1000, doc_text(backend)))
+        as_json = prediction_json(pred)
+        row = answer_row(q, as_json, (time.perf_counter() - start) * 1000, doc_text(backend))
+        rows.append(row)
+        answers.append({**row, "answer": as_json.get("answer", "")})
+    if args.rows:
+        write_rows(Path(args.rows), answers)
     summary = summarise(rows)
+    if questions and all("aspects" in q and "targets" in q for q in questions):
+        summary["frame"] = understanding_accuracy(questions, backend)
     print(json.dumps(summary, ensure_ascii=False, indent=1) if args.json else format_summary(summary))
     if not args.no_mlflow:
         _log(summary, rows, args, config)
     return 0
+
+
+def understanding_accuracy(questions: list[dict], backend) -> dict:
+    """Per-field accuracy of the no-LM question reading (`QuestionFrame`) against the set's labels."""
+    from metrics.frame_accuracy import frame_accuracy
+    from retrievers.lexicon import Lexicon
+    from retrievers.names import NameIndex
+    from retrievers.question_frame import read_frame
+
+    # a searcher knows the index's names and tokenizer; another backend is read with the shipped rules alone
+    names = getattr(backend, "names", None) or NameIndex()
+    lexicon = getattr(backend, "lexicon", None) or Lexicon.load()
+    tokenize = getattr(backend, "tokenizer", None) or (lambda _q: ())
+    frames = [read_frame(q["question"], names, lexicon, tokenize(q["question"])) for q in questions]
+    return frame_accuracy(questions, frames)
+
+
+def write_rows(path: Path, rows: list[dict]) -> None:
+    """One JSON line per question, written whole or not at all (a temporary file renamed over `path`)."""
+    try:
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+        tmp.replace(path)
+    except OSError as e:
+        raise UserError(f"cannot write --rows {path}: {e.strerror or e}") from None
 
 
 def doc_text(backend):
@@ -152,6 +190,14 @@ def format_summary(summary: dict) -> str:
             f"in context but not quoted: {a['context_not_quoted']}"
         )
         lines += _breakdown("first aspect", summary["by_aspect"]) + _breakdown("population", summary["by_population"])
+    if "frame" in summary:
+        f = summary["frame"]
+        lines.append(
+            f"question understanding ({f['n']} questions): aspects {_f(f['aspects'])} (first {_f(f['aspects_primary'])}"
+            f", all labelled found {_f(f['aspects_recall'])}, exact {_f(f['aspects_exact'])}), population "
+            f"{_f(f['population'])}, products {_f(f['products'])}, classes {_f(f['classes'])}, other drugs "
+            f"{_f(f['other_drugs'])}, comparison {_f(f['comparison'])}"
+        )
     return "\n".join(lines)
 
 

@@ -1,0 +1,150 @@
+"""Who a question is about, as people write it: 임신 12주, 수유 중, 7살 아들, 애기한테 먹여도, 중학생, 80대 아버지.
+
+An age written as a number decides first (months, years, a decade); then the group words of
+`data/population_words.json` in its order; then a verb of feeding someone (먹여도, 먹이는) says a child.
+
+Example:
+    >>> read_population("7살 아들 해열제 몇 번 먹여요")
+    Population(group='child', detail='7살')
+    >>> read_population("모유 먹이는데 타이레놀 괜찮나요").group
+    'breastfeeding'
+    >>> read_population("80대 아버지 변비약").group, read_population("게보린 부작용").group
+    ('elderly', None)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+WORDS_PATH = Path(__file__).parent / "data" / "population_words.json"
+INFANT_MONTHS = 24  # under two years a child is an infant (영아) in the leaflets' sense
+CHILD_AGE = 12  # 만 12세 미만: the leaflets' and DUR's children
+ADULT_AGE = 19
+ELDERLY_AGE = 65
+GROUP_ASPECT = {
+    "pregnant": "pregnancy",
+    "breastfeeding": "breastfeeding",
+    "infant": "child_use",
+    "child": "child_use",
+    "adolescent": "child_use",
+    "elderly": "elderly",
+}
+
+_MONTHS = re.compile(r"(\d{1,2})\s*개월")
+_YEARS = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:살|세)(?!\s*(?:이상|미만|이하|초과))")
+_DECADE = re.compile(r"(?<!\d)([1-9])0\s*대")
+_NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
+_NATIVE_AGE = re.compile(r"(열)?(한|두|세|네|다섯|여섯|일곱|여덟|아홉)?\s?살")
+
+
+@dataclass(frozen=True)
+class Population:
+    """The group a question is about (None: the asker, an adult) and the words that said so."""
+
+    group: str | None = None
+    detail: str | None = None
+
+    @property
+    def stated(self) -> bool:
+        """The group is named (7살, 수유 중), not only implied by a verb of feeding someone (먹여도)."""
+        return bool(self.group) and self.detail not in _vocabulary()["feeding"]
+
+    @property
+    def aspect(self) -> str | None:
+        """The aspect asking about this group (임신 → pregnancy, a child → child_use)."""
+        return GROUP_ASPECT.get(self.group or "")
+
+
+@functools.lru_cache(maxsize=1)
+def _vocabulary() -> dict:
+    data = json.loads(WORDS_PATH.read_text(encoding="utf-8"))
+    return {
+        "groups": {g: tuple(spec["words"]) for g, spec in data["groups"].items()},
+        "leaflet": {g: tuple(spec["leaflet"]) for g, spec in data["groups"].items()},
+        "feeding": tuple(data["feeding"]),
+        "not_inside": {w: tuple(v) for w, v in data["not_inside"].items()},
+    }
+
+
+def leaflet_words(group: str | None) -> tuple[str, ...]:
+    """The leaflet words that speak of `group` (수유부, 소아 …); () for None.
+
+    >>> leaflet_words("breastfeeding")
+    ('수유부', '수유', '모유')
+    """
+    return _vocabulary()["leaflet"].get(group or "", ())
+
+
+def group_of_age(years: float) -> str | None:
+    """The leaflets' group of an age in years (None: an adult under 65).
+
+    >>> [group_of_age(a) for a in (0.5, 7, 15, 40, 80)]
+    ['infant', 'child', 'adolescent', None, 'elderly']
+    """
+    if years * 12 < INFANT_MONTHS:
+        return "infant"
+    if years < CHILD_AGE:
+        return "child"
+    if years < ADULT_AGE:
+        return "adolescent"
+    return "elderly" if years >= ELDERLY_AGE else None
+
+
+def _age(question: str) -> tuple[float, str] | None:
+    """The age a question states, in years, and the words that stated it (18개월, 7살, 80대, 다섯 살)."""
+    if m := _MONTHS.search(question):
+        return int(m.group(1)) / 12, m.group(0)
+    if m := _YEARS.search(question):
+        return int(m.group(1)), m.group(0)
+    if m := _DECADE.search(question):
+        return int(m.group(1)) * 10, m.group(0)
+    for m in _NATIVE_AGE.finditer(question):
+        if m.group(1) or m.group(2):
+            return (10 if m.group(1) else 0) + _NATIVE.get(m.group(2) or "", 0), m.group(0)
+    return None
+
+
+def _occurs(word: str, squashed: str, not_inside: dict[str, tuple[str, ...]]) -> bool:
+    start = squashed.find(word)
+    while start >= 0:
+        if not any(squashed.startswith(longer, start) for longer in not_inside.get(word, ())):
+            return True
+        start = squashed.find(word, start + 1)
+    return False
+
+
+def read_population(question: str, names=()) -> Population:
+    """The group a question is about. `names` are recognised product names to cut out first (아이엔점안액 is no child).
+
+    >>> read_population("임신 12주인데 감기약 먹어도 돼요")
+    Population(group='pregnant', detail='임신')
+    >>> read_population("아이엔 점안액 렌즈 끼고 넣어도 돼요", names=["아이엔"]).group is None
+    True
+    >>> read_population("애기한테 멀미약 먹여도 되나").group
+    'infant'
+    """
+    vocab = _vocabulary()
+    squashed = "".join(question.split()).lower()
+    for name in sorted(names, key=len, reverse=True):
+        if len(name) >= 2:
+            squashed = squashed.replace("".join(name.split()).lower(), "|")
+    found = [(g, w) for g, words in vocab["groups"].items() for w in words if _occurs(w, squashed, vocab["not_inside"])]
+    pregnant_or_nursing = [(g, w) for g, w in found if g in ("pregnant", "breastfeeding")]
+    if pregnant_or_nursing:  # 임신 중 아이 감기약: the one who takes it is the mother
+        group, word = pregnant_or_nursing[0]
+        if group == "pregnant" and any(g == "breastfeeding" for g, _ in found):
+            group, word = next((g, w) for g, w in found if g == "breastfeeding")
+        return Population(group, word)
+    if (age := _age(question)) is not None:
+        group = group_of_age(age[0])
+        if group is not None or not found:
+            return Population(group, age[1]) if group else Population()
+    if found:
+        return Population(*found[0])
+    if any(w in squashed for w in vocab["feeding"]):
+        return Population("child", next(w for w in vocab["feeding"] if w in squashed))
+    return Population()

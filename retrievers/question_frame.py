@@ -1,0 +1,276 @@
+"""What a question asks, as one typed structure: its targets (products, ingredients, classes, symptoms), the aspects
+asked (leaflet sections and situations that are no section: food, driving, a missed dose …), who it is for, the other
+medicines taken, and whether it compares. The no-LM reader below and the query LM fill the same `QuestionFrame`;
+retrieval, the answer and the self-check read it.
+
+Words come from the corpus-derived vocabularies: names from the index's `NameIndex`, section words from
+`data/section_intents.json`, situations from `data/aspect_seeds.json` (leaflet words mined by `mine_aspects`), groups
+from `data/population_words.json`, classes and symptoms from the expansion rules (`data/query_expansion.json`).
+
+Example:
+    >>> frame = read_frame("감기약 먹고 운전해도 돼요?", NameIndex(), Lexicon.load())
+    >>> frame.aspects, frame.targets.classes
+    (('driving',), ('감기약',))
+    >>> read_frame("임신 12주인데 타이레놀 먹어도 되나요", NameIndex(), Lexicon.load()).population.group
+    'pregnant'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+
+from retrievers.aspects import load_vocabulary
+from retrievers.lexicon import Lexicon
+from retrievers.names import NameIndex, squash
+from retrievers.population import GROUP_ASPECT, Population, read_population
+
+ASPECTS = (
+    "efficacy dosage how_to_take timing_food missed_dose duration onset side_effects cautions contraindication "
+    "interactions alcohol food_drink driving pregnancy breastfeeding child_use elderly storage expiry comparison "
+    "overdose smoking washing".split()
+)
+POPULATION_ASPECTS = frozenset(GROUP_ASPECT.values())
+# a leaflet section (or DUR rule type) asked -> the aspect it answers
+SECTION_ASPECT = {
+    "se": "side_effects",
+    "efcy": "efficacy",
+    "useMethod": "how_to_take",
+    "atpnWarn": "cautions",
+    "atpn": "cautions",
+    "intrc": "interactions",
+    "depositMethod": "storage",
+    "dur:ac": "interactions",
+    "dur:gc": "interactions",
+    "dur:cc": "pregnancy",
+    "dur:fc": "elderly",
+    "dur:bc": "child_use",
+    "dur:dc": "dosage",
+    "dur:ec": "duration",
+    "dur:ic": "cautions",
+}
+# an aspect of the situation vocabulary (retrievers/aspects.py) -> the frame's aspect
+VOCAB_ASPECT = {
+    "meal": "timing_food",
+    "food": "food_drink",
+    "driving": "driving",
+    "alcohol": "alcohol",
+    "crushing": "how_to_take",
+    "washing": "washing",
+    "missed": "missed_dose",
+    "storage": "storage",
+    "lens": "cautions",
+    "breastfeeding": "breastfeeding",
+    "pregnancy": "pregnancy",
+    "children": "child_use",
+    "elderly": "elderly",
+    "duration": "duration",
+    "timing": "timing_food",
+    "dose": "dosage",
+    "overdose": "overdose",
+    "expiry": "expiry",
+    "smoking": "smoking",
+    "onset": "onset",
+}
+FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet words speak to it
+for _v, _f in VOCAB_ASPECT.items():
+    FRAME_VOCAB.setdefault(_f, []).append(_v)
+GENERIC = frozenset({"cautions", "efficacy"})  # asked by "may I" and "what for": any more specific aspect comes first
+COMPARE_WORDS = tuple(
+    squash(w)
+    for w in (
+        "중에 뭐가",
+        "중에 어떤",
+        "중 뭐가",
+        "중 어떤",
+        "뭐가 나아",
+        "뭐가 더",
+        "어떤게 나아",
+        "어떤 게 나아",
+        "어떤게 더",
+        "어떤 게 더",
+        "뭐가 달라",
+        "뭐가 다른",
+        "뭐가다른",
+        "차이",
+        "다른 점",
+        "다른점",
+        "바꿔",
+        "바꾸",
+        "대신",
+        "보다 나",
+        "보다 더",
+        "비교",
+        "vs",
+        "같은 성분",
+        "같은성분",
+        "같은 약",
+        "똑같은",
+        "나은가",
+        "나을까",
+    )
+)
+CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽", "물약", "영양제")
+KIND_ENDINGS = (
+    "약",
+    "제",
+    "연고",
+    "시럽",
+    "스프레이",
+    "질정",
+    "물약",
+    "안약",
+    "파스",
+)  # a word naming a kind of medicine
+NOT_KINDS = frozenset(
+    "약 이약 그약 저약 무슨약 어떤약 먹는약 이제 문제 주제 정제 경제 해제 세제 다른약 딴약 약약 사약 예약 절약 공약 "
+    "제약 치약 계약 요약 언제 어제 내약 새약 무제 과제 그제 제제".split()
+)
+_JOSA = re.compile(r"(?:이랑|랑|하고|을|를|은|는|이|가|도|만|에|에는|에도|과|와|으로|로|이나|나|부터|까지|처럼|같은)$")
+_CLASS_AFTER = re.compile(r"^(?:약|제)")
+
+
+@dataclass(frozen=True)
+class Targets:
+    """What the question is about: products and ingredients by name, classes (감기약) and symptoms (두통)."""
+
+    products: tuple[str, ...] = ()
+    ingredients: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()
+    symptoms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class QuestionFrame:
+    """One question, understood: see the module docstring."""
+
+    question: str
+    targets: Targets = field(default_factory=Targets)
+    aspects: tuple[str, ...] = ()
+    population: Population = field(default_factory=Population)
+    other_drugs: tuple[str, ...] = ()
+    comparison: bool = False
+
+    @property
+    def situations(self) -> tuple[str, ...]:
+        """The aspects that are neither who it is for nor generic (food, driving, a dose, side effects …)."""
+        return tuple(a for a in self.aspects if a not in POPULATION_ASPECTS and a not in GENERIC)
+
+    @property
+    def vocabulary_aspects(self) -> list[str]:
+        """The situation vocabulary's aspects (retrievers/aspects.py) that speak to the frame's aspects and group."""
+        out = [v for a in self.aspects for v in FRAME_VOCAB.get(a, ())]
+        return list(dict.fromkeys(out))
+
+    def to_dict(self) -> dict:
+        out = asdict(self)
+        out["targets"] = {k: list(v) for k, v in out["targets"].items()}
+        out["aspects"], out["other_drugs"] = list(self.aspects), list(self.other_drugs)
+        return out
+
+
+def read_targets(question: str, names: NameIndex, lexicon: Lexicon) -> Targets:
+    """Products and ingredients the name index recognises, classes (a rule word or a kind of medicine written with
+    약/제: 감기약, 두통약, 해열제) and symptoms (the other rule words)."""
+    found = names.match(question)
+    products = [names.display.get(k, k) for k in found.keys if k in names.products]
+    ingredients = [k for k in found.keys if k in names.ingredients and k not in names.products]
+    q = squash(question)
+    classes, symptoms = [], []
+    for word in lexicon.target_words(question):
+        at = q.find(word)
+        if word.endswith(CLASS_ENDINGS):
+            classes.append(word)
+        elif at >= 0 and _CLASS_AFTER.match(q[at + len(word) :]):
+            classes.append(word + q[at + len(word)])
+        else:
+            symptoms.append(word)
+    classes += [w for w in lexicon.other_medicine_words if w in q and not any(w in c or c in w for c in classes)]
+    classes += [w for w in _kind_words(question) if not any(w in c or c in w for c in classes)]
+    classes = [c for c in classes if not any(c != o and c in o for o in classes)]
+    return Targets(*(tuple(dict.fromkeys(x)) for x in (products, ingredients, classes, symptoms)))
+
+
+def read_aspects(question: str, names: NameIndex, lexicon: Lexicon, population: Population, morphemes=()) -> list[str]:
+    """The aspects asked, the most particular first: situations the vocabulary names (food, driving …), then the
+    sections the section words ask that those words do not already explain, then who it is for."""
+    found = names.match(question)
+    unnamed = squash(question)
+    for key in sorted(found.keys, key=len, reverse=True):
+        if len(key) >= 3:
+            unnamed = unnamed.replace(key, "|")
+    vocab = load_vocabulary()
+    situations = [a for a in vocab.asked(unnamed, morphemes) if a in VOCAB_ASPECT]
+    explained = [squash(w) for a in situations for w in vocab.asks[a] if squash(w) in unnamed]
+    if population.detail:
+        explained.append(squash(population.detail))
+    # a class or symptom word chose the products; it does not ask about them (감기약 in 감기약 먹고 운전)
+    explained += [w for w in lexicon.other_medicine_words if w in unnamed] + lexicon.target_words(unnamed)
+    aspects = [VOCAB_ASPECT[a] for a in situations]
+    pairs = len(found.keys) >= 2 or (len(found.keys) >= 1 and lexicon.names_a_kind_of_medicine(unnamed))
+    strong, _ = lexicon.asked(unnamed, pairs=pairs)
+    hits = lexicon.hits(unnamed, pairs=pairs)
+    for section in strong:
+        words = hits.get(section, [])
+        if words and all(any(w in e or e in w for e in explained) for w in words):
+            continue  # 술 먹어도 (intrc) is the alcohol aspect already; 임신 (atpn) is who it is for
+        aspects.append(SECTION_ASPECT[section])
+    if "how_to_take" in aspects and "how_to_take" not in (VOCAB_ASPECT[a] for a in situations):
+        aspects = [a for a in aspects if a != "how_to_take"] + ["how_to_take"]  # 용법 words are broad (매일, 계속)
+    if not strong:
+        aspects += [SECTION_ASPECT[s] for s in hits if s in SECTION_ASPECT and not aspects]
+    if any(w in unnamed for w in lexicon.condition_words) and any(s in strong for s in ("atpn", "atpnWarn")):
+        aspects.append("contraindication")  # 위궤양 있는 사람도 먹어도 되나요: whether the disease forbids it
+    if "overdose" in aspects and "missed_dose" in aspects:
+        aspects.remove("missed_dose")  # 깜빡하고 두 번 먹였어요: taken twice, not missed
+    if population.aspect and (population.stated or not any(a not in GENERIC for a in aspects)):
+        aspects.append(population.aspect)  # a group only implied by 먹여도 is asked about when nothing else is
+    if any(w in unnamed for w in COMPARE_WORDS):
+        aspects.append("comparison")
+    aspects = [a for a in dict.fromkeys(aspects) if a in ASPECTS]
+    if any(a not in GENERIC for a in aspects):
+        aspects = [a for a in aspects if a not in GENERIC] + [a for a in aspects if a in GENERIC and a != "cautions"]
+    particular = [a for a in aspects if a not in POPULATION_ASPECTS]
+    if population.aspect and (not particular or all(a in GENERIC for a in particular)):
+        aspects = [population.aspect, *[a for a in aspects if a != population.aspect]]
+    return aspects or ["efficacy"]
+
+
+def read_frame(question: str, names: NameIndex, lexicon: Lexicon, morphemes=()) -> QuestionFrame:
+    """The no-LM reading of one question (pure: the index's names and the shipped vocabularies only)."""
+    targets = read_targets(question, names, lexicon)
+    found = names.match(question)
+    population = read_population(question, names=found.keys)
+    aspects = read_aspects(question, names, lexicon, population, morphemes)
+    other = _other_drugs(question, targets, lexicon)
+    comparison = "comparison" in aspects
+    return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
+
+
+def _kind_words(question: str) -> list[str]:
+    """Words that name a kind of medicine by their ending (가래약, 지사제, 안약, 코스프레이 written as one word).
+
+    >>> _kind_words("돌쟁이 아기 가래약 먹여도 되나요 약국 가서")
+    ['가래약']
+    """
+    out = []
+    for token in re.findall(r"[가-힣A-Za-z0-9]+", question):
+        for word in (token, _JOSA.sub("", token)):
+            if len(word) >= 2 and word.endswith(KIND_ENDINGS) and word not in NOT_KINDS and not word.endswith("약국"):
+                out.append(word)
+                break
+    return list(dict.fromkeys(out))
+
+
+def _other_drugs(question: str, targets: Targets, lexicon: Lexicon) -> tuple[str, ...]:
+    """Medicines taken beside the one asked about: a second name joined by a pair word, or a kind of medicine the
+    asker already takes (혈압약 먹는데, 항생제랑)."""
+    named = [*targets.products, *targets.ingredients]
+    kinds = [w for w in lexicon.other_medicine_words if w in squash(question)]
+    if len(named) >= 2 and "comparison" not in question:
+        return tuple(named[1:])
+    if named and kinds:
+        return tuple(kinds[:1])
+    if len(kinds) >= 2:
+        return tuple(kinds[1:])
+    return ()

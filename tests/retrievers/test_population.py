@@ -1,0 +1,58 @@
+"""Who a question is about, as people write it (retrievers/population.py): ages as numbers and in words, group
+words, a verb of feeding someone, and words that only look like a group word."""
+
+import pytest
+
+from retrievers.population import Population, group_of_age, leaflet_words, read_population
+
+
+@pytest.mark.parametrize(
+    "question, group",
+    [
+        ("임신 12주인데 타이레놀 먹어도 돼요", "pregnant"),
+        ("초기 임산부 감기약", "pregnant"),
+        ("모유 수유 중인데 두통약 먹어도 되나요", "breastfeeding"),
+        ("출산하고 모유 먹이는데 괜찮나요", "breastfeeding"),  # 먹이는데 is the mother nursing, not a child's dose
+        ("18개월 아기 해열제 몇 ml", "infant"),
+        ("애기한테 멀미약 먹여도 되나", "infant"),
+        ("7살 아들 기침약", "child"),
+        ("다섯 살 딸 해열제", "child"),
+        ("중학생 딸이 생리통이 심한데 게보린 먹여도 괜찮을까요", "adolescent"),  # the particular word wins
+        ("고2 아들 니코레트 사줘도 될까요", "adolescent"),
+        ("80대 아버지 변비약 드려도 될까요", "elderly"),
+        ("어르신 수면제", "elderly"),
+        ("이거 먹여도 되나요", "child"),  # 먹여 says someone is fed: a child
+        ("게보린 부작용 있어요?", None),
+        ("40대 남자인데 탈모약", None),  # an adult age is nobody in particular
+        ("아이크림 바르고 연고 발라도 돼요", None),  # 아이 inside 아이크림
+        ("딸기맛 시럽 어른이 먹어도 되나요", None),  # 딸 inside 딸기
+    ],
+)
+def test_group_as_people_write_it(question, group):
+    assert read_population(question).group == group
+
+
+def test_a_recognised_product_name_is_no_group_word():
+    assert read_population("아이엔점안액 렌즈 끼고 넣어도 돼요").group == "child"  # read without names: 아이
+    assert read_population("아이엔점안액 렌즈 끼고 넣어도 돼요", names=["아이엔점안액"]).group is None
+
+
+def test_ages_map_to_the_leaflets_groups():
+    assert [group_of_age(a) for a in (0.9, 1.9, 2, 11, 12, 18, 19, 64, 65)] == [
+        "infant",
+        "infant",
+        "child",
+        "child",
+        "adolescent",
+        "adolescent",
+        None,
+        None,
+        "elderly",
+    ]
+
+
+def test_stated_and_implied_groups_and_their_leaflet_words():
+    assert read_population("7살 아들 기침약").stated
+    assert not read_population("이거 먹여도 되나요").stated
+    assert not Population().stated
+    assert "수유부" in leaflet_words("breastfeeding") and leaflet_words(None) == ()

@@ -1,0 +1,64 @@
+"""The no-LM question reading (retrievers/question_frame.py) over the real mini index's names: a class word chooses
+products and is never the aspect; situations, sections and who it is for land in one typed frame."""
+
+import pytest
+
+from retrievers.lexicon import Lexicon
+from retrievers.question_frame import ASPECTS, QuestionFrame, read_frame
+
+
+@pytest.fixture(scope="module")
+def read(mini_searcher):
+    def reader(question: str) -> QuestionFrame:
+        return read_frame(question, mini_searcher.names, Lexicon.load(), mini_searcher.tokenizer(question))
+
+    return reader
+
+
+@pytest.mark.parametrize(
+    "question, first_aspect, classes",
+    [
+        ("감기약 먹고 운전해도 돼요?", "driving", ("감기약",)),
+        ("해열제 부작용 뭐 있어요", "side_effects", ("해열제",)),
+        ("소화제는 식전에 먹어요 식후에 먹어요?", "timing_food", ("소화제",)),
+        ("변비약 우유랑 먹어도 돼요", "food_drink", ("변비약",)),
+        ("두통약 먹고 술 마셔도 되나요", "alcohol", ("두통약",)),
+        ("가래약 유통기한 지난 거 먹어도 돼요", "expiry", ("가래약",)),
+    ],
+)
+def test_a_class_word_chooses_products_and_the_aspect_is_what_is_asked(read, question, first_aspect, classes):
+    frame = read(question)
+    assert frame.aspects[0] == first_aspect
+    assert frame.targets.classes == classes
+    assert "efficacy" not in frame.aspects
+
+
+def test_a_named_product_is_a_target_and_who_it_is_for_is_read(read):
+    frame = read("임신 12주인데 게보린 먹어도 되나요")
+    assert frame.targets.products and "게보린" in frame.targets.products[0]
+    assert frame.population.group == "pregnant"
+    assert frame.aspects[0] == "pregnancy"  # "may I" with a group: the group is what is asked
+
+
+def test_a_condition_asks_whether_it_forbids_the_medicine(read):
+    assert "contraindication" in read("위궤양 있는 사람도 게보린 먹어도 되나요").aspects
+
+
+def test_comparison_and_other_drugs(read):
+    frame = read("타이레놀이랑 게보린 중에 뭐가 나아요")
+    assert frame.comparison and "comparison" in frame.aspects
+    taking = read("혈압약 먹는데 게보린 먹어도 돼요")
+    assert taking.other_drugs == ("혈압약",) and not taking.comparison
+
+
+def test_every_aspect_is_one_of_the_frame_vocabulary_and_it_serialises(read):
+    for q in ("게보린?", "실수로 두 번 먹었어요", "파스 붙이고 샤워해도 돼요", "담배 피우면서 니코틴 패치 붙여도 돼요"):
+        frame = read(q)
+        assert frame.aspects and set(frame.aspects) <= set(ASPECTS)
+        as_dict = frame.to_dict()
+        assert as_dict["aspects"] == list(frame.aspects) and set(as_dict["targets"]) == {
+            "products",
+            "ingredients",
+            "classes",
+            "symptoms",
+        }
