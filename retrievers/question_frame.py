@@ -111,6 +111,18 @@ COMPARE_WORDS = tuple(
     )
 )
 CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽", "물약", "영양제")
+FORM_WORDS = (
+    "연고",
+    "시럽",
+    "스프레이",
+    "질정",
+    "파스",
+    "안약",
+    "물약",
+    "점안액",
+    "크림",
+    "패치",
+)  # a medicine by its form
 KIND_ENDINGS = (
     "약",
     "제",
@@ -175,6 +187,17 @@ def read_targets(question: str, names: NameIndex, lexicon: Lexicon) -> Targets:
     found = names.match(question)
     products = [names.display.get(k, k) for k in found.keys if k in names.products]
     ingredients = [k for k in found.keys if k in names.ingredients and k not in names.products]
+    classes, symptoms = classes_and_symptoms(question, lexicon)
+    return Targets(*(tuple(dict.fromkeys(x)) for x in (products, ingredients, classes, symptoms)))
+
+
+def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], list[str]]:
+    """The class words (a rule word or a kind of medicine written with 약/제: 감기약, 두통약, 해열제, 가래약) and the
+    symptom words (the other rule words) of a question.
+
+    >>> classes_and_symptoms("감기약 먹었는데 콧물이 안 멈춰요", Lexicon.load())
+    (['감기약'], ['콧물'])
+    """
     q = squash(question)
     classes, symptoms = [], []
     for word in lexicon.target_words(question):
@@ -188,7 +211,7 @@ def read_targets(question: str, names: NameIndex, lexicon: Lexicon) -> Targets:
     classes += [w for w in lexicon.other_medicine_words if w in q and not any(w in c or c in w for c in classes)]
     classes += [w for w in _kind_words(question) if not any(w in c or c in w for c in classes)]
     classes = [c for c in classes if not any(c != o and c in o for o in classes)]
-    return Targets(*(tuple(dict.fromkeys(x)) for x in (products, ingredients, classes, symptoms)))
+    return list(dict.fromkeys(classes)), list(dict.fromkeys(symptoms))
 
 
 def read_aspects(question: str, names: NameIndex, lexicon: Lexicon, population: Population, morphemes=()) -> list[str]:
@@ -260,6 +283,16 @@ def _kind_words(question: str) -> list[str]:
                 out.append(word)
                 break
     return list(dict.fromkeys(out))
+
+
+def kind_words(question: str) -> list[str]:
+    """Words naming a kind of medicine by their ending, 제 endings left out (숙제, 체제): 가래약, 안약, 코스프레이.
+    Whether one is a medicine the corpus knows is the caller's to check (청약 ends in 약 too).
+
+    >>> kind_words("안약 넣고 렌즈 껴도 돼요"), kind_words("숙제 언제 해요")
+    (['안약'], [])
+    """
+    return [w for w in _kind_words(question) if not w.endswith("제")]
 
 
 def _other_drugs(question: str, targets: Targets, lexicon: Lexicon) -> tuple[str, ...]:

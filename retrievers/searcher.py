@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from retrievers.bm25_index import BM25Index
+from retrievers.class_products import ClassProducts
 from retrievers.corpus import embedding_text
 from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.documents import Document, Hit
@@ -47,6 +48,7 @@ from retrievers.names import (
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
+from retrievers.question_frame import FORM_WORDS, classes_and_symptoms, kind_words
 from retrievers.rerankers import Reranker, load_reranker
 from retrievers.result import RetrievalResult
 from retrievers.settings import RetrievalSettings
@@ -62,6 +64,7 @@ DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredie
 OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
 MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
 LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
+CLASS_WEIGHT = 0.9  # product feature of a candidate whose product is in the class the question names (감기약)
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
@@ -142,6 +145,7 @@ class Searcher:
             else:
                 for canon in self._dur_pair(i):
                     self._dur_by_ingredient[canon].append(i)
+        self.class_products = ClassProducts.from_documents(docs)
 
     @property
     def scorer(self) -> str:
@@ -219,6 +223,7 @@ class Searcher:
         cand.update(dict.fromkeys(self.by_id[i] for i, _ in dense_top if i in self.by_id))
         cand.update(dict.fromkeys(name_weight))
         cand_idx = list(cand)
+        name_weight.update(self._class_members(qa, cand_idx, name_weight))
         bm25_rank = {i: r for r, (i, _) in enumerate(bm25_top)}
         dense_rank = {self.by_id.get(i, -1): r for r, (i, _) in enumerate(dense_top)}
         depth = [min(bm25_rank.get(i, 10**6), dense_rank.get(i, 10**6)) for i in cand_idx]
@@ -306,7 +311,7 @@ class Searcher:
             top,
             g.relevance,
             has_names=bool(qa.names),
-            has_rules=bool(qa.expansions),
+            has_rules=bool(qa.expansions) or self._names_a_known_kind(qa.query),
             min_top_score=s.oos_min_top_score,
             min_relevance=s.oos_min_relevance,
             min_dense=s.oos_min_dense,
@@ -350,6 +355,35 @@ class Searcher:
                 if self.docs[i].source == "dur" and self._dur_pair(i) <= named and len(self._dur_pair(i)) == 2:
                     out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
         return out
+
+    def _class_members(self, qa: QueryAnalysis, cand_idx: list[int], named: dict[int, float]) -> dict[int, float]:
+        """Candidates whose product is in a class the question names (감기약 먹고 운전: the cold medicines' leaflets)
+        or, without a class, has the dosage form it names (코 스프레이, 질정), when it names no product or
+        ingredient: the class chooses the products, the other words what is asked. Of a class, the products in
+        the form the question names (어린이 감기시럽, 붙이는 멀미약) come first."""
+        if qa.names:
+            return {}
+        classes, _ = classes_and_symptoms(qa.query, self.lexicon)
+        members = self.class_products.products(classes, self.lexicon) if classes else set()
+        seqs = {i: self.docs[i].metadata.get("item_seq") for i in cand_idx if i not in named}
+        pool = {seq for seq in seqs.values() if seq and (seq in members or not members)}
+        if not pool or not (members or question_forms(qa.query)):
+            return {}
+        preferred = self._by_dosage_form(pool, qa.query)
+        if not members and preferred == pool:
+            return {}  # a form the question names, but no candidate has it
+        return {
+            i: CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY
+            for i, seq in seqs.items()
+            if seq in pool and (seq in preferred or members)
+        }
+
+    def _names_a_known_kind(self, query: str) -> bool:
+        """A kind of medicine the leaflets know (가래약: 가래 is in 효능 sections; 코 스프레이, 안약: a form), a drug
+        signal for the guard although no rule or name matched; 청약 is none."""
+        kinds = kind_words(query)
+        forms = any(w.endswith(FORM_WORDS) for w in kinds)
+        return forms or bool(kinds and self.class_products.products(kinds, self.lexicon))
 
     def _spelling_tokens(self, qa: QueryAnalysis, q_tokens: list[str]) -> list[str]:
         """BM25 tokens of the corpus's spellings of each named ingredient that the question spelt otherwise

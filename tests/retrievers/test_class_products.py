@@ -1,0 +1,51 @@
+"""A class word chooses the products (retrievers/class_products.py, the searcher's class feature) and counts as a
+drug signal for the scope guard, over the real searcher on the mini corpus."""
+
+import pytest
+
+from retrievers.class_products import ClassProducts, class_terms
+from retrievers.lexicon import Lexicon
+from retrievers.searcher import CLASS_WEIGHT
+
+COLD = "196800036"  # 판콜에이내복액: 감기의 여러 증상
+DIGESTIVE = "198700405"  # 베아제정: 소화불량
+
+
+def test_class_terms_are_the_stem_and_the_rule_words():
+    lex = Lexicon.load()
+    assert class_terms("감기약", lex)[0] == "감기"
+    assert "불면" in class_terms("수면유도제", lex)  # the rule it matches, not a stem the leaflets never write
+    assert class_terms("청약", lex) == ()  # a one-syllable stem names nothing
+
+
+def test_members_are_read_from_the_efficacy_sections(searcher):
+    index = ClassProducts.from_documents(searcher.docs)
+    cold = index.products(["감기약"], Lexicon.load())
+    assert COLD in cold and DIGESTIVE not in cold
+    assert DIGESTIVE in index.products(["소화제"], Lexicon.load())
+
+
+def test_a_class_question_weighs_its_members_and_only_them(searcher):
+    result = searcher.retrieve("감기약 먹고 운전해도 돼요?")
+    cold = searcher.class_products.products(["감기약"], searcher.lexicon)
+    weighed = [h for h in result.candidates if h.scores["product"] > 0]
+    assert weighed and all(h.doc.metadata["item_seq"] in cold for h in weighed)
+    assert all(h.scores["product"] == CLASS_WEIGHT for h in weighed)
+    assert result.hits[0].doc.metadata["item_seq"] in cold
+
+
+def test_a_named_product_is_never_overridden_by_its_class(searcher):
+    result = searcher.retrieve("게보린 같은 두통약 부작용")
+    assert all(h.scores["product"] != CLASS_WEIGHT for h in result.candidates)
+
+
+@pytest.mark.parametrize(
+    "question, blocked",
+    [
+        ("가래약 먹어도 돼요?", False),  # 가래 is in 효능 sections
+        ("안약 넣고 렌즈 껴도 돼요", False),  # a dosage form
+        ("부동산 청약 조건이 뭐에요", True),  # ends in 약, names no medicine
+    ],
+)
+def test_a_known_kind_of_medicine_keeps_a_question_in_scope(searcher, question, blocked):
+    assert searcher.retrieve(question).out_of_scope is blocked
