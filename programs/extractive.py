@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -28,10 +29,13 @@ from difflib import SequenceMatcher
 from programs import citations
 from programs.coverage import SECTION_WORDS
 from programs.refinement import KnowledgeRefiner
-from programs.sentences import SentenceRanker
+from programs.sentences import SentenceRanker, sentence_tokens
 from programs.shared_ingredient import shared_ingredient, shared_note
 from programs.text import bigrams
 from retrievers.documents import Document
+from retrievers.lexicon import Lexicon
+from retrievers.names import NameIndex
+from retrievers.question_frame import read_frame
 
 SAFETY_LINE = "전문가와 꼭 상담하세요."
 NO_LM_NOTICE = (
@@ -54,6 +58,24 @@ POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 RANK_STEP = 0.005  # a sentence loses this much per place its document is down the list (retrieval order first)
 SECTION_PRIOR = 0.15  # sentences of a section retrieval found the question asks about
+FRAME_PRIOR = 0.5  # sentences of a section that answers an aspect the question's frame asks
+# the leaflet sections that answer each aspect of the question frame (retrievers/question_frame.py)
+ASPECT_SECTIONS = {
+    "side_effects": ("se",),
+    "interactions": ("intrc", "dur:ac", "dur:gc"),
+    "dosage": ("useMethod", "dur:dc"),
+    "how_to_take": ("useMethod",),
+    "timing_food": ("useMethod",),
+    "missed_dose": ("useMethod",),
+    "storage": ("depositMethod",),
+    "contraindication": ("atpn", "atpnWarn"),
+    "overdose": ("atpnWarn",),
+    "duration": ("atpn", "dur:ec"),
+    "pregnancy": ("dur:cc",),
+    "child_use": ("dur:bc",),
+    "elderly": ("dur:fc",),
+}  # efficacy is left to retrieval's sections (a frame with nothing asked reads as efficacy by default); a group's
+# leaflet sentences are found by the ranker's group words (소아, 수유부), and its DUR rows here
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
@@ -130,6 +152,11 @@ def same(a: str, b: str) -> bool:
         return True
     ga, gb = bigrams(a), bigrams(b)
     return min(len(ga), len(gb)) >= MIN_GRAMS and len(ga & gb) / len(ga | gb) >= SAME
+
+
+def _dur_section(doc: Document) -> str:
+    """A DUR row's section as the question analysis names it (``dur:ac`` …); "" for a leaflet."""
+    return "dur:" + doc.id.split(":")[1] if doc.id.startswith("dur:") else ""
 
 
 def _is_rule(doc: Document) -> bool:
@@ -241,6 +268,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     shared: list[Quote] = []
     strips = refiner.strips(question, docs, terms, sections)
     named_found = any(is_named(d) for d in docs)
+    framed = asked_sections(question, named=named_found or bool(names))
     asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
@@ -252,6 +280,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             continue
         section = doc.metadata.get("section")
         prior = SECTION_PRIOR if section in sections or _about_named_ingredient(doc, names) else 0.0
+        prior += FRAME_PRIOR if (section or _dur_section(doc)) in framed else 0.0
         # a short brand (펜잘, 텐텐) the name matcher does not take as named: its leaflet first
         short_brand = NAMED_BONUS if not named_found and _product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
@@ -287,9 +316,39 @@ def which_medicine(question: str, docs: list[Document], sections=()) -> bool:
     """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product, and asks
     no aspect (a class word with 운전, 우유, 아이 … asks about that, not for a product)."""
     named = any(_product(d) and _product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
-    if named or asks_beyond_efficacy(question, SentenceRanker(question)):
+    if named or asks_beyond_efficacy(question, SentenceRanker(question)) or asks_an_aspect(question):
         return False  # 해열제 부작용, 감기약 먹고 운전: a class word with what is asked about it
     return bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"]
+
+
+def asked_sections(question: str, named: bool = False) -> set[str]:
+    """The sections (and DUR rule types) that answer the aspects the question's frame asks (졸리죠 → se, 같이 →
+    intrc and 병용금기 …). What a medicine is for (efcy) only when it names no medicine: a symptom or class question
+    asks which one helps, while 게보린 구토 asks about 게보린's effects.
+
+    >>> sorted(asked_sections("감기약 먹으면 왜케 졸리죠?")), sorted(asked_sections("콧물이 줄줄 나요"))
+    (['se'], ['efcy'])
+    """
+    frame = read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question))
+    out = {section for a in frame.aspects for section in ASPECT_SECTIONS.get(a, ())}
+    return out | ({"efcy"} if "efficacy" in frame.aspects and not named else set())
+
+
+@functools.lru_cache(maxsize=1)
+def _no_names() -> NameIndex:
+    return NameIndex()  # the question's names were read by retrieval; here only the aspects and group matter
+
+
+def asks_an_aspect(question: str) -> bool:
+    """The question's frame (retrievers/question_frame.py) asks something beyond what a medicine is for and "may I":
+    a situation or section (졸리죠 → side effects, 매일 → duration, 당뇨 있는 사람도 → contraindication) or who it
+    is for (고3, 수유 중).
+
+    >>> asks_an_aspect("감기약 먹으면 왜케 졸리죠?"), asks_an_aspect("콧물이 줄줄 나는데 무슨 약 먹어요?")
+    (True, False)
+    """
+    frame = read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question))
+    return bool(frame.situations) or frame.population.group is not None
 
 
 def asks_beyond_efficacy(question: str, ranker: SentenceRanker) -> bool:

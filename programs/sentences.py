@@ -45,6 +45,11 @@ def _tokenizer():
     return KiwiTokenizer()
 
 
+def sentence_tokens(text: str) -> list[str]:
+    """The Kiwi morphemes of `text` (the tokenizer the leaflet IDF was mined with)."""
+    return _tokenizer()(text)
+
+
 class SentenceRanker:
     """Scores sentences against one question: IDF-weighted share of its content words the sentence contains, plus
     `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap."""

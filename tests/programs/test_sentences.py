@@ -173,3 +173,29 @@ def test_a_parenthetical_note_alone_is_never_quoted():
     assert quotes
     assert all(q.text.strip() != "(1회용에 한함)" for q in quotes)
     assert "1일 5~6회" in quotes[0].text
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "감기약 먹으면 왜케 졸리죠?",  # a side effect, by a word that is no section name
+        "당뇨 있는 사람도 감기약 그냥 먹어도 되나요?",  # a condition: does it forbid the medicine
+        "고3 수험생 감기약 먹여도 될까요",  # who it is for
+        "감기약 매일 먹어도 되나요?",  # how long
+    ],
+)
+def test_a_class_question_with_an_aspect_is_not_answered_with_efficacy(searcher, question):
+    assert extractive.asks_an_aspect(question)
+    pred = CRAG(backend=searcher)(question=question)
+    assert "효능·효과가 질문과 맞는 제품" not in pred.answer
+    assert "[효능·효과]" not in body(pred.answer).splitlines()[0]
+
+
+def test_a_which_medicine_question_still_lists_products(searcher):
+    assert not extractive.asks_an_aspect("콧물이 줄줄 나는데 무슨 약 먹어요?")
+
+
+def test_the_frame_chooses_the_section_that_answers_its_aspect():
+    assert extractive.asked_sections("감기약 먹으면 왜케 졸리죠?") == {"se"}
+    assert extractive.asked_sections("두통약이랑 생리통약 같이 먹어도 돼요?") == {"intrc", "dur:ac", "dur:gc"}
+    assert extractive.asked_sections("수면유도제는 자기 몇 분 전에 먹어야 돼요?") == {"useMethod"}
