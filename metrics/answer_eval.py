@@ -36,6 +36,7 @@ RESERVED = (
     "by_aspect",
     "by_population",
     "frame",
+    "self_check",
 )  # summary keys that are not kinds
 
 
@@ -139,6 +140,7 @@ def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
         "sentences_removed": sum(len(c.get("removed", [])) for c in checks),
         "grounding_fallback": any(c.get("fallback") for c in checks),
         "duplicate_quotes": duplicate_quotes(pred.get("answer", "")),
+        "self_check_flagged": any(s.get("flagged") for s in steps if s.get("step") == "aspect_check"),
         **phrase_figures(example, pred, doc_text),
         **outcome(example, pred, doc_text),
         "ms": round(ms, 1),
@@ -218,6 +220,27 @@ def _outcomes(rows: list[dict]) -> dict:
     }
 
 
+def self_check(rows: list[dict]) -> dict:
+    """How the no-LM self-check's notice (programs/aspect_check.py: the answer misses the aspect asked first) falls
+    on answerable questions with gold phrases: the share flagged among answers quoting none (`flags_missing`, high is
+    good) and among the others (`flags_others`, low is good).
+
+    >>> rows = [{"phrase_gold": True, "phrase_quoted": q, "self_check_flagged": f} for q, f in
+    ...         ((False, True), (False, False), (True, False), (True, False))]
+    >>> self_check(rows)
+    {'missing': 2, 'flags_missing': 0.5, 'others': 2, 'flags_others': 0.0}
+    """
+    with_phrases = [r for r in rows if r["phrase_gold"]]
+    missing = [r for r in with_phrases if not r["phrase_quoted"]]
+    others = [r for r in with_phrases if r["phrase_quoted"]]
+    return {
+        "missing": len(missing),
+        "flags_missing": _share(missing, "self_check_flagged"),
+        "others": len(others),
+        "flags_others": _share(others, "self_check_flagged"),
+    }
+
+
 def breakdown(rows: list[dict], key: str) -> dict:
     """Gold-phrase figures and gold citations per value of `key` (``aspect``, ``population``), over rows with gold
     phrases, largest groups first."""
@@ -256,6 +279,8 @@ def summarise(rows: list[dict]) -> dict:
     for r in oos:
         oos_kinds[r["kind"]].append(r)
     out["unanswerable"] = {kind: _outcomes(rs) for kind, rs in sorted(oos_kinds.items())}
+    if any(r["phrase_gold"] for r in in_scope):
+        out["self_check"] = self_check(in_scope)
     out["by_aspect"] = breakdown(in_scope, "aspect")
     out["by_population"] = breakdown(in_scope, "population")
     return out

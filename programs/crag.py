@@ -30,6 +30,7 @@ import dspy
 
 from programs import coverage, graph, safety_rules
 from programs.ablations import get_profile
+from programs.aspect_check import self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
 from programs.extractive import read_as_notice, unknown_name_notice
@@ -219,6 +220,36 @@ class CRAG(dspy.Module):
             st.trace.step("refine_knowledge", **stats)
         return out
 
+    def question_frame(self, st: QuestionState):
+        """What the question asks (`retrievers.question_frame.QuestionFrame`), read once with the backend's names,
+        rules and tokenizer (the shipped rules alone for a backend without them)."""
+        if st.frame is None:
+            from retrievers.lexicon import Lexicon
+            from retrievers.names import NameIndex
+            from retrievers.question_frame import read_frame
+
+            backend = self.backend
+            names = getattr(backend, "names", None)
+            lexicon = getattr(backend, "lexicon", None)
+            tokenize = getattr(backend, "tokenizer", None)
+            st.morphemes = tuple(tokenize(st.question)) if callable(tokenize) else ()
+            names = names if hasattr(names, "match") else NameIndex()
+            lexicon = lexicon if hasattr(lexicon, "target_words") else Lexicon.load()
+            st.frame = read_frame(st.question, names, lexicon, st.morphemes)
+        return st.frame
+
+    def _aspect_notice(self, st: QuestionState, best: dict) -> str:
+        """The self-check of the quoted answer shown (programs/aspect_check.py): the notice saying which asked aspect
+        the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing).
+        An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step."""
+        docs = best["context_docs"]
+        if st.out_of_scope or not docs or best["method"] == "lm":
+            return ""
+        check, notice = self_check(self.question_frame(st), best["answer"], docs, st.morphemes)
+        if check.asked:
+            st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
+        return notice
+
     # ---------------------------------------------------------------- helpers
     def _unknown_names(self, st: QuestionState) -> list[str]:
         """Words of a question without a recognised name that neither the dictionary, the corpus nor the answer's
@@ -246,6 +277,9 @@ class CRAG(dspy.Module):
     def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
         best = st.best or st.snapshot(None)
         answer = best["answer"]
+        aspect_notice = self._aspect_notice(st, best)
+        if aspect_notice:
+            answer = f"{aspect_notice}\n\n{answer}"
         notice = self._name_notice(st)
         if notice:
             answer = f"{notice}\n\n{answer}"

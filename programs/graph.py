@@ -326,6 +326,8 @@ def evaluate(p, st: QuestionState) -> dict:
         run=st.run,
         profile=st.profile,
         sections=st.result.sections if st.result else (),
+        frame=p.question_frame(st),
+        morphemes=st.morphemes,
     )
     st.feedback = fb
     st.trace.score_history.append(fb.overall)
@@ -370,7 +372,9 @@ def stop(p, st: QuestionState) -> dict:
 
 
 def keep_best(st: QuestionState, score: float | None) -> None:
-    if st.best is None or (score or 0.0) >= (st.best["score"] or 0.0):
+    """Keep the answer as the best so far when `routing.replaces_best` says so."""
+    best = None if st.best is None else (st.best["score"] or 0.0)
+    if routing.replaces_best(score or 0.0, best):
         st.best = st.snapshot(score)
 
 

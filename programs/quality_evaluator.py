@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 
 import dspy
 
+from programs.aspect_check import WORDS, answer_quotes, aspect_check, document_quotes
 from programs.coverage import cited_ids, covered, missing, requirements
 from programs.fallback import FallBack
 from programs.routing import clamp, needs_refinement, overall_score
@@ -76,27 +77,37 @@ def heuristic_evaluation(
     why: str = "no LM",
     sections=(),
     profile=None,
+    frame=None,
+    morphemes=(),
 ) -> QualityFeedback:
     """Score an answer by what the question asked for (programs/coverage.py), not by its length.
 
     * completeness: the share of requirements covered (asked sections by a cited document of that section; slot
-      words and the profile's items by their words in the answer);
+      words and the profile's items by their words in the answer) and of the particular aspects the question asks
+      (its `QuestionFrame`, `frame`) that the quoted sentences speak to (programs/aspect_check.py);
     * accuracy: the share of the safety requirements (slots, profile) covered — right for this user;
     * grounding: the answer cites documents it was given, and those documents touch what was asked (the safety
       items when there are any: a cold-medicine answer for a pregnant user must cite something about pregnancy).
 
-    The missing requirements become `missing_info`, which the rewrite adds to the next search.
+    An answer that speaks to none of the aspects asked answers another question: completeness and accuracy are 0,
+    so the quality stays below any threshold above 0.4 and the loop searches again.
+    The missing requirements and aspects become `missing_info`, which the rewrite adds to the next search.
     """
     numbered = {i: d.id for i, d in enumerate(docs, 1)}
     reqs = requirements(question, sections, profile)
     gaps = missing(reqs, answer, numbered)
     ids = cited_ids(answer, numbered)
+    check = aspect_check(frame, answer_quotes(answer, docs), morphemes) if frame is not None and docs else None
+    asked = len(check.asked) if check else 0
     if not docs:
         g, c, a = 0.1, 0.0, 0.3
     else:
         safety = [r for r in reqs if r.kind == "safety"]
-        c = 1.0 - len(gaps) / len(reqs) if reqs else (1.0 if ids else 0.5)
+        total, met = len(reqs) + asked, len(reqs) - len(gaps) + (len(check.spoken) if check else 0)
+        c = met / total if total else (1.0 if ids else 0.5)
         a = 1.0 - sum(r.kind == "safety" for r in gaps) / len(safety) if safety else (1.0 if ids else 0.5)
+        if check and check.missed_all:
+            c, a = 0.0, 0.0
         cited = [d for d in docs if d.id in ids]
         judged = safety or reqs  # the user's safety items decide what a cited document must touch
         touching = [d for d in cited if not judged or any(covered(r, d.text, [d.id]) for r in judged)]
@@ -104,7 +115,11 @@ def heuristic_evaluation(
     g, c, a = (round(clamp(x), 4) for x in (g, c, a))
     overall = overall_score(g, c, a, weights)
     missing_info = [r.label for r in gaps] if docs else [NO_DOCUMENTS]
+    if check and check.missed:  # an aspect no document found speaks to: its words go into the next search
+        found = aspect_check(frame, document_quotes(docs), morphemes).spoken
+        missing_info += [WORDS[a] for a in check.missed if a not in found and WORDS.get(a) not in missing_info]
     suggestions = [f"'{m}'에 관한 문서를 찾도록 질의에 넣어 다시 검색" for m in missing_info]
+    spoken = f", {len(check.spoken)}/{asked} aspects spoken to" if asked else ""
     return QualityFeedback(
         overall,
         g,
@@ -113,7 +128,7 @@ def heuristic_evaluation(
         missing_info,
         suggestions,
         needs_refinement(overall, threshold),
-        f"heuristic evaluation ({why}): {len(reqs) - len(gaps)}/{len(reqs)} requirements covered",
+        f"heuristic evaluation ({why}): {len(reqs) - len(gaps)}/{len(reqs)} requirements covered{spoken}",
         "heuristic",
     )
 
@@ -146,13 +161,14 @@ class QualityEvaluator(dspy.Module):
         use_lm: bool = True,
         profile=None,
         sections=(),
+        frame=None,
+        morphemes=(),
     ) -> QualityFeedback:
         run = run or Run(budget_limit=None)
+        heuristic = dict(sections=sections, profile=profile, frame=frame, morphemes=morphemes)
         if not use_lm or not run.has_lm("judge"):
             why = "LLM evaluation off" if not use_lm else "no LM"
-            return heuristic_evaluation(
-                question, answer, documents, self.weights, self.threshold, why, sections, profile
-            )
+            return heuristic_evaluation(question, answer, documents, self.weights, self.threshold, why, **heuristic)
         with FallBack(run.trace, "evaluate", "heuristic evaluation") as step:
             out = run.call(
                 "judge",
@@ -166,9 +182,7 @@ class QualityEvaluator(dspy.Module):
             g, c, a = (clamp(_number(out[name])) for name in ("grounding", "completeness", "accuracy"))
         if step.failed:
             why = f"LM evaluation failed: {type(step.error).__name__}"
-            return heuristic_evaluation(
-                question, answer, documents, self.weights, self.threshold, why, sections, profile
-            )
+            return heuristic_evaluation(question, answer, documents, self.weights, self.threshold, why, **heuristic)
         overall = overall_score(g, c, a, self.weights)
         return QualityFeedback(
             overall,

@@ -74,6 +74,17 @@ def needs_refinement(overall: float, threshold: float = 0.5) -> bool:
     return overall < threshold
 
 
+def replaces_best(score: float, best_score: float | None) -> bool:
+    """Whether an evaluated answer replaces the answer kept so far: the first always; a later one (written after a
+    re-search) only when it scores higher — an answer no better, written from a query the rewrite changed, does not
+    replace the answer to the question as asked.
+
+    >>> replaces_best(0.16, None), replaces_best(0.16, 0.16), replaces_best(0.32, 0.3)
+    (True, False, True)
+    """
+    return best_score is None or score > best_score
+
+
 def jaccard(a: Sequence[str], b: Sequence[str]) -> float:
     """|a ∩ b| / |a ∪ b| of two collections of document hashes (1.0 for two empty ones)."""
     sa, sb = set(a), set(b)

@@ -41,6 +41,8 @@ class QuestionState:
         verify_action: what the last verification decided (programs.routing ACCEPT, CORRECT, ...).
         doc_hashes: the content hashes of each generation's documents (the duplicate-documents stop).
         best: a snapshot of the best answer so far, returned when the loop or the budget ends.
+        frame: what the question asks (`retrievers.question_frame.QuestionFrame`), read once when first needed;
+            `morphemes` are the question's Kiwi morphemes it was read with.
     """
 
     question: str
@@ -76,6 +78,8 @@ class QuestionState:
     doc_hashes: list[list[str]] = field(default_factory=list)
     best: dict | None = None
     web: Any = None
+    frame: Any = None
+    morphemes: tuple = ()
 
     def __post_init__(self):
         self.query = self.query or self.question

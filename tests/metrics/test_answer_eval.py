@@ -159,3 +159,28 @@ def test_unanswerable_outcomes_declined_not_covered_and_unrelated_products():
     assert s["unanswerable"]["not_in_corpus"]["quoted_unrelated"] == 0.3333
     assert s["unanswerable"]["not_in_leaflets"]["quoted_unrelated"] == 0.0
     assert s["out_of_scope"]["blocked"] == 0.1429
+
+
+def checked(answer, flagged):
+    """A prediction whose trace has the self-check's step (programs/crag.py)."""
+    step = {"step": "aspect_check", "asked": ["alcohol"], "spoken": [] if flagged else ["alcohol"], "flagged": flagged}
+    return said(answer, ["easydrug:1:atpn"]) | {"trace": {"steps": [step]}}
+
+
+def test_the_self_check_flags_are_read_from_the_trace_and_summarised_against_the_gold_phrases():
+    quoted, missed = "알코올과 함께 이 약을 복용하지 마십시오. [문서 1]", "효능입니다. [문서 1]"
+    rows = [
+        answer_row(real(), checked(missed, True), 1),
+        answer_row(real(), checked(missed, True), 1),
+        answer_row(real(), checked(missed, False), 1),
+        answer_row(real(), checked(quoted, False), 1),
+        answer_row(real(), checked(quoted, True), 1),
+        answer_row(real(), said(quoted, ["easydrug:1:atpn"]), 1),  # no self-check step: not flagged
+    ]
+    assert [r["self_check_flagged"] for r in rows] == [True, True, False, False, True, False]
+    s = summarise(rows)
+    assert s["self_check"] == {"missing": 3, "flags_missing": 0.6667, "others": 3, "flags_others": 0.3333}
+    assert "self_check" in RESERVED
+    assert "self_check" not in summarise(
+        [answer_row({"kind": "a", "gold": ["g"]}, pred(["g"], ["g"], ["generate"]), 1)]
+    )

@@ -154,3 +154,19 @@ def test_refine_stop_reasons():
     assert refine_stop("corrective_rag", True, [0.3], [["a"]], 0, s) == ""
     assert refine_stop("corrective_rag", True, [0.3, 0.31], [["a"], ["b"]], 1, s) == "stagnation"
     assert refine_stop("corrective_rag", True, [0.3, 0.4, 0.45], [["a"], ["b"], ["c"]], 2, s) == "iteration_cap"
+
+
+@pytest.mark.parametrize(
+    "score, best, replaces",
+    [
+        (0.16, None, True),  # the first answer is always kept
+        (0.16, 0.16, False),  # a re-search's answer no better keeps the answer to the question as asked
+        (0.32, 0.3, True),
+        (0.88, 0.16, True),
+        (0.5, 0.9, False),
+    ],
+)
+def test_a_re_searched_answer_replaces_the_kept_one_only_when_better(score, best, replaces):
+    from programs.routing import replaces_best
+
+    assert replaces_best(score, best) is replaces

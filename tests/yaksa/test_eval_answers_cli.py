@@ -225,3 +225,19 @@ def test_eval_answers_rows_to_an_unwritable_place_is_one_line(tmp_path, capsys):
     assert cli.main([*argv, str(tmp_path / "no" / "such" / "dir" / "rows.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "cannot write --rows" in err and "Traceback" not in err
+
+
+def test_eval_answers_prints_and_logs_the_self_check_flags(tmp_path, capsys, monkeypatch):
+    import mlflow
+
+    # the answer quotes 게보린's storage, which says nothing of its expiry: the self-check flags it
+    expiry = real_row("a4", "게보린 유통기한 지난 거 먹어도 돼요?", "expiry", ["easydrug:197900277:atpn"], ["사용기한"])
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path}/m.db")
+    assert cli.main(["eval-answers", "--questions", write(tmp_path, [*REAL_ROWS[:3], expiry])]) == 0
+    out = capsys.readouterr().out
+    # a3 and a4 quote no gold phrase, a4 is flagged; a1 and a2 quote one and speak to what they were asked
+    assert "self-check (answer says it misses the aspect asked): flags 0.500 of the 2 answers" in out
+    assert "0.000 of the 2 others" in out
+    run = mlflow.search_runs(experiment_names=["yaksa-answers"]).iloc[0]
+    assert run["metrics.self_check.flags_missing"] == 0.5
+    assert run["metrics.self_check.flags_others"] == 0.0

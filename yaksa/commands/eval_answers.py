@@ -190,6 +190,12 @@ def format_summary(summary: dict) -> str:
             f"in context but not quoted: {a['context_not_quoted']}"
         )
         lines += _breakdown("first aspect", summary["by_aspect"]) + _breakdown("population", summary["by_population"])
+    if "self_check" in summary:
+        c = summary["self_check"]
+        lines.append(
+            f"self-check (answer says it misses the aspect asked): flags {_f(c['flags_missing'])} of the "
+            f"{c['missing']} answers quoting no gold phrase, {_f(c['flags_others'])} of the {c['others']} others"
+        )
     if "frame" in summary:
         f = summary["frame"]
         lines.append(

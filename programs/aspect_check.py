@@ -1,0 +1,229 @@
+"""Which of the aspects a question asks (its `QuestionFrame`) an answer speaks to — the no-LM self-check.
+
+A quoted sentence speaks to an asked aspect by where it was quoted from or by what it says, with the corpus-derived
+vocabularies only:
+
+* a section aspect by the section of its document (side effects: ``se``; interactions: ``intrc`` or a DUR 병용금기
+  rule; storage: ``depositMethod``; dosage and how to take: ``useMethod``; a condition: ``atpn``/``atpnWarn``);
+* a situation (food, driving, a missed dose …) by a seed word of its vocabulary aspect (`retrievers/aspects.py`,
+  `FRAME_VOCAB`; a meal is food, and a period of days or weeks is a duration); an aspect the question asked by a
+  situation's words (씹어도 → how_to_take) only by those words, not by its section;
+* who it is for by the group's leaflet words (`retrievers/population.leaflet_words`: 수유부, 소아 …; for a child
+  also an age limit, 18세 미만) outside the storage section (어린이의 손이 닿지 않는 곳) or a DUR rule of the group's
+  type (임부금기 …).
+
+Generic aspects ("may I", "what for") and comparison are never checked: every answer speaks to them.
+
+Example:
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> frame = QuestionFrame("감기약 먹고 운전해도 돼요?", aspects=("driving",))
+    >>> check = aspect_check(frame, [Quoted("졸음이 올 수 있으므로 운전을 하지 마십시오.", "atpn")])
+    >>> check.spoken, check.missed_all
+    (('driving',), False)
+    >>> aspect_check(frame, [Quoted("두통, 발열에 사용합니다.", "efcy")]).missed
+    ('driving',)
+    >>> not_covered_notice(("driving",))
+    '※ 찾은 설명서에는 운전에 대한 내용이 없습니다.'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from programs.citations import product
+from retrievers.aspects import load_vocabulary
+from retrievers.documents import Document
+from retrievers.population import GROUP_ASPECT, leaflet_words
+from retrievers.question_frame import FRAME_VOCAB, GENERIC, POPULATION_ASPECTS, SECTION_ASPECT, QuestionFrame
+
+UNCHECKED = GENERIC | {"comparison"}
+# the sections (and DUR rule types) whose sentences answer an aspect: the frame's own map read backwards, plus the
+# sections a question about a dose or a condition is answered from
+SECTIONS: dict[str, set[str]] = {}
+for _section, _aspect in SECTION_ASPECT.items():
+    SECTIONS.setdefault(_aspect, set()).add(_section)
+SECTIONS["dosage"].add("useMethod")
+SECTIONS["contraindication"] = {"atpn", "atpnWarn"}
+# vocabulary aspects that also speak to a frame aspect beyond its own (바로 밥 먹어도 → 음식을 먹지 마십시오)
+RELATED_VOCAB = {"timing_food": ("food",)}
+PERIOD = re.compile(r"\d\s*(?:일|주|주일|개월)\s*(?:간|동안|정도|째|이상\s*(?:계속|연속|복용|사용|투여))")
+AGE_BOUND = re.compile(r"\d\s*(?:세|개월)\s*(?:미만|이하|이상|초과)")  # 18세 미만 환자: an age limit speaks to a child
+NOT_ABOUT_PEOPLE = frozenset({"depositMethod"})  # 어린이의 손이 닿지 않는 곳에 보관: where it is kept, not for whom
+# each aspect as the notice says it: "찾은 설명서에는 {words}에 대한 내용이 없습니다"
+WORDS = {
+    "dosage": "용량",
+    "how_to_take": "복용 방법",
+    "timing_food": "복용 시간(식전·식후)",
+    "missed_dose": "복용을 잊은 경우",
+    "duration": "복용 기간",
+    "onset": "효과가 나타나는 시간",
+    "side_effects": "부작용",
+    "contraindication": "질환이 있을 때의 복용",
+    "interactions": "함께 먹는 약",
+    "alcohol": "음주",
+    "food_drink": "음식·음료",
+    "driving": "운전",
+    "pregnancy": "임신 중 복용",
+    "breastfeeding": "수유 중 복용",
+    "child_use": "어린이 복용",
+    "elderly": "고령자 복용",
+    "storage": "보관",
+    "expiry": "사용기한",
+    "overdose": "과량 복용",
+    "smoking": "흡연",
+    "washing": "씻기·목욕",
+}
+NOT_COVERED_NOTICE = "※ 찾은 설명서에는 {words}에 대한 내용이 없습니다."
+NOT_QUOTED_NOTICE = "※ 아래 인용한 문장에는 {words}에 대한 내용이 없습니다."
+_CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
+
+
+@dataclass(frozen=True)
+class Quoted:
+    """One quoted sentence and the section it comes from (a leaflet section, or ``dur:cc`` … for a DUR rule)."""
+
+    text: str
+    section: str = ""
+
+    @property
+    def rule(self) -> bool:
+        return self.section.startswith("dur:")
+
+
+@dataclass(frozen=True)
+class AspectCheck:
+    """The asked aspects that are checked, and those the quotes speak to."""
+
+    asked: tuple[str, ...] = ()
+    spoken: tuple[str, ...] = ()
+
+    @property
+    def missed(self) -> tuple[str, ...]:
+        return tuple(a for a in self.asked if a not in self.spoken)
+
+    @property
+    def missed_all(self) -> bool:
+        """Something particular was asked and the answer speaks to none of it."""
+        return bool(self.asked) and not self.spoken
+
+    @property
+    def missed_first(self) -> bool:
+        """The aspect asked first (the frame's most particular) is not spoken to: the answer says so."""
+        return bool(self.asked) and self.asked[0] not in self.spoken
+
+    def to_dict(self) -> dict:
+        return {"asked": list(self.asked), "spoken": list(self.spoken), "missed": list(self.missed)}
+
+
+def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: bool = False) -> bool:
+    """Whether one quote speaks to one aspect (see the module docstring); `group` is the frame's population group;
+    `by_words`: the question asked it by a situation's words, so only those words answer it.
+
+    >>> speaks_to("breastfeeding", Quoted("수유부는 의사와 상의하십시오.", "atpn"))
+    True
+    >>> speaks_to("child_use", Quoted("어린이의 손이 닿지 않는 곳에 보관하십시오.", "depositMethod"))
+    False
+    """
+    if quote.section in SECTIONS.get(aspect, ()) and (quote.rule or not by_words):
+        return True  # a DUR rule of the aspect's type always answers it
+    if aspect in POPULATION_ASPECTS:
+        groups = (
+            [group] if GROUP_ASPECT.get(group or "") == aspect else [g for g, a in GROUP_ASPECT.items() if a == aspect]
+        )
+        if quote.rule or quote.section in NOT_ABOUT_PEOPLE:
+            return False
+        if aspect == "child_use" and AGE_BOUND.search(quote.text):
+            return True
+        return any(w in quote.text for g in groups for w in leaflet_words(g))
+    if aspect == "duration" and PERIOD.search(quote.text):
+        return True
+    vocab = load_vocabulary()
+    return any(
+        vocab.match(v, quote.text) >= 1.0 for v in (*FRAME_VOCAB.get(aspect, ()), *RELATED_VOCAB.get(aspect, ()))
+    )
+
+
+def aspect_check(frame: QuestionFrame, quotes: list[Quoted], morphemes=()) -> AspectCheck:
+    """Which of the frame's particular aspects (generic ones and comparison left out) the quotes speak to;
+    `morphemes`: the question's Kiwi morphemes, for the vocabulary's one-syllable question words (씹, 술)."""
+    asked = tuple(a for a in frame.aspects if a not in UNCHECKED)
+    group = frame.population.group
+    worded = set(load_vocabulary().asked(frame.question, morphemes))
+    spoken = tuple(
+        a for a in asked if any(speaks_to(a, q, group, bool(worded & set(FRAME_VOCAB.get(a, ())))) for q in quotes)
+    )
+    return AspectCheck(asked, spoken)
+
+
+def section_of(doc: Document) -> str:
+    """A leaflet document's section, or ``dur:<code>`` for a DUR rule (the keys of `SECTION_ASPECT`)."""
+    if doc.id.startswith("dur:"):
+        return "dur:" + doc.id.split(":")[1]
+    return str(doc.metadata.get("section", ""))
+
+
+def answer_quotes(answer: str, docs: list[Document]) -> list[Quoted]:
+    """The answer's cited lines, each with the section of the first document it cites (``[문서 N]``, N 1-based
+    into `docs`) and without the product said before it (어린이타이레놀: … speaks of no child); lines without a
+    citation (the opening, notices) are not quotes.
+
+    >>> doc = Document("easydrug:1:se", "x", {"section": "se", "item_name": "어린이부루펜시럽(이부프로펜)"})
+    >>> answer_quotes("어린이부루펜시럽 · 부작용\\n어린이부루펜시럽: 구역이 나타날 수 있습니다. [문서 1]", [doc])
+    [Quoted(text='구역이 나타날 수 있습니다.', section='se')]
+    """
+    out = []
+    for line in answer.splitlines():
+        numbers = [int(n) for m in _CITE.findall(line) for n in re.findall(r"\d+", m)]
+        cited = [n for n in numbers if 0 < n <= len(docs)]
+        if cited:
+            doc = docs[cited[0] - 1]
+            text = _CITE.sub("", line).strip()
+            name = re.sub(r"\(.*", "", product(doc)).strip()
+            if name and text.startswith(name + ":"):
+                text = text[len(name) + 1 :].strip()
+            out.append(Quoted(text, section_of(doc)))
+    return out
+
+
+def document_quotes(docs: list[Document]) -> list[Quoted]:
+    """Every line of the documents as a quote of its section (a leaflet's first line, its product's name, left
+    out): what the found documents could have said."""
+    return [
+        Quoted(line, section_of(d))
+        for d in docs
+        for i, line in enumerate(d.text.splitlines())
+        if line.strip() and not (i == 0 and d.id.startswith("easydrug:"))
+    ]
+
+
+def self_check(frame: QuestionFrame, answer: str, docs: list[Document], morphemes=()) -> tuple[AspectCheck, str]:
+    """The check of an answer written from `docs` and the notice it gets: when the aspect asked first is missed,
+    the aspects missed, said not in the documents found — or, for those the documents do speak to somewhere, not in
+    the sentences quoted. An answer quoting nothing gets no notice (it says what it found, or that it found none).
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> doc = Document("easydrug:1:efcy", "판콜\\n두통, 발열에 사용합니다.", {"section": "efcy"})
+    >>> check, notice = self_check(QuestionFrame("판콜 먹고 운전", aspects=("driving",)), "두통 [문서 1]", [doc])
+    >>> check.missed, notice
+    (('driving',), '※ 찾은 설명서에는 운전에 대한 내용이 없습니다.')
+    """
+    quotes = answer_quotes(answer, docs)
+    check = aspect_check(frame, quotes, morphemes)
+    if not quotes or not check.missed_first:
+        return check, ""
+    found = aspect_check(frame, document_quotes(docs), morphemes).spoken
+    lines = (
+        not_covered_notice([a for a in check.missed if a not in found]),
+        not_covered_notice([a for a in check.missed if a in found], in_documents=True),
+    )
+    return check, "\n".join(line for line in lines if line)
+
+
+def not_covered_notice(missed, in_documents: bool = False) -> str:
+    """The notice for aspects the answer does not speak to: the documents found do not say it, or (`in_documents`)
+    they do somewhere but the quoted sentences do not. "" for none."""
+    words = ", ".join(WORDS.get(a, a) for a in missed)
+    if not words:
+        return ""
+    return (NOT_QUOTED_NOTICE if in_documents else NOT_COVERED_NOTICE).format(words=words)

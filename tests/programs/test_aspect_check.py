@@ -1,0 +1,159 @@
+"""The no-LM self-check (programs/aspect_check.py): which of the aspects a question asks an answer's quoted sentences
+speak to, the low quality of an answer that speaks to none of them, and the notice the answer then carries."""
+
+import pytest
+
+from metrics.unanswerable import outcome
+from programs.aspect_check import Quoted, answer_quotes, aspect_check, self_check
+from programs.crag import CRAG
+from programs.quality_evaluator import heuristic_evaluation
+from retrievers.documents import Document
+from retrievers.population import Population
+from retrievers.question_frame import QuestionFrame
+
+# question, frame aspects, group, Kiwi morphemes, quoted sentence, its section, the aspects it speaks to
+CASES = [
+    ("게보린 부작용", ("side_effects",), None, (), "구역, 구토가 나타날 수 있습니다.", "se", ("side_effects",)),
+    ("게보린 부작용", ("side_effects",), None, (), "두통, 치통에 사용합니다.", "efcy", ()),
+    (
+        "와파린이랑 같이 먹어도",
+        ("interactions",),
+        None,
+        (),
+        "[병용금기] 함께 복용하면 안 됩니다.",
+        "dur:ac",
+        ("interactions",),
+    ),
+    ("감기약 먹고 운전", ("driving",), None, (), "졸음이 올 수 있으므로 운전을 하지 마십시오.", "atpn", ("driving",)),
+    ("감기약 먹고 운전", ("driving",), None, (), "1회 1정, 1일 3회 복용합니다.", "useMethod", ()),
+    # asked by a situation's words (씹어서: crushing): the 용법 section alone does not answer it; its words do
+    (
+        "훼스탈 씹어서 먹어도",
+        ("how_to_take",),
+        None,
+        ("훼스탈", "씹", "먹"),
+        "1일 3회 식후에 복용합니다.",
+        "useMethod",
+        (),
+    ),
+    (
+        "훼스탈 씹어서 먹어도",
+        ("how_to_take",),
+        None,
+        ("훼스탈", "씹", "먹"),
+        "씹지말고 복용합니다.",
+        "useMethod",
+        ("how_to_take",),
+    ),
+    ("이 약 어떻게 먹어요", ("how_to_take",), None, (), "1일 3회 식후에 복용합니다.", "useMethod", ("how_to_take",)),
+    (
+        "연고 바르고 바로 밥 먹어도",
+        ("timing_food",),
+        None,
+        (),
+        "사용 후 바로 음식을 먹지 마십시오.",
+        "atpn",
+        ("timing_food",),
+    ),
+    ("질정 며칠 넣어요", ("duration",), None, (), "1일 1회 연속 6일간 질내에 삽입합니다.", "useMethod", ("duration",)),
+    ("게보린 유통기한 지난 거", ("expiry",), None, (), "습기와 빛을 피해 실온에서 보관하십시오.", "depositMethod", ()),
+    (
+        "수유 중인데 먹어도",
+        ("breastfeeding",),
+        "breastfeeding",
+        (),
+        "수유부는 의사와 상의하십시오.",
+        "atpn",
+        ("breastfeeding",),
+    ),
+    (
+        "임신 중인데 먹어도",
+        ("pregnancy",),
+        "pregnant",
+        (),
+        "[임부금기] 임부에게 사용하면 안 됩니다.",
+        "dur:cc",
+        ("pregnancy",),
+    ),
+    ("7살 먹여도", ("child_use",), "child", (), "어린이의 손이 닿지 않는 곳에 보관하십시오.", "depositMethod", ()),
+    (
+        "고등학생 아들 써도",
+        ("child_use",),
+        "adolescent",
+        (),
+        "18세 미만 환자는 사용하지 마십시오.",
+        "atpn",
+        ("child_use",),
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "aspects", "group", "morphemes", "text", "section", "spoken"), CASES)
+def test_a_quote_speaks_to_an_aspect_by_its_section_its_words_or_who_it_names(
+    question, aspects, group, morphemes, text, section, spoken
+):
+    frame = QuestionFrame(question, aspects=aspects, population=Population(group))
+    check = aspect_check(frame, [Quoted(text, section)], morphemes)
+    assert check.asked == aspects
+    assert check.spoken == spoken
+    assert check.missed_first is not bool(spoken)
+
+
+def test_generic_aspects_and_comparison_are_not_checked():
+    frame = QuestionFrame("게보린 타이레놀 뭐가 나아요", aspects=("comparison", "cautions", "efficacy"))
+    check = aspect_check(frame, [Quoted("두통에 사용합니다.", "efcy")])
+    assert check.asked == () and not check.missed_all and not check.missed_first
+
+
+def test_the_product_said_before_a_quote_is_not_what_it_says():
+    doc = Document("easydrug:1:se", "x", {"section": "se", "item_name": "어린이부루펜시럽(이부프로펜)"})
+    quotes = answer_quotes("어린이부루펜시럽 · 부작용에서 찾은 내용입니다.\n어린이부루펜시럽: 구역 [문서 1]", [doc])
+    assert quotes == [Quoted("구역", "se")]
+    frame = QuestionFrame("7살 먹여도", aspects=("child_use",), population=Population("child"))
+    assert aspect_check(frame, quotes).missed_all
+
+
+STORAGE = Document(
+    "easydrug:1:depositMethod", "게보린정\n습기와 빛을 피해 실온에서 보관하십시오.", {"section": "depositMethod"}
+)
+EXPIRY = QuestionFrame("게보린 유통기한 지난 거 먹어도 돼요?", aspects=("expiry",))
+
+
+def test_an_answer_speaking_to_none_of_the_asked_aspects_rates_low_and_asks_for_them():
+    answer = "습기와 빛을 피해 실온에서 보관하십시오. [문서 1]\n\n전문가와 꼭 상담하세요."
+    question, sections = EXPIRY.question, ["depositMethod"]
+    unchecked = heuristic_evaluation(question, answer, [STORAGE], sections=sections)
+    checked = heuristic_evaluation(question, answer, [STORAGE], sections=sections, frame=EXPIRY)
+    assert unchecked.overall == 1.0 and not unchecked.needs_retrieval  # what the check is for
+    assert (checked.completeness, checked.accuracy) == (0.0, 0.0)
+    assert checked.overall < 0.5 and checked.needs_retrieval
+    assert "사용기한" in checked.missing_info  # no document found says it: searched for next
+    assert "0/1 aspects spoken to" in checked.reason
+    doc = Document("easydrug:1:atpn", "게보린정\n사용기한이 지난 약은 복용하지 마십시오.", {"section": "atpn"})
+    spoken = heuristic_evaluation(question, "사용기한이 지난 약은 복용하지 마십시오. [문서 1]", [doc], frame=EXPIRY)
+    assert spoken.overall == 1.0 and spoken.missing_info == []
+
+
+def test_the_notice_says_the_documents_found_do_not_say_it_or_that_the_quotes_do_not():
+    answer = "습기와 빛을 피해 실온에서 보관하십시오. [문서 1]"
+    check, notice = self_check(EXPIRY, answer, [STORAGE])
+    assert check.missed == ("expiry",)
+    assert notice == "※ 찾은 설명서에는 사용기한에 대한 내용이 없습니다."
+    later = Document("easydrug:1:atpn", "게보린정\n사용기한이 지난 약은 복용하지 마십시오.", {"section": "atpn"})
+    _, notice = self_check(EXPIRY, answer, [STORAGE, later])
+    assert notice == "※ 아래 인용한 문장에는 사용기한에 대한 내용이 없습니다."
+    assert self_check(EXPIRY, "답을 찾지 못했습니다.", [STORAGE]) == (check.__class__(("expiry",), ()), "")
+
+
+def test_the_no_lm_answer_says_plainly_what_the_leaflets_found_do_not_say(searcher):
+    pred = CRAG(backend=searcher)(question="게보린 유통기한 지난 거 먹어도 돼요?")
+    assert pred.answer.startswith("※ 찾은 설명서에는 사용기한에 대한 내용이 없습니다.")
+    assert pred.trace["stop_reason"] != "quality_ok"  # the quality check no longer rates the storage answer 1.0
+    step = next(s for s in pred.trace["steps"] if s["step"] == "aspect_check")
+    assert step["asked"] == ["expiry"] and step["flagged"]
+    as_json = {"answer": pred.answer, "citations": pred.citations}
+    assert outcome({"gold": []}, as_json)["said_not_covered"]  # metrics/unanswerable.py reads it as not covered
+    answered = CRAG(backend=searcher)(question="감기약 먹고 운전해도 돼요?")
+    assert "※ 찾은 설명서" not in answered.answer and "※ 아래 인용한" not in answered.answer
+    assert answered.trace["stop_reason"] == "quality_ok"
+    assert not next(s for s in answered.trace["steps"] if s["step"] == "aspect_check")["flagged"]
