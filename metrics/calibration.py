@@ -23,20 +23,27 @@ class Labelled:
     results: list[dict] = field(default_factory=list)  # hits, names, expanded, label, kind, question
 
 
-def label_retrievals(searcher, questions: list[dict], k: int = 5, progress=None) -> Labelled:
-    """Retrieve every in-scope question with gold ids and label its top `k` (out-of-scope rows are skipped)."""
+def label_retrievals(
+    searcher, questions: list[dict], k: int = 5, progress=None, documents: bool = True, source: str = ""
+) -> Labelled:
+    """Retrieve every in-scope question with gold ids and label its top `k`: a result is relevant when its top `k`
+    holds a gold document id (what `yaksa eval-answers` judges the evaluator by). Out-of-scope rows, rows without
+    gold ids and real questions marked unanswerable are skipped. With `documents` False the results' documents do
+    not join the document model's rows (real questions: their gold is a few leaflets among many that say the same);
+    `source` names the set in each result."""
     out = Labelled()
     for q in questions:
         if progress:
             progress(1)
         gold = set(q.get("gold") or [])
-        if not gold:
+        if not gold or q.get("answerable") is False:
             continue
         r = searcher.retrieve(q["question"], k=k)
         if r.out_of_scope or not r.hits:
             continue
-        out.doc_x += document_features(r.hits)
-        out.doc_y += [int(h.id in gold) for h in r.hits]
+        if documents:
+            out.doc_x += document_features(r.hits)
+            out.doc_y += [int(h.id in gold) for h in r.hits]
         out.results.append(
             {
                 "result": r,
@@ -45,10 +52,22 @@ def label_retrievals(searcher, questions: list[dict], k: int = 5, progress=None)
                 "expanded": bool(r.expansions),
                 "label": int(any(h.id in gold for h in r.hits)),
                 "doc_labels": [int(h.id in gold) for h in r.hits],
+                "documents": documents,
                 "kind": q.get("kind", ""),
                 "question": q["question"],
+                "source": source,
             }
         )
+    return out
+
+
+def merged(*parts: Labelled) -> Labelled:
+    """One labelled set of several (the retrieval dev split and the real-question dev split)."""
+    out = Labelled()
+    for part in parts:
+        out.doc_x += part.doc_x
+        out.doc_y += part.doc_y
+        out.results += part.results
     return out
 
 
@@ -81,29 +100,68 @@ def choose_c(data: Labelled, grid=C_GRID, folds: int = 5) -> tuple[dict[str, flo
     the fit split only (the report split never chooses). Returns ({"doc": C, "result": C}, the losses)."""
     from sklearn.metrics import log_loss
 
-    n = len(data.results)
     losses: dict[str, dict] = {"doc": {}, "result": {}}
     for c in grid:
-        doc_p, doc_y, res_p, res_y = [], [], [], []
-        for k in range(folds):
-            train, held = _split(data, [i % folds != k for i in range(n)])
-            model = fit_model(train, c)
-            doc_p += [model.doc(x) for x in held.doc_x]
-            doc_y += held.doc_y
-            res_p += [model.grade_result(r["result"]).result for r in held.results]
-            res_y += [r["label"] for r in held.results]
+        doc_y, doc_p, res_y, res_p = out_of_fold(data, c, c, folds)
         losses["doc"][c] = round(float(log_loss(doc_y, doc_p, labels=[0, 1])), 5)
         losses["result"][c] = round(float(log_loss(res_y, res_p, labels=[0, 1])), 5)
     return {part: min(by_c, key=by_c.get) for part, by_c in losses.items()}, losses
+
+
+def out_of_fold(data: Labelled, c: float, c_result: float, folds: int = 5):
+    """Each question's probabilities from the model fitted on the other folds (folds split by question, every
+    `folds`-th result held out in turn): (document labels, document probabilities, result labels, result
+    probabilities)."""
+    n = len(data.results)
+    doc_y, doc_p, res_y, res_p = [], [], [], []
+    for k in range(folds):
+        train, held = _split(data, [i % folds != k for i in range(n)])
+        model = fit_model(train, c, c_result=c_result)
+        doc_p += [model.doc(x) for x in held.doc_x]
+        doc_y += held.doc_y
+        res_p += [model.grade_result(r["result"]).result for r in held.results]
+        res_y += [r["label"] for r in held.results]
+    return doc_y, doc_p, res_y, res_p
+
+
+def cross_validated(data: Labelled, c: float, c_result: float, folds: int = 5, threshold: float = 0.7) -> dict:
+    """The result model's out-of-fold figures on the fit data, overall and per source (AUC, Brier, ECE, and the
+    routing at `threshold`): what the fit split says about data it was not fitted on."""
+    from sklearn.metrics import brier_score_loss, roc_auc_score
+
+    _, _, res_y, res_p = out_of_fold(data, c, c_result, folds)
+    # out_of_fold visits fold 0's results first, then fold 1's …: put the probabilities back in data order
+    order = [i for k in range(folds) for i in range(len(data.results)) if i % folds == k]
+    prob = [0.0] * len(order)
+    for i, p in zip(order, res_p, strict=True):
+        prob[i] = p
+    out = {}
+    sources = [r.get("source", "") for r in data.results]
+    for name in ["all", *dict.fromkeys(s for s in sources if s)]:
+        idx = [i for i, s in enumerate(sources) if name == "all" or s == name]
+        y = [data.results[i]["label"] for i in idx]
+        p = [prob[i] for i in idx]
+        out[name] = {
+            "n": len(idx),
+            "positive_rate": round(sum(y) / max(len(y), 1), 4),
+            "auc": round(float(roc_auc_score(y, p)), 4) if 0 < sum(y) < len(y) else None,
+            "brier": round(float(brier_score_loss(y, p)), 4),
+            "ece": round(expected_calibration_error(y, p), 4),
+            "misses": len(y) - sum(y),
+            "misses_routed_corrective": sum(q < threshold for q, t in zip(p, y, strict=True) if not t),
+            "found": sum(y),
+            "found_routed_corrective": sum(q < threshold for q, t in zip(p, y, strict=True) if t),
+        }
+    return out
 
 
 def _split(data: Labelled, keep: list[bool]) -> tuple[Labelled, Labelled]:
     parts = (Labelled(), Labelled())
     for r, k in zip(data.results, keep, strict=True):
         part = parts[0] if k else parts[1]
-        rows = document_features(r["hits"])
-        part.doc_x += rows
-        part.doc_y += r["doc_labels"]
+        if r.get("documents", True):
+            part.doc_x += document_features(r["hits"])
+            part.doc_y += r["doc_labels"]
         part.results.append(r)
     return parts
 
@@ -113,7 +171,17 @@ def result_rows(data: Labelled, doc_model: Logistic) -> tuple[list[list[float]],
     for r in data.results:
         probs = [doc_model(x) for x in document_features(r["hits"])]
         res = r["result"]
-        rows.append(result_features(res.hits, probs, res.products, bool(res.expansions), res.candidates, res.sections))
+        rows.append(
+            result_features(
+                res.hits,
+                probs,
+                res.products,
+                bool(res.expansions),
+                res.candidates,
+                res.sections,
+                res.frame_features,
+            )
+        )
         labels.append(r["label"])
     return rows, labels
 

@@ -253,12 +253,13 @@ class CRAG(dspy.Module):
     # ---------------------------------------------------------------- helpers
     def _unknown_names(self, st: QuestionState) -> list[str]:
         """Words of a question without a recognised name that neither the dictionary, the corpus nor the answer's
-        documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py)."""
+        documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py). The
+        question as asked is read, not a rewrite's query (whose added words, 연용 or 연령금기, the user never wrote)."""
         r = st.result
         coverage = getattr(self.backend, "coverage", None)
         if r is None or r.out_of_scope or r.products or not r.hits or not callable(coverage):
             return []
-        return list(coverage(r.query, [], r.hits)["unknown_words"])
+        return list(coverage(st.question, [], r.hits)["unknown_words"])
 
     def _name_notice(self, st: QuestionState) -> str:
         """The opening line about the question's names: read as a name that sounds the same (부루팬 -> 부루펜), or

@@ -94,7 +94,7 @@ def grade(p, st: QuestionState) -> dict:
             grades = p.grader(question=st.question, hits=result.hits, base=grades, run=st.run)
         st.graded[key] = grades
     st.trace.relevance_history.append(grades.relevance)
-    if st.best_graded is None or grades.relevance > st.best_graded[0]:
+    if st.best_graded is None or _keeps(st.purpose, grades.relevance, st.best_graded[0], s.min_gain):
         st.best_graded = (grades.relevance, result, grades)
     if s.relevance_routing:
         best = st.best_graded[2].best_document
@@ -117,6 +117,22 @@ def grade(p, st: QuestionState) -> dict:
         "relevant": grades.relevant,
         "route": st.route,
     }
+
+
+def _keeps(purpose: str, relevance: float, best: float, min_gain: float) -> bool:
+    """Whether a search's grade becomes the one a low-relevance answer falls back to. A relevance rewrite's search
+    never does (when it reaches the threshold the answer is generated from it directly): below the threshold,
+    calibrated relevances of searches over the same leaflets differ by tenths, and a keyword rewrite's added words
+    raise its own grade (its frame then asks what the words added), so the question as asked answers. A quality
+    re-search (the question plus what the answer missed) is taken unless clearly worse (by `min_gain`); any other
+    search when it is better.
+
+    >>> _keeps("relevance", 0.6, 0.1, 0.05), _keeps("quality", 0.27, 0.3, 0.05), _keeps("question", 0.4, 0.3, 0.05)
+    (False, True, True)
+    """
+    if purpose == "relevance":
+        return False
+    return relevance > best - min_gain if purpose == "quality" else relevance > best
 
 
 def _documents_for(st: QuestionState, result, grades, s) -> list:
@@ -149,6 +165,7 @@ def rewrite(p, st: QuestionState) -> dict:
         run=st.run,
         use_lm=True,
         result=st.result,
+        names=_names(p),
     )
     repeated = any(_same(out.query, q) for q in st.searched)
     st.query, st.purpose = ("" if repeated else out.query), "relevance"
@@ -197,12 +214,17 @@ def add_rules(st: QuestionState) -> list[str]:
     return added
 
 
+def _names(p):
+    """The backend's name index (`NameIndex`), or None for a backend without one."""
+    names = getattr(p.shared.backend, "names", None)
+    return names if hasattr(names, "match") else None
+
+
 def ground(p, st: QuestionState) -> dict:
     """The grounding check (programs/grounding.py, no LM): drop every sentence the documents it cites do not support;
     when what remains no longer answers (no cited sentence left, or a requirement the answer met is lost), fall back
     to the extractive answer. Returns what the trace records (sentences removed with their reasons)."""
-    names = getattr(p.shared.backend, "names", None)
-    names = names if hasattr(names, "match") else None
+    names = _names(p)
     user_text = " ".join([st.question, st.profile.summary(), *st.profile.medicines])
     out = grounding.check(st.answer, st.context_docs, user_text, names)
     info = {**out.to_dict(), "fallback": False}
@@ -238,8 +260,9 @@ def extractive_pool(st: QuestionState, get=None) -> list:
     """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
     picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
     can still be quoted, and then the other sections of the candidate products' leaflets (`get`: the backend's
-    document by id), where the sentence that answers often is (렌즈 in 주의사항, 우유 in 용법)."""
-    if st.route != GENERATE or st.run.has_lm("generate") or st.result is None:
+    document by id), where the sentence that answers often is (렌즈 in 주의사항, 우유 in 용법). A low-relevance
+    answer reads the same pool (its notice says the documents may not be the ones asked about)."""
+    if st.route not in (GENERATE, LOW_RELEVANCE) or st.run.has_lm("generate") or st.result is None:
         return st.docs
     kept = {d.id for d in st.docs}
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]

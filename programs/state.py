@@ -35,7 +35,7 @@ class QuestionState:
         search_failed: the last search was out of scope or empty (the previous result stays).
         found_new: a research search found documents other than those the answer used.
         grades: the grade of `result`; `graded` caches grades by result so an unchanged result is never re-graded.
-        best_graded: the best (relevance, result, grades) seen, which low-relevance answers fall back to.
+        best_graded: the (relevance, result, grades) low-relevance answers fall back to (`graph._keeps` says which).
         route: the relevance route (generate, rewrite, generate_low_relevance, generate_no_context).
         docs: the documents chosen for generation.
         verify_action: what the last verification decided (programs.routing ACCEPT, CORRECT, ...).

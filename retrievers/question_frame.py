@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 
 from retrievers.aspects import load_vocabulary
 from retrievers.lexicon import Lexicon
-from retrievers.names import NameIndex, squash
+from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, read_population
 
 ASPECTS = (
@@ -181,10 +181,11 @@ class QuestionFrame:
         return out
 
 
-def read_targets(question: str, names: NameIndex, lexicon: Lexicon) -> Targets:
-    """Products and ingredients the name index recognises, classes (a rule word or a kind of medicine written with
-    약/제: 감기약, 두통약, 해열제) and symptoms (the other rule words)."""
-    found = names.match(question)
+def read_targets(question: str, names: NameIndex, lexicon: Lexicon, found: NameMatch | None = None) -> Targets:
+    """Products and ingredients the name index recognises (`found`: its match of the question, when already made),
+    classes (a rule word or a kind of medicine written with 약/제: 감기약, 두통약, 해열제) and symptoms (the other rule
+    words)."""
+    found = found if found is not None else names.match(question)
     products = [names.display.get(k, k) for k in found.keys if k in names.products]
     ingredients = [k for k in found.keys if k in names.ingredients and k not in names.products]
     classes, symptoms = classes_and_symptoms(question, lexicon)
@@ -214,10 +215,12 @@ def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], li
     return list(dict.fromkeys(classes)), list(dict.fromkeys(symptoms))
 
 
-def read_aspects(question: str, names: NameIndex, lexicon: Lexicon, population: Population, morphemes=()) -> list[str]:
+def read_aspects(
+    question: str, names: NameIndex, lexicon: Lexicon, population: Population, morphemes=(), found=None
+) -> list[str]:
     """The aspects asked, the most particular first: situations the vocabulary names (food, driving …), then the
     sections the section words ask that those words do not already explain, then who it is for."""
-    found = names.match(question)
+    found = found if found is not None else names.match(question)
     unnamed = squash(question)
     for key in sorted(found.keys, key=len, reverse=True):
         if len(key) >= 3:
@@ -259,12 +262,15 @@ def read_aspects(question: str, names: NameIndex, lexicon: Lexicon, population: 
     return aspects or ["efficacy"]
 
 
-def read_frame(question: str, names: NameIndex, lexicon: Lexicon, morphemes=()) -> QuestionFrame:
-    """The no-LM reading of one question (pure: the index's names and the shipped vocabularies only)."""
-    targets = read_targets(question, names, lexicon)
-    found = names.match(question)
+def read_frame(
+    question: str, names: NameIndex, lexicon: Lexicon, morphemes=(), found: NameMatch | None = None
+) -> QuestionFrame:
+    """The no-LM reading of one question (pure: the index's names and the shipped vocabularies only); `found` is
+    `names.match(question)` when the caller has made it already (retrieval's analysis)."""
+    found = found if found is not None else names.match(question)
+    targets = read_targets(question, names, lexicon, found)
     population = read_population(question, names=found.keys)
-    aspects = read_aspects(question, names, lexicon, population, morphemes)
+    aspects = read_aspects(question, names, lexicon, population, morphemes, found)
     other = _other_drugs(question, targets, lexicon)
     comparison = "comparison" in aspects
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from retrievers.documents import Hit
+from retrievers.frame_features import FRAME_FEATURES, NEUTRAL
 from retrievers.result import RetrievalResult
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "relevance_model.json"
@@ -48,6 +49,7 @@ RESULT_FEATURES = (
     "n_names",
     "top_section",
     "asks_section",
+    *FRAME_FEATURES,
 )
 
 
@@ -86,11 +88,13 @@ def document_features(hits: list[Hit]) -> list[list[float]]:
 
 
 def result_features(
-    hits: list[Hit], doc_probs: list[float], names, expanded: bool, candidates=(), sections=()
+    hits: list[Hit], doc_probs: list[float], names, expanded: bool, candidates=(), sections=(), frame=None
 ) -> list[float]:
     """The result-level feature row (`RESULT_FEATURES`): the best document's probability, the score shape, whether
-    the recognised names led the ranking, whether the product of the top hit dominates the top k, and whether the
-    best BM25 and the best dense candidates made it into the top k (agreement between the two retrievers)."""
+    the recognised names led the ranking, whether the product of the top hit dominates the top k, whether the
+    best BM25 and the best dense candidates made it into the top k (agreement between the two retrievers), and what
+    the question asks against the top hits (`frame`: `retrievers.frame_features`; `NEUTRAL` when not given)."""
+    frame = {**NEUTRAL, **(frame or {})}
     best = min(max(doc_probs, default=0.0), 1 - 1e-6)
     fused = [h.scores.get("fused", h.score) for h in hits]
     top = hits[0].scores if hits else {}
@@ -116,6 +120,7 @@ def result_features(
         float(len(names)),
         top.get("section", 0.0),
         1.0 if sections else 0.0,
+        *(float(frame[name]) for name in FRAME_FEATURES),
     ]
 
 
@@ -184,23 +189,36 @@ class RelevanceModel:
         return path
 
     def grade(
-        self, hits: list[Hit], scorer: str = "fused", names=(), expanded: bool = False, candidates=(), sections=()
+        self,
+        hits: list[Hit],
+        scorer: str = "fused",
+        names=(),
+        expanded: bool = False,
+        candidates=(),
+        sections=(),
+        frame: dict | None = None,
     ) -> RelevanceGrade:
         """Probabilities for ranked `hits` (empty hits: result probability 0); `candidates` are the fused candidates
-        the hits were cut from (default: the hits)."""
+        the hits were cut from (default: the hits); `frame` the result's frame features."""
         if not hits:
             return RelevanceGrade([], 0.0)
         if scorer != "fused":
             docs = [round(float(h.scores.get("rerank", h.score)), 4) for h in hits]
             return RelevanceGrade(docs, max(docs), "reranker")
         docs = [round(self.doc(row), 4) for row in document_features(hits)]
-        result = self.result(result_features(hits, docs, names, expanded, candidates, sections))
+        result = self.result(result_features(hits, docs, names, expanded, candidates, sections, frame))
         return RelevanceGrade(docs, round(result, 4))
 
     def grade_result(self, result: RetrievalResult) -> RelevanceGrade:
         """`grade` with everything a `RetrievalResult` knows."""
         return self.grade(
-            result.hits, result.scorer, result.products, bool(result.expansions), result.candidates, result.sections
+            result.hits,
+            result.scorer,
+            result.products,
+            bool(result.expansions),
+            result.candidates,
+            result.sections,
+            result.frame_features,
         )
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from retrievers.documents import Document, Hit
+
+if TYPE_CHECKING:
+    from retrievers.question_frame import QuestionFrame
 
 
 @dataclass
@@ -27,6 +30,9 @@ class RetrievalResult:
         read_as: names the query wrote with a same-sounding vowel, and the name searched (부루팬 -> 부루펜).
         warnings: non-fatal notes for the user (e.g. the query was cut).
         timings: milliseconds per stage.
+        frame: what the question asks (`retrievers.question_frame.QuestionFrame`; None when not read).
+        frame_features: the question's frame against the top hits (`retrievers.frame_features`), which the retrieval
+            evaluator reads; empty when not computed (the evaluator then assumes the common case).
     """
 
     query: str
@@ -43,6 +49,8 @@ class RetrievalResult:
     read_as: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     timings: dict = field(default_factory=dict)
+    frame: QuestionFrame | None = None
+    frame_features: dict[str, float] = field(default_factory=dict)
 
     @property
     def documents(self) -> list[Document]:

@@ -32,6 +32,7 @@ from retrievers.corpus import embedding_text
 from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder, get_embedder, truncate_query
+from retrievers.frame_features import frame_features
 from retrievers.fusion import fuse_features
 from retrievers.index_integrity import load_part
 from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, default_index_dir, read_docs, read_manifest
@@ -48,7 +49,7 @@ from retrievers.names import (
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
-from retrievers.question_frame import FORM_WORDS, classes_and_symptoms, kind_words
+from retrievers.question_frame import FORM_WORDS, QuestionFrame, classes_and_symptoms, kind_words, read_frame
 from retrievers.rerankers import Reranker, load_reranker
 from retrievers.result import RetrievalResult
 from retrievers.settings import RetrievalSettings
@@ -86,6 +87,7 @@ class Gathered:
     timings: dict = field(default_factory=dict)
     depth: list[int] = field(default_factory=list)  # best BM25/dense rank per candidate (10**6: names only)
     lexical: bool = True  # BM25 matched some word of the query
+    morphemes: list[str] = field(default_factory=list)  # the query's own Kiwi tokens (no expansion terms)
 
     @property
     def vague(self) -> bool:
@@ -198,7 +200,8 @@ class Searcher:
         timings["analyse_ms"] = _ms(t)
 
         t = time.perf_counter()
-        q_tokens = self.tokenizer(qa.query) + (self.tokenizer(" ".join(expansions)) if expansions else [])
+        morphemes = self.tokenizer(qa.query)
+        q_tokens = morphemes + (self.tokenizer(" ".join(expansions)) if expansions else [])
         q_tokens += self._spelling_tokens(qa, q_tokens)
         if qa.expansions and not qa.names:  # a symptom question: the rules' own symptom words count three times
             q_tokens += 2 * self.tokenizer(" ".join(self.lexicon.heads(qa.query)))
@@ -234,7 +237,7 @@ class Searcher:
             "section": [section_feature(self._section(i), qa) for i in cand_idx],
         }
         timings["features_ms"] = _ms(t)
-        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth, lexical=bool(bm25_top))
+        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes)
 
     def rank(self, gathered: Gathered, weights: dict | None = None, fusion: str | None = None) -> list[Hit]:
         """Stage 3: fuse the features with `weights` (default: the settings') and return the top candidates."""
@@ -272,6 +275,9 @@ class Searcher:
         if g.vague and not blocked:
             hits = []  # in scope, but a document chosen by the dense vector alone would answer another question
             warnings.append(VAGUE_WARNING)
+        t = time.perf_counter()
+        frame, features = self.frame_of(g, [] if blocked else hits)
+        timings["frame_ms"] = _ms(t)
         return RetrievalResult(
             query=qa.query,
             hits=[] if blocked else hits,
@@ -287,7 +293,30 @@ class Searcher:
             read_as=dict(qa.names.heard),
             warnings=warnings,
             timings=timings,
+            frame=frame,
+            frame_features=features,
         )
+
+    def frame_of(self, g: Gathered, hits: list[Hit]) -> tuple[QuestionFrame, dict[str, float]]:
+        """What the query asks (`QuestionFrame`, read with the analysis's name match) and how the top hits meet it
+        (`retrievers.frame_features`), for the retrieval evaluator."""
+        qa = g.analysis
+        frame = read_frame(qa.query, self.names, self.lexicon, g.morphemes, found=qa.names)
+        features = frame_features(
+            frame,
+            hits,
+            named=bool(qa.names.keys),
+            named_products=qa.names.products | qa.names.family,
+            named_ingredients=qa.names.ingredients,
+            efficacy=self._efficacy_text,
+            lexicon=self.lexicon,
+            canonical=self.names.canonical,
+        )
+        return frame, features
+
+    def _efficacy_text(self, seq: str) -> str:
+        doc = self.get(f"easydrug:{seq}:efcy")
+        return doc.text if doc else ""
 
     def coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions

@@ -205,6 +205,17 @@ def test_query_rewriter_falls_back_to_missing_keywords_and_profile():
     assert out.method == "fallback"
 
 
+def test_keyword_rewrite_adds_no_medicine_the_question_did_not_name(mini_searcher):
+    from programs.query_rewriter import keyword_rewrite
+
+    question = "게보린 먹고 커피 마셔도 돼요"
+    result = mini_searcher.retrieve(question)
+    assert "카페인" in keyword_rewrite(question, result, 1)  # a seed word of the food aspect, and an ingredient
+    rewritten = keyword_rewrite(question, result, 1, names=mini_searcher.names)
+    assert "카페인" not in rewritten and "음식" in rewritten
+    assert keyword_rewrite(question, result, 2, names=mini_searcher.names).startswith("게보린 음식")
+
+
 def test_strip_prefix():
     assert strip_prefix('재작성된 질의: "게보린 용법"\n설명...') == "게보린 용법"
     assert strip_prefix("**Rewritten query:** aspirin dose") == "aspirin dose"

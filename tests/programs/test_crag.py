@@ -10,7 +10,7 @@ from programs.extractive import INSUFFICIENT_NOTICE
 from programs.verifier import FAILED_NOTICE
 from yaksa.testing.scripted_lm import ANSWER, GOOD, PASS
 
-QUESTION = "게보린 먹고 속이 쓰려요"  # calibrated relevance 0.96 on the mini index: generate
+QUESTION = "게보린 먹고 속이 쓰려요"  # calibrated relevance 0.85 on the mini index: generate
 VAGUE = "이 약 어떻게 먹어요?"  # no product named: guesses among the useMethod sections (dense 0.90 > the 0.87 cut)
 SAME = {"core_terms": [], "recall_terms": [], "avoid_terms": [], "rerank_query": VAGUE}
 FAIL = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "문서에 없는 용량"}
@@ -125,6 +125,41 @@ def test_no_lm_rewrite_adds_the_asked_sections_words(searcher):
     assert rewrites[0]["method"] == "keywords"
     assert rewrites[0]["query"] == f"{VAGUE} 용법 용량"
     assert pred.trace["lm_calls"]["total"] == 0
+
+
+def test_no_lm_low_relevance_answer_reads_the_whole_pool(searcher):
+    """After the rewrites, the no-LM answer ranks the sentences of the top documents' leaflets as a generated one
+    does (not only the top three), under the low-relevance notice."""
+    from programs.extractive import LOW_RELEVANCE_NOTICE
+
+    pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(
+        question="게보린 먹고 술 마셔도 돼요"
+    )
+    assert routes(pred)[-1] == "generate_low_relevance"
+    assert pred.answer.startswith(LOW_RELEVANCE_NOTICE)
+    assert len(pred.contexts) > 3
+
+
+def test_a_keyword_rewrite_keeps_the_kind_of_medicine_asked_about(searcher):
+    pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(
+        question="감기약 먹고 운전해도 돼요?"
+    )
+    queries = [s["query"] for s in steps(pred, "rewrite")]
+    assert queries[0].startswith("감기약 먹고 운전해도 돼요? 기계 조작")  # the leaflets' driving words
+    assert queries[1].startswith("감기약 운전 기계 조작")  # the words alone, the kind of medicine kept
+
+
+def test_the_unknown_name_check_reads_the_question_not_a_rewrites_query(searcher, scripted, monkeypatch):
+    asked = []
+    coverage = searcher.coverage
+    monkeypatch.setattr(searcher, "coverage", lambda q, names, hits: asked.append(q) or coverage(q, names, hits))
+    lm, lms = scripted(
+        optimize=[SAME], rewrite=[{"rewritten_query": "속쓰림 약"}], grade=[verdicts("no"), verdicts("yes")]
+    )
+    pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
+    assert routes(pred) == ["rewrite", "generate"]
+    assert steps(pred, "retrieve")[-1]["query"] == "속쓰림 약"  # the answer's documents come from the rewrite
+    assert asked == [VAGUE]  # words the user never wrote are not reported as unknown names
 
 
 def test_low_relevance_after_two_rewrites_uses_the_top_three(searcher, scripted):

@@ -82,15 +82,30 @@ def test_fit_relevance_fits_reports_and_writes(tmp_path, capsys, monkeypatch):
     from yaksa.commands import fit_relevance
 
     monkeypatch.setattr(retrieval_eval, "load_questions", lambda split: QUESTIONS)
+    monkeypatch.setattr(fit_relevance, "load_real", lambda split: REAL_QUESTIONS)
     monkeypatch.setattr(fit_relevance, "open_searcher_or_explain", lambda index_dir=None: real_searcher())
     out = tmp_path / "model.json"
     assert cli.main(["fit-relevance", "-C", "1", "--out", str(out), "--no-mlflow"]) == 0
     text = capsys.readouterr().out
     assert "calibration on the test split" in text
+    assert "cross-validated on dev + real-dev" in text
     assert "AUC" in text
     assert out.exists()
-    assert json.loads(out.read_text())["report"]["results"]["n"] == 9
+    report = json.loads(out.read_text())["report"]
+    assert report["results"]["n"] == 9
+    assert report["real"] == "dev"
+    cv = report["cross_validated"]
+    assert cv["all"]["n"] == 9 + 2 and cv["dev"]["n"] == 9 and cv["real-dev"]["n"] == 2  # the unanswerable row left out
     assert cli.main(["fit-relevance", "-C", "0", "--no-mlflow"]) == 2
+
+
+# real-question rows: a named question found, a kind of medicine's aspect whose gold leaflet is not in the mini corpus,
+# and an unanswerable one (never fitted on)
+REAL_QUESTIONS = [
+    {"question": "게보린 먹고 술 마셔도 돼요", "answerable": True, "gold": ["easydrug:197900277:intrc"]},
+    {"question": "감기약 먹고 운전해도 돼요?", "answerable": True, "gold": ["easydrug:200807251:atpn"]},
+    {"question": "탈모약 먹어도 돼요", "answerable": False, "gold": ["easydrug:197900277:atpn"]},
+]
 
 
 def test_eval_answers_counts_the_invented_claims_the_grounding_check_caught(tmp_path, capsys):
