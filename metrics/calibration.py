@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from metrics.gold_phrases import phrase_in_any
 from retrievers.relevance import Logistic, RelevanceModel, document_features, result_features
 
 
@@ -27,7 +28,9 @@ def label_retrievals(
     searcher, questions: list[dict], k: int = 5, progress=None, documents: bool = True, source: str = ""
 ) -> Labelled:
     """Retrieve every in-scope question with gold ids and label its top `k`: a result is relevant when its top `k`
-    holds a gold document id (what `yaksa eval-answers` judges the evaluator by). Out-of-scope rows, rows without
+    holds a gold document id (what `yaksa eval-answers` judges the evaluator by) or, for a real question, a document
+    quoting one of its gold answer phrases (a class question's gold is a few leaflets among many that say the same).
+    Out-of-scope rows, rows without
     gold ids and real questions marked unanswerable are skipped. With `documents` False the results' documents do
     not join the document model's rows (real questions: their gold is a few leaflets among many that say the same);
     `source` names the set in each result."""
@@ -38,6 +41,7 @@ def label_retrievals(
         gold = set(q.get("gold") or [])
         if not gold or q.get("answerable") is False:
             continue
+        phrases = q.get("gold_phrases") or []  # a real question: another leaflet saying the answer is as good
         r = searcher.retrieve(q["question"], k=k)
         if r.out_of_scope or not r.hits:
             continue
@@ -50,7 +54,7 @@ def label_retrievals(
                 "hits": r.hits,
                 "names": list(r.products),
                 "expanded": bool(r.expansions),
-                "label": int(any(h.id in gold for h in r.hits)),
+                "label": int(any(h.id in gold for h in r.hits) or phrase_in_any([h.doc.text for h in r.hits], phrases)),
                 "doc_labels": [int(h.id in gold) for h in r.hits],
                 "documents": documents,
                 "kind": q.get("kind", ""),

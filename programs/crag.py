@@ -38,6 +38,8 @@ from programs.generator import Generator
 from programs.grading import LMGrader, RelevanceGrader
 from programs.graph import OUT_OF_SCOPE_ANSWER
 from programs.lm_call import TimeBudgetExhausted
+from programs.lm_context import MAX_DOCS as CONTEXT_DOCS
+from programs.lm_context import ranked_context
 from programs.profile import UserProfile
 from programs.quality_evaluator import QualityEvaluator
 from programs.query_optimizer import QueryOptimizer
@@ -200,6 +202,7 @@ class CRAG(dspy.Module):
         question says it is for (임산부, 아이, 어르신), cut to relevant strips."""
         s = self.settings
         out = list(docs)
+        rules: list[Document] = []
         types = [*st.profile.dur_types(), *coverage.question_dur_types(st.question)] if s.user_context else []
         types = list(dict.fromkeys(types))
         if types and out:
@@ -216,7 +219,13 @@ class CRAG(dspy.Module):
         if s.knowledge_refinement and out and not st.run.has_lm("generate"):
             st.trace.step("refine_knowledge", skipped="no generating LM: the extractive answer ranks every sentence")
         elif s.knowledge_refinement and out:
-            out, stats = self.refiner.refine(st.question, out, st.terms, st.result.sections if st.result else ())
+            sections, names = (st.result.sections, st.result.products) if st.result else ((), ())
+            first = {r.id for r in rules}  # the user's rules lead, also those retrieval had found itself
+            out = [d for d in out if d.id in first] + [d for d in out if d.id not in first]
+            low = st.route == graph.LOW_RELEVANCE
+            most = self.generator.low_relevance_top if low else CONTEXT_DOCS
+            n_rules = sum(d.id in first for d in out)
+            out, stats = ranked_context(st.question, out, len(st.docs), st.terms, sections, names, n_rules, most)
             st.trace.step("refine_knowledge", **stats)
         return out
 

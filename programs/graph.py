@@ -175,7 +175,11 @@ def rewrite(p, st: QuestionState) -> dict:
 def generate(p, st: QuestionState) -> dict:
     """Write the answer for the route from the chosen documents plus the user's DUR rules."""
     mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
-    context_docs = p.context_documents(st, extractive_pool(st, p.backend.get)) if mode != NO_CONTEXT else []
+    context_docs = (
+        p.context_documents(st, extractive_pool(st, p.backend.get, ranked=p.settings.knowledge_refinement))
+        if mode != NO_CONTEXT
+        else []
+    )
     out = p.generator(
         question=st.question,
         docs=context_docs,
@@ -256,13 +260,15 @@ def ground(p, st: QuestionState) -> dict:
     return info
 
 
-def extractive_pool(st: QuestionState, get=None) -> list:
+def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
     """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
     picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
     can still be quoted, and then the other sections of the candidate products' leaflets (`get`: the backend's
     document by id), where the sentence that answers often is (렌즈 in 주의사항, 우유 in 용법). A low-relevance
-    answer reads the same pool (its notice says the documents may not be the ones asked about)."""
-    if st.route not in (GENERATE, LOW_RELEVANCE) or st.run.has_lm("generate") or st.result is None:
+    answer reads the same pool (its notice says the documents may not be the ones asked about). With a generating
+    LM the pool is read only when its context is `ranked` (programs/lm_context.py picks its documents and sentences)."""
+    lm_reads_all = st.run.has_lm("generate") and not ranked
+    if st.route not in (GENERATE, LOW_RELEVANCE) or lm_reads_all or st.result is None:
         return st.docs
     kept = {d.id for d in st.docs}
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]

@@ -47,6 +47,10 @@ FRAME_FEATURES = (
     "target_share",
     "two_medicines",
 )
+# the frame features the result model is fitted on: evidence about the top hits. kind_asks_particular and
+# asks_for_medicine say what kind of question it is, not how well it was retrieved; fitted, they sent every class
+# question with an aspect to a rewrite that rarely found more (real-dev), so they are reported, not fitted
+FITTED = ("top_speaks", "speaks_share", "target_share", "two_medicines")
 # a result that carries no frame (a test's fake backend, a result built by hand): a named question whose top hits are
 # the named product's and speak to what is asked, the common case of the fit sets
 NEUTRAL = {

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from retrievers.documents import Hit
-from retrievers.frame_features import FRAME_FEATURES, NEUTRAL
+from retrievers.frame_features import FITTED, NEUTRAL
 from retrievers.result import RetrievalResult
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "relevance_model.json"
@@ -49,7 +49,7 @@ RESULT_FEATURES = (
     "n_names",
     "top_section",
     "asks_section",
-    *FRAME_FEATURES,
+    *FITTED,
 )
 
 
@@ -120,7 +120,7 @@ def result_features(
         float(len(names)),
         top.get("section", 0.0),
         1.0 if sections else 0.0,
-        *(float(frame[name]) for name in FRAME_FEATURES),
+        *(float(frame[name]) for name in FITTED),
     ]
 
 

@@ -65,6 +65,7 @@ DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredie
 OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
 MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
 LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
+MAX_CLASS_SECTION_PRODUCTS = 20  # class products whose asked sections join the candidates
 CLASS_WEIGHT = 0.9  # product feature of a candidate whose product is in the class the question names (감기약)
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
@@ -225,8 +226,10 @@ class Searcher:
         cand = dict.fromkeys([i for i, _ in bm25_top])
         cand.update(dict.fromkeys(self.by_id[i] for i, _ in dense_top if i in self.by_id))
         cand.update(dict.fromkeys(name_weight))
+        class_weight = self._class_members(qa, list(cand), name_weight)
+        cand.update(dict.fromkeys(class_weight))
         cand_idx = list(cand)
-        name_weight.update(self._class_members(qa, cand_idx, name_weight))
+        name_weight.update(class_weight)
         bm25_rank = {i: r for r, (i, _) in enumerate(bm25_top)}
         dense_rank = {self.by_id.get(i, -1): r for r, (i, _) in enumerate(dense_top)}
         depth = [min(bm25_rank.get(i, 10**6), dense_rank.get(i, 10**6)) for i in cand_idx]
@@ -401,11 +404,20 @@ class Searcher:
         preferred = self._by_dosage_form(pool, qa.query)
         if not members and preferred == pool:
             return {}  # a form the question names, but no candidate has it
-        return {
+        out = {
             i: CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY
             for i, seq in seqs.items()
             if seq in pool and (seq in preferred or members)
         }
+        # the sections the question asks, of the class's products already found (감기약 먹고 운전: their 주의사항,
+        # where 운전 is, although the efficacy sections matched the class's words best)
+        asked = set(qa.sections) - {"efcy"}
+        found = sorted({seqs[i] for i in out}, key=lambda seq: -max(out[i] for i in out if seqs[i] == seq))
+        for seq in found[:MAX_CLASS_SECTION_PRODUCTS]:
+            for i in self._product_docs.get(seq, []):
+                if i not in named and self.docs[i].metadata.get("section") in asked:
+                    out.setdefault(i, CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY)
+        return out
 
     def _names_a_known_kind(self, query: str) -> bool:
         """A kind of medicine the leaflets know (가래약: 가래 is in 효능 sections; 코 스프레이, 안약: a form), a drug

@@ -408,7 +408,9 @@ def test_the_users_rules_lead_the_lm_context_and_an_answer_omitting_them_gets_th
 
 
 def test_an_lm_answer_citing_the_rule_is_left_as_it_is(searcher, scripted):
-    answer = "임신 중에는 이부프로펜을 쓰면 안 됩니다. [문서 1]\n\n전문가와 꼭 상담하세요."
+    # the context keeps each rule whole, its dosage forms included: the two 이부프로펜 임부금기 rows (all forms;
+    # tablets, injections, suppositories) are two rules, and the answer cites both
+    answer = "임신 중에는 이부프로펜을 쓰면 안 됩니다. [문서 1, 2]\n\n전문가와 꼭 상담하세요."
     lm, lms = scripted(optimize=[BUFEN], generate=[{"answer": answer}])
     pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
     generate = steps(pred, "generate")[0]

@@ -15,7 +15,7 @@ FOUND = 0.7  # the seed's threshold: a result graded at or above it generates
     "question, expected",
     [
         # a kind of medicine and one of its aspects: a few particular leaflets answer
-        ("감기약 먹고 운전해도 돼요?", {"kind_asks_particular": 1.0, "asks_for_medicine": 0.0, "top_speaks": 0.0}),
+        ("감기약 먹고 운전해도 돼요?", {"kind_asks_particular": 1.0, "asks_for_medicine": 0.0, "top_speaks": 1.0}),
         ("임신 중에 감기약 먹어도 되나요", {"kind_asks_particular": 1.0, "asks_for_medicine": 0.0}),
         # a symptom and which medicine treats it: any of the kind answers
         ("기침이 멈추질 않아요", {"kind_asks_particular": 0.0, "asks_for_medicine": 1.0, "top_speaks": 1.0}),
