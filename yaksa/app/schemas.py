@@ -7,7 +7,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from programs.ablations import PROFILES
-from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS
+from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS, as_flag
 from yaksa.app.settings import MAX_QUESTION_CHARS
 
 PROFILE_NAMES = tuple(PROFILES)
@@ -16,6 +16,12 @@ PROFILE_NAMES = tuple(PROFILES)
 def _whole_number(value):
     """JSON Schema's integer includes 60.0; the strict model takes it as 60 (and still refuses "60" and true)."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+def _flag(value):
+    """A yes/no field read as ``yaksa ask --user`` reads it: "false", "no" and 0 are no; anything not yes/no is
+    refused (422 naming the field)."""
+    return as_flag(value, "pregnant")
 
 
 def _items(what: str) -> dict:
@@ -45,7 +51,9 @@ class UserIn(BaseModel):
     )
     conditions: list[str] = Field(**_items("conditions, e.g. 고혈압"))
     medicines: list[str] = Field(**_items("medicines taken now"))
-    pregnant: bool = False
+    pregnant: Annotated[bool, BeforeValidator(_flag)] = Field(
+        False, description='pregnant (true / false; "yes" / "no", 1 / 0 read the same)'
+    )
 
 
 class AskRequest(BaseModel):
