@@ -28,7 +28,7 @@ import time
 
 import dspy
 
-from programs import coverage, graph, safety_rules
+from programs import coverage, forbidden, graph, offer_guard, safety_rules, user_rules
 from programs.ablations import get_profile
 from programs.aspect_check import self_check
 from programs.budget import BudgetExhausted
@@ -199,28 +199,39 @@ class CRAG(dspy.Module):
 
     def context_documents(self, st: QuestionState, docs: list[Document]) -> list[Document]:
         """The documents the generator sees: the chosen ones plus the DUR rules of the user's profile and of who the
-        question says it is for (임산부, 아이, 어르신), cut to relevant strips."""
+        question says it is for (임산부, 아이, 어르신), cut to relevant strips; a product those rules forbid carries
+        the verdict (programs/offer_guard.py), so no answer offers it."""
         s = self.settings
         out = list(docs)
         rules: list[Document] = []
-        types = [*st.profile.dur_types(), *coverage.question_dur_types(st.question)] if s.user_context else []
-        types = list(dict.fromkeys(types))
+        who = self.asker(st)
+        types = who.dur_types()
         if types and out:
             ingredients = safety_rules.answer_ingredients(st.question, out)
             try:
-                rules = self.backend.dur_rules(ingredients, types)[: graph.MAX_DUR_DOCS] if ingredients else []
+                rules, verdicts = user_rules.gather(
+                    out, ingredients, who, self.backend.dur_rules, self._same_ingredient(), graph.MAX_DUR_DOCS
+                )
             except Exception as e:  # a backend without DUR rules must not stop the answer
-                rules = []
+                rules, verdicts = [], {}
                 st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}", "backend_error", "no DUR rules")
             seen = {d.id for d in out}
             added = [r for r in rules if r.id not in seen]
-            out = added + out  # the user's safety rules first (programs/safety_rules.py)
-            st.trace.step("dur_rules", types=types, ingredients=ingredients[:10], added=[d.id for d in added])
+            out = offer_guard.mark(added + out, verdicts)  # the user's safety rules first (programs/safety_rules.py)
+            st.trace.step(
+                "dur_rules",
+                types=types,
+                ingredients=ingredients[:10],
+                added=[d.id for d in added],
+                forbidden={seq: [r.id for r in rules] for seq, rules in verdicts.items()},
+            )
         if s.knowledge_refinement and out and not st.run.has_lm("generate"):
             st.trace.step("refine_knowledge", skipped="no generating LM: the extractive answer ranks every sentence")
         elif s.knowledge_refinement and out:
             sections, names = (st.result.sections, st.result.products) if st.result else ((), ())
-            first = {r.id for r in rules}  # the user's rules lead, also those retrieval had found itself
+            # the user's rules lead (also those retrieval had found itself), and the rules a withheld product's
+            # warning cites stay in the context
+            first = {r.id for r in rules} | {d.id for d in out if d.metadata.get(offer_guard.VERDICT_ONLY)}
             out = [d for d in out if d.id in first] + [d for d in out if d.id not in first]
             low = st.route == graph.LOW_RELEVANCE
             most = self.generator.low_relevance_top if low else CONTEXT_DOCS
@@ -228,6 +239,36 @@ class CRAG(dspy.Module):
             out, stats = ranked_context(st.question, out, len(st.docs), st.terms, sections, names, n_rules, most)
             st.trace.step("refine_knowledge", **stats)
         return out
+
+    def asker(self, st: QuestionState) -> forbidden.Asker:
+        """Who the DUR rules are for: the profile and the population the question states (none without
+        ``user_context``)."""
+        if not self.settings.user_context:
+            return forbidden.Asker()
+        names = st.result.products if st.result else ()
+        return forbidden.asker(st.profile, st.question, names)
+
+    def mark_forbidden(self, st: QuestionState, docs: list[Document]) -> list[Document]:
+        """`docs` with the verdict on each product (the rules that forbid it appended), for an answer made outside
+        `context_documents` (the budget ran out)."""
+        who = self.asker(st)
+        try:
+            _, verdicts = user_rules.gather(docs, [], who, self.backend.dur_rules, self._same_ingredient())
+        except Exception:  # noqa: BLE001 — as in context_documents: no DUR rules, no verdicts
+            return list(docs)
+        return offer_guard.mark(list(docs), verdicts)
+
+    def _same_ingredient(self):
+        """Two ingredient names the same by the backend's canonical key (by `forbidden.same_name` without one)."""
+        names = getattr(self.backend, "names", None)
+        if not hasattr(names, "canonical"):
+            return forbidden.same_name
+
+        def same(a: str, b: str) -> bool:
+            ca, cb = names.canonical(a), names.canonical(b)
+            return bool(ca) and ca == cb
+
+        return same
 
     def question_frame(self, st: QuestionState):
         """What the question asks (`retrievers.question_frame.QuestionFrame`), read once with the backend's names,

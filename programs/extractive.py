@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-from programs import citations
+from programs import citations, offer_guard
 from programs.coverage import SECTION_WORDS
 from programs.refinement import KnowledgeRefiner
 from programs.sentences import SentenceRanker, sentence_tokens
@@ -52,6 +52,7 @@ UNKNOWN_NAME_NOTICE = (
     "한글 제품명이나 성분명으로 다시 물어봐 주세요."
 )
 READ_AS_NOTICE = "※ 질문의 {pairs}(으)로 보고 찾았습니다."
+NONE_ALLOWED = "검색된 제품은 모두 사용자에게 해당하는 DUR 규칙의 성분이 들어 있어 권하지 않습니다."
 INSUFFICIENT_NOTICE = "※ 정보 부족: 검색된 문서에 이 질문에 답할 정보가 충분하지 않습니다."
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 POOL = 5  # documents considered (retrieval's top 5)
@@ -146,6 +147,13 @@ class Quote:
         return f"{head}{self.text} [문서 {', '.join(map(str, sorted(self.sources)))}]"
 
 
+def _source(q: Quote, docs: list[Document]) -> Document:
+    """The document a quote is said to be from: its first source whose product is not forbidden to the user (a
+    sentence it shares with an allowed product is that product's), else its first."""
+    allowed = [n for n in q.sources if not offer_guard.is_forbidden(docs[n - 1])]
+    return docs[(allowed or q.sources)[0] - 1]
+
+
 def same(a: str, b: str) -> bool:
     """Two sentences the same up to a few characters (sibling products' leaflets)."""
     if re.sub(r"\W", "", a) == re.sub(r"\W", "", b):
@@ -160,7 +168,9 @@ def _dur_section(doc: Document) -> str:
 
 
 def _is_rule(doc: Document) -> bool:
-    return doc.id.startswith("dur:") and doc.metadata.get("dur_type", "") in RULE_TYPES
+    """One of the user's rules, quoted first (a rule added only to cite a verdict is cited by the marking line)."""
+    kind = doc.metadata.get("dur_type", "")
+    return doc.id.startswith("dur:") and kind in RULE_TYPES and not doc.metadata.get(offer_guard.VERDICT_ONLY)
 
 
 def _product(doc: Document) -> str:
@@ -275,8 +285,11 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
             continue
-        if named_found and not doc.id.startswith("dur:") and not is_named(doc):
+        other = not is_named(doc) and (named_found or offer_guard.is_forbidden(doc))
+        if other and not doc.id.startswith("dur:"):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
+            continue
+        if doc.metadata.get(offer_guard.VERDICT_ONLY):
             continue
         section = doc.metadata.get("section")
         prior = SECTION_PRIOR if section in sections or _about_named_ingredient(doc, names) else 0.0
@@ -308,7 +321,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         _merge_source(chosen, q.text, q.sources[0])
     if not named_found:  # a class or symptom question: say which product each sentence is from
         for q in chosen:
-            q.product = _product(docs[q.sources[0] - 1])
+            q.product = _product(_source(q, docs))
     return rules + chosen
 
 
@@ -365,12 +378,14 @@ def asks_beyond_efficacy(question: str, ranker: SentenceRanker) -> bool:
 
 
 def product_list(question: str, docs: list[Document], terms=(), sections=(), limit: int = 3) -> list[Quote]:
-    """One efficacy sentence per product (the best-matching), for up to `limit` products, same sentences merged."""
+    """One efficacy sentence per product (the best-matching) of the first `POOL` leaflet documents, for up to `limit`
+    products, same sentences merged; a product the user's rules forbid is not offered."""
     refiner = KnowledgeRefiner(threshold=0.0)
     quotes: list[Quote] = []
     seen: set[str] = set()
+    pool = pool_positions(docs)
     for n, (doc, doc_strips) in enumerate(zip(docs, refiner.strips(question, docs, terms, sections), strict=True), 1):
-        if n > POOL or not doc_strips or doc.id.startswith("dur:"):
+        if n not in pool or not doc_strips or offer_guard.is_forbidden(doc):
             continue
         best = max(doc_strips, key=lambda s: (s.score, -s.position))
         if _merge(quotes, best.text, best.score, n):
@@ -381,6 +396,11 @@ def product_list(question: str, docs: list[Document], terms=(), sections=(), lim
         seen.add(product)
         quotes.append(Quote(best.text, best.score, [n]))
     return quotes
+
+
+def pool_positions(docs: list[Document]) -> set[int]:
+    """The 1-based positions of the first `POOL` leaflet documents (the rules before them not counted)."""
+    return set([n for n, d in enumerate(docs, 1) if not d.id.startswith("dur:")][:POOL])
 
 
 def extractive_answer(
@@ -405,29 +425,47 @@ def extractive_answer(
     """
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
+    pool = pool_positions(docs)
+    withheld = offer_guard.marking(docs, {_product(docs[n - 1]) for n in pool})  # forbidden products found
     if which_medicine(question, docs, sections):
         products = product_list(question, docs, terms, sections, limit=max_docs)
         rules = [q for q in choose(question, docs, terms, sections, 0, names) if _is_rule(docs[q.sources[0] - 1])]
         names = ", ".join(dict.fromkeys(_product(docs[q.sources[0] - 1]) for q in products))
-        opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else ""
+        opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
         quotes = choose(question, docs, terms, sections, max_docs, names)
         lead = next((q for q in quotes if not _is_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         has_rules = any(_is_rule(docs[q.sources[0] - 1]) for q in quotes)
-        opening = _opening(docs[lead.sources[0] - 1], sections, has_rules) if lead else ""
-        if shared := shared_ingredient(question, docs[:POOL]):
+        lead_doc = _source(lead, docs) if lead else None
+        opening = _opening(lead_doc, sections, has_rules) if lead_doc else ""
+        if lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a product the question names
+            withheld = offer_guard.marking(docs, {_product(lead_doc)})
+            opening = _opening(lead_doc, sections, has_rules, target="그 약")
+        if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
         body = [q.line() for q in quotes]
+    opening = "\n".join(p for p in (withheld, opening) if p)
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()
     return "\n\n".join(p for p in [opening, "\n".join(body), SAFETY_LINE, notice] if p)
 
 
-def _opening(doc: Document, sections, has_rules: bool) -> str:
-    """The target chosen and why: the leading sentence's product and section, and the section asked (if any)."""
+def _allowed(shared, docs: list[Document]):
+    """The shared-ingredient note's products without those the user's rules forbid (None when none is left)."""
+    if shared is None:
+        return None
+    pairs = [(p, n) for p, n in zip(shared.products, shared.sources, strict=True)]
+    pairs = [(p, n) for p, n in pairs if not offer_guard.is_forbidden(docs[n - 1])]
+    shared.products, shared.sources = [p for p, _ in pairs], [n for _, n in pairs]
+    return shared if pairs else None
+
+
+def _opening(doc: Document, sections, has_rules: bool, target: str = "") -> str:
+    """The target chosen and why: the leading sentence's product (or `target`: "그 약" for one the marking line
+    names) and section, and the section asked (if any)."""
     label = doc.metadata.get("section_label") or doc.metadata.get("dur_type", "")
-    target = " · ".join(p for p in (_product(doc), label) if p)
+    target = " · ".join(p for p in (target or _product(doc), label) if p)
     asked = [SECTION_WORDS[s] for s in sections if s in SECTION_WORDS][:2]
     why = f"(질문한 {'·'.join(asked)})" if asked and doc.metadata.get("section") in sections else ""
     rules = "사용자에게 해당하는 DUR 규칙을 먼저 적었습니다. " if has_rules else ""

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dspy
 
+from programs import offer_guard
 from programs.extractive import NO_LM_NOTICE, ensure_safety_line, extractive_answer
 from programs.fallback import FallBack
 from programs.routing import GENERATE, LOW_RELEVANCE, NO_CONTEXT
@@ -31,8 +32,18 @@ LM_FAILED_NOTICE = "※ 언어 모델 호출이 실패해, 검색된 문서의 �
 
 
 def format_context(docs: list[Document]) -> str:
-    """Numbered documents as the prompt shows them: '[문서 N] title' then the text."""
-    return "\n\n".join(f"[문서 {i}] {d.title}\n{d.text}" for i, d in enumerate(docs, 1))
+    """Numbered documents as the prompt shows them: '[문서 N] title' then the text; a product the user's rules forbid
+    says so under its title (programs/offer_guard.py).
+
+    >>> meta = {"item_name": "게보린정", "section_label": "이상반응"}
+    >>> print(format_context([Document("easydrug:1:se", "게보린정\\n[이상반응] 구역.", meta)]))
+    [문서 1] 게보린정 · 이상반응
+    게보린정
+    [이상반응] 구역.
+    """
+    return "\n\n".join(
+        f"[문서 {i}] {d.title}{offer_guard.context_note(d, docs)}\n{d.text}" for i, d in enumerate(docs, 1)
+    )
 
 
 class Generator(dspy.Module):

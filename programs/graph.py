@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from programs import coverage, extractive, grounding, routing, safety_rules, sentences
+from programs import coverage, extractive, grounding, offer_guard, routing, safety_rules, sentences
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.fallback import FallBack
 from programs.generator import format_context
@@ -213,8 +213,12 @@ def generate(p, st: QuestionState) -> dict:
 
 
 def add_rules(st: QuestionState) -> list[str]:
-    """Quote and cite, at the top of the answer, every DUR rule of the user's profile the answer does not cite."""
+    """Quote and cite, at the top of the answer, every DUR rule of the user's profile the answer does not cite; then
+    take out every sentence offering a product those rules forbid (programs/offer_guard.py)."""
     st.answer, added = safety_rules.add_missing_rules(st.answer, st.context_docs)
+    st.answer, withheld = offer_guard.withhold(st.answer, st.context_docs, st.question)
+    if withheld:
+        st.trace.step("offers_withheld", products=withheld)
     return added
 
 
@@ -426,6 +430,7 @@ def out_of_budget(p, st: QuestionState, notices: dict) -> None:
         )
     else:
         docs = st.docs or (st.result.documents if st.result and not st.out_of_scope else [])
+        docs = p.mark_forbidden(st, docs) if docs else docs
         st.answer = extractive_answer(
             st.question,
             docs,

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 ELDERLY_AGE = 65
 CHILD_AGE = 12
 _PREGNANT_WORDS = ("임신", "임부", "pregnan")
+YES_WORDS = ("true", "yes", "y", "1", "예", "네")
+NO_WORDS = ("false", "no", "n", "0", "", "아니오", "아니요")
 _SEX = {
     **dict.fromkeys(("m", "male", "남", "남성", "man"), "남성"),
     **dict.fromkeys(("f", "female", "여", "여성", "woman"), "여성"),
@@ -50,6 +52,25 @@ def _as_list(value, name: str) -> list[str]:
         if len(item) > MAX_ITEM_CHARS:
             raise ProfileError(f"{name} item {n} has {len(item)} characters; at most {MAX_ITEM_CHARS}")
     return [v.strip() for v in value if v.strip()]
+
+
+def as_flag(value, name: str) -> bool:
+    """A yes/no field: true/false, 1/0 and their words ("false", "no", "0" are no); anything else is an error.
+
+    >>> as_flag("false", "pregnant"), as_flag(0, "pregnant"), as_flag("yes", "pregnant"), as_flag(None, "pregnant")
+    (False, False, True, False)
+    >>> as_flag("maybe", "pregnant")
+    Traceback (most recent call last):
+    ...
+    programs.profile.ProfileError: pregnant must be true or false (or yes/no, 1/0), not 'maybe'
+    """
+    if value is None or isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in YES_WORDS + NO_WORDS:
+        return value.strip().lower() in YES_WORDS
+    raise ProfileError(f"{name} must be true or false (or yes/no, 1/0), not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -86,7 +107,9 @@ class UserProfile:
         sex = sex.strip()
         sex = _SEX.get(sex.lower(), sex)
         conditions = _as_list(data.get("conditions"), "conditions")
-        pregnant = bool(data.get("pregnant")) or any(w in c.lower() for c in conditions for w in _PREGNANT_WORDS)
+        pregnant = as_flag(data.get("pregnant"), "pregnant") or any(
+            w in c.lower() for c in conditions for w in _PREGNANT_WORDS
+        )
         return cls(age, sex, conditions, _as_list(data.get("medicines"), "medicines"), pregnant)
 
     @property

@@ -1,6 +1,9 @@
 """Knowledge refinement, the CRAG paper's decompose-then-recompose: split the kept documents into sentence strips,
 score each strip against the query, and keep the relevant strips, in document order, as the generator's context.
 
+A DUR rule's first strip is its statement with the dosage forms it binds (programs/dur_rule.py), and refinement
+always keeps it: "대상 제형: 일반액상분무제." alone says nothing, and a rule without its forms says too much.
+
 No LM is involved: a strip's score is the share of the query's character bigrams (plus expansion terms) it
 contains, with a bonus when the document's section is one the question asks about. Every document keeps at least
 its best strip, so the ``[문서 N]`` numbering of the context never changes. The no-LM extractive answer picks its
@@ -19,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from programs import dur_rule
 from programs.settings import CragSettings
 from programs.text import bigrams, coverage, expansion_terms, split_sentences
 from retrievers.documents import Document
@@ -44,6 +48,21 @@ def header_and_body(doc: Document) -> tuple[str, str]:
     return "", doc.text
 
 
+def _dur_sentences(doc: Document) -> list[str]:
+    """A DUR rule's strips: its statement with its forms first, then its reason's sentences.
+
+    >>> _dur_sentences(Document("dur:bc:1", "[특정연령대금기] 가(A)은(는) 2세미만 환자에게 사용하면 안 됩니다. "
+    ...                         "사유: 호흡억제. 대상 제형: 시럽."))
+    ['[특정연령대금기] 가(A)은(는) 2세미만 환자에게 사용하면 안 됩니다. 대상 제형: 시럽.', '사유: 호흡억제.']
+    """
+    head = dur_rule.statement(doc.text)
+    if not head:
+        return split_sentences(doc.text) or [doc.text]
+    reason = doc.text.split(" 사유: ", 1)[1] if " 사유: " in doc.text else ""
+    reason = reason.split(" 대상 제형:", 1)[0].strip()
+    return [head, *(split_sentences(f"사유: {reason}") if reason else [])]
+
+
 class KnowledgeRefiner:
     """Decompose documents into scored strips and recompose the relevant ones.
 
@@ -63,7 +82,7 @@ class KnowledgeRefiner:
         for i, doc in enumerate(docs):
             _, body = header_and_body(doc)
             bonus = SECTION_BONUS if doc.metadata.get("section") in sections else 0.0
-            sentences = split_sentences(body) or [body]
+            sentences = _dur_sentences(doc) if doc.id.startswith("dur:") else split_sentences(body) or [body]
             out.append([Strip(i, j, s, round(coverage(grams, s) + bonus, 4)) for j, s in enumerate(sentences)])
         return out
 
@@ -83,6 +102,8 @@ class KnowledgeRefiner:
         total = kept = 0
         for doc, doc_strips in zip(docs, self.strips(query, docs, terms, sections), strict=True):
             chosen = self.select(doc_strips)
+            if doc.id.startswith("dur:") and doc_strips and doc_strips[0] not in chosen:
+                chosen = [doc_strips[0], *chosen]  # a rule is never quoted without its statement
             total += len(doc_strips)
             kept += len(chosen)
             head, _ = header_and_body(doc)

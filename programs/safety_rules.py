@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from programs.coverage import cited_ids
 from programs.extractive import mentions, names_product, same
+from programs.offer_guard import VERDICT_ONLY
 
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 
 
 def is_rule(doc) -> bool:
-    """A DUR rule of a kind that applies to the user (by profile)."""
-    return doc.id.startswith("dur:") and doc.metadata.get("dur_type", "") in RULE_TYPES
+    """A DUR rule of a kind that applies to the user (by profile); not one added only to cite a verdict on a product
+    (programs/offer_guard.py: the marking line cites it where the product is named)."""
+    kind = doc.metadata.get("dur_type", "")
+    return doc.id.startswith("dur:") and kind in RULE_TYPES and not doc.metadata.get(VERDICT_ONLY)
 
 
 def answer_ingredients(question: str, docs: list) -> list[str]:

@@ -108,6 +108,20 @@ def _age(question: str) -> tuple[float, str] | None:
     return None
 
 
+def stated_ages(question: str) -> tuple[float, float] | None:
+    """The ages [low, high) in years the question states: 7살 is 7 to 8, 18개월 1.5 to 1.58, 80대 80 to 90.
+
+    >>> stated_ages("7살 아들 해열제"), stated_ages("80대 아버지 변비약"), stated_ages("게보린 부작용")
+    ((7, 8), (80, 90), None)
+    """
+    age = _age(question)
+    if age is None:
+        return None
+    years, words = age
+    step = 1 / 12 if "개월" in words else 10 if "대" in words else 1
+    return years, years + step
+
+
 def _occurs(word: str, squashed: str, not_inside: dict[str, tuple[str, ...]]) -> bool:
     start = squashed.find(word)
     while start >= 0:

@@ -394,7 +394,7 @@ BUFEN = {"core_terms": ["부루펜"], "recall_terms": ["이부프로펜"], "avoi
 
 def test_the_users_rules_lead_the_lm_context_and_an_answer_omitting_them_gets_them_added(searcher, scripted):
     lm, lms = scripted(
-        optimize=[BUFEN], generate=[{"answer": "부루펜은 두통에 씁니다. [문서 3]\n\n전문가와 꼭 상담하세요."}]
+        optimize=[BUFEN], generate=[{"answer": "부루펜은 두통에 씁니다. [문서 2]\n\n전문가와 꼭 상담하세요."}]
     )
     pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
     prompt = next(m for name, m in lm.prompts if name == "generate")[-1]["content"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from programs.ablations import PROFILES
-from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS
+from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS, NO_WORDS, YES_WORDS, as_flag
 from yaksa.app.settings import MAX_QUESTION_CHARS
 
 PROFILE_NAMES = tuple(PROFILES)
@@ -16,6 +16,28 @@ PROFILE_NAMES = tuple(PROFILES)
 def _whole_number(value):
     """JSON Schema's integer includes 60.0; the strict model takes it as 60 (and still refuses "60" and true)."""
     return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
+FLAG_WORDS = (*YES_WORDS, *NO_WORDS)
+# what the API takes for a yes/no field, exactly as its schema says (the CLI also reads " Yes " and "FALSE")
+FLAG_SCHEMA = {
+    "anyOf": [
+        {"type": "boolean"},
+        {"type": "null"},
+        {"type": "integer", "enum": [0, 1]},
+        {"type": "string", "enum": list(FLAG_WORDS)},
+    ]
+}
+
+
+def _flag(value):
+    """A yes/no field read as ``yaksa ask --user`` reads it: "false", "no" and 0 are no; anything its schema does not
+    list is refused (422 naming the field)."""
+    if isinstance(value, str) and value not in FLAG_WORDS:
+        raise ValueError(
+            f"pregnant must be true or false (or one of {', '.join(map(repr, FLAG_WORDS))}), not {value!r}"
+        )
+    return as_flag(value, "pregnant")
 
 
 def _items(what: str) -> dict:
@@ -45,7 +67,9 @@ class UserIn(BaseModel):
     )
     conditions: list[str] = Field(**_items("conditions, e.g. 고혈압"))
     medicines: list[str] = Field(**_items("medicines taken now"))
-    pregnant: bool = False
+    pregnant: Annotated[bool, BeforeValidator(_flag), WithJsonSchema(FLAG_SCHEMA)] = Field(
+        False, description='pregnant (true / false; "yes" / "no", 1 / 0 read the same)'
+    )
 
 
 class AskRequest(BaseModel):

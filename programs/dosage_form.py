@@ -1,0 +1,136 @@
+"""Dosage forms, coarse enough to compare a product's name with the forms a DUR rule binds: a rule for 서방정 does
+not bind an acetaminophen syrup, a rule for 일반액상분무제 does not bind a tablet.
+
+A form is a set of kinds (tablet, sr, capsule, granule, lozenge, oral_liquid, eye, nasal, ear, spray, skin, mouth,
+rectal, vaginal, inhaler, injection). Whatever is not read — a product name without a form word, a DUR form word
+not listed — is ``any`` and binds: when in doubt a rule applies. A general form binds its particular ones (a rule
+for 정제 binds a 서방정 product), never the other way round.
+
+Example:
+    >>> binds(("서방정", "서방성필름코팅정"), "타이레놀8시간이알서방정"), binds(("서방정",), "어린이타이레놀현탁액")
+    (True, False)
+    >>> binds(("정제",), "타이레놀8시간이알서방정"), binds(("일반액상분무제",), "스노콜정"), binds((), "스노콜정")
+    (True, False, True)
+"""
+
+from __future__ import annotations
+
+import re
+
+ANY = "any"
+PARENTS = {"sr": {"tablet", "capsule"}, "lozenge": {"tablet"}}  # a rule for the general form binds these too
+_SPRAY = {"spray", "skin", "mouth", "nasal"}  # a spray's name seldom says where it goes
+# DUR form words: (any of these in the word, kinds), the first match decides
+_RULE_WORDS = (
+    (
+        ("주사", "수액", "이식", "투석", "혈액", "장기보존", "관류", "방광", "체외진단", "단자시험", "장관용"),
+        {"injection"},
+    ),
+    (("점안", "안연고", "안겔"), {"eye"}),
+    (("점비", "비강"), {"nasal"}),
+    (("점이",), {"ear"}),
+    (("흡입",), {"inhaler"}),
+    (("분무", "에어로솔"), {"spray"}),
+    (("직장", "항문", "관장"), {"rectal"}),
+    (("가글", "구강용", "치과", "치약", "껌", "박칼"), {"mouth"}),
+    (
+        ("경피", "첩부", "첩포", "카타플라스마", "피부", "크림", "연고", "로션", "도료", "라카", "샴푸", "틴크"),
+        {"skin"},
+    ),
+    (("리니멘트", "외용", "거즈", "면봉", "스폰지", "페이스트", "반고형"), {"skin"}),
+    (("경구용겔", "젤리형겔"), {"oral_liquid"}),
+    (("겔",), {"skin"}),
+    (("좌제",), {"rectal"}),
+    (("서방", "스팬슐"), {"sr"}),
+    (("캡슐",), {"capsule"}),
+    (("트로키", "로젠지"), {"lozenge"}),
+    (("고형제",), {"tablet", "capsule", "granule", "lozenge"}),
+    (("주정제",), {"oral_liquid"}),
+    (("건조시럽",), {"oral_liquid", "granule"}),
+    (("정", "환제", "필름"), {"tablet"}),
+    (("과립", "산제", "세립"), {"granule"}),
+    (("액제",), {"oral_liquid", "skin", "mouth"}),
+    (("시럽", "액", "현탁", "엘릭서", "유제", "레모네이드", "방향수", "주정", "전제", "침제"), {"oral_liquid"}),
+)
+# product-name endings, the longest that fits decides
+_NAME_ENDINGS = {
+    **dict.fromkeys(("서방정", "서방캡슐", "서방성캡슐", "이알", "서방필름코팅정"), {"sr"}),
+    **dict.fromkeys(("질정", "질좌제", "질연질캡슐", "질크림", "질세정액"), {"vaginal"}),
+    **dict.fromkeys(("좌제", "좌약", "관장액"), {"rectal"}),
+    **dict.fromkeys(("점안액", "점안제", "안약", "점안겔", "안연고"), {"eye"}),
+    **dict.fromkeys(("점비액", "점비제", "코연고"), {"nasal"}),
+    **dict.fromkeys(("나잘스프레이", "비강분무액", "비강분무제", "나잘", "코스프레이"), {"nasal", "spray"}),
+    **dict.fromkeys(("점이액",), {"ear"}),
+    **dict.fromkeys(("흡입제", "흡입액", "흡입기"), {"inhaler"}),
+    **dict.fromkeys(("가글", "가글액", "구강액", "치약", "구강스프레이", "구강용해필름"), {"mouth"}),
+    **dict.fromkeys(("트로키", "로젠지", "캔디"), {"lozenge"}),
+    **dict.fromkeys(("스프레이", "분무액", "분무제", "에어로솔", "에어"), _SPRAY),
+    **dict.fromkeys(
+        ("크림", "연고", "로션", "겔", "젤", "외용액", "외용제", "첩부제", "플라스타", "카타플라스마", "패취", "패치"),
+        {"skin"},
+    ),
+    **dict.fromkeys(("파스", "라카", "폼", "샴푸", "스틱", "솔루션", "스왑액", "도포액", "밤", "연고제"), {"skin"}),
+    **dict.fromkeys(
+        ("파프", "경고제", "로오숀", "로오션", "로숀", "오일", "리니멘트", "에멀젼", "거즈", "밴드"), {"skin"}
+    ),
+    **dict.fromkeys(("반창고", "파스타", "TTS", "스왑", "통고", "패드"), {"skin"}),
+    **dict.fromkeys(("스프레이제", "에어로졸"), _SPRAY),
+    **dict.fromkeys(("관장약",), {"rectal"}),
+    **dict.fromkeys(("껌", "구강필름", "페이스트"), {"mouth", "skin", "tablet"}),
+    **dict.fromkeys(("트로키제",), {"lozenge"}),
+    **dict.fromkeys(("엑스", "연조엑스"), {"oral_liquid", "granule"}),
+    **dict.fromkeys(("캡슐", "연질캡슐", "캅셀"), {"capsule"}),
+    **dict.fromkeys(("시럽", "현탁액", "내복액", "내용액", "드링크", "엘릭서", "현탁시럽"), {"oral_liquid"}),
+    **dict.fromkeys(("건조시럽",), {"oral_liquid", "granule"}),
+    **dict.fromkeys(("과립", "산", "세립", "분말"), {"granule"}),
+    **dict.fromkeys(("정", "환", "츄정", "정제"), {"tablet"}),
+    **dict.fromkeys(("액",), {"oral_liquid", "skin", "mouth"}),
+}
+_DOSE = re.compile(
+    r"[\d.,/%]+\s*(?:밀리그램|밀리그람|마이크로그램|그램|밀리리터|mg|g|ml|μg|%|퍼센트|iu|아이유|단위)?$", re.I
+)
+_TRAILING = re.compile(r"(?:에스|에프|에이|골드|플러스|스트롱|포르테)$")  # 코푸정에스, 현대물파스에프
+
+
+def rule_kinds(forms: tuple[str, ...] | list[str]) -> set[str]:
+    """The kinds a rule's DUR form words name; {any} for none ("-": every form) or a word not read.
+
+    >>> sorted(rule_kinds(["서방정", "정제"])), rule_kinds(["일반액상분무제"]), rule_kinds(["-"])
+    (['sr', 'tablet'], {'spray'}, {'any'})
+    """
+    kinds: set[str] = set()
+    for form in forms:
+        if form in ("-", ""):
+            continue
+        found = next((k for words, k in _RULE_WORDS if any(w in form for w in words)), {ANY})
+        if form.startswith("질"):  # 질정, 질세정액, 질좌제 (연질캡슐 is no vaginal form)
+            found = {"vaginal"}
+        kinds |= found
+    return kinds or {ANY}
+
+
+def product_kinds(item_name: str) -> set[str]:
+    """The kinds a product's name says ({any} when it says none): its ending after the parentheses and the dose.
+
+    >>> [sorted(product_kinds(n)) for n in ("타이레놀정500밀리그람(아세트아미노펜)", "챔프시럽", "오트리빈0.1%")]
+    [['tablet'], ['oral_liquid'], ['any']]
+    """
+    name = re.sub(r"\s|\[.*?\]", "", item_name)
+    while (shorter := re.sub(r"\([^()]*\)", "", name)) != name:
+        name = shorter
+    name = name.split("(")[0]
+    for _ in range(2):
+        name = _DOSE.sub("", name)
+    for candidate in (name, _TRAILING.sub("", name)):
+        for n in range(min(len(candidate), 8), 0, -1):
+            if candidate[-n:] in _NAME_ENDINGS:
+                return set(_NAME_ENDINGS[candidate[-n:]])
+    return {ANY}
+
+
+def binds(forms: tuple[str, ...] | list[str], item_name: str) -> bool:
+    """A rule for these DUR forms binds the product so named (general forms bind their particular ones)."""
+    rule, product = rule_kinds(forms), product_kinds(item_name)
+    if ANY in rule or ANY in product:
+        return True
+    return bool(rule & product) or any(rule & PARENTS.get(kind, set()) for kind in product)

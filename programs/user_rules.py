@@ -1,0 +1,56 @@
+"""The user's DUR rules for an answer, and the verdict on every product it could offer.
+
+`gather` fetches (`fetch`: the backend's ``dur_rules(ingredients, types)``) the rules of the asker's types
+(programs/forbidden.py `Asker`) for the answer's ingredients and keeps those that apply to the asker — a 10-year-old
+is not bound by a 2세미만 rule, a 병용금기 pair only when the user takes its other side — the rules that forbid one
+of the documents' products first, one per statement, at most `limit`. Each product of the documents is judged with
+every rule of its own ingredients (not only those quoted).
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> rule = Document("dur:cc:1", "[임부금기] 에페드린(Ephedrine)은(는) 임부(임신부)에게 사용하면 안 되는 성분입니다"
+    ...                 "(2등급). 대상 제형: 정제.", {"dur_type": "임부금기", "ingredient": "에페드린"})
+    >>> meta = {"item_seq": "7", "item_name": "슈페젠정", "main_ingr": "에페드린염산염"}
+    >>> leaflet = Document("easydrug:7:efcy", "x", meta)
+    >>> fetch = lambda ingredients, types: [rule]
+    >>> quoted, verdicts = gather([leaflet], ["에페드린염산염"], Asker(pregnant=True), fetch)
+    >>> [r.id for r in quoted], {seq: [r.id for r in rules] for seq, rules in verdicts.items()}
+    (['dur:cc:1'], {'7': ['dur:cc:1']})
+"""
+
+from __future__ import annotations
+
+from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
+
+
+def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limit: int = 3):
+    """(the user's rules to quote, {item_seq: the rules that forbid that product})."""
+    types = who.dur_types()
+    if not types:
+        return [], {}
+    verdicts: dict[str, list] = {}
+    for doc in docs:
+        seq = str(doc.metadata.get("item_seq", ""))
+        if doc.source != "easydrug" or not seq or seq in verdicts:
+            continue
+        product = Product.of(doc)
+        verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same)
+    forbidding = {r.id for rules in verdicts.values() for r in rules}
+    rules = [r for r in (fetch(ingredients, types) if ingredients else []) if applies(r, who)]
+    rules.sort(key=lambda r: r.id not in forbidding)  # stable: the ingredients' order kept within each half
+    quoted = _one_per_label(rules, [])  # the same rule's rows for other forms are not quoted again
+    quoted = quoted[:limit]
+    return quoted, {seq: _one_per_label(rules, quoted) for seq, rules in verdicts.items() if rules}
+
+
+def _one_per_label(rules: list, quoted: list) -> list:
+    """One rule per (type, ingredient, partner), in order: the quoted one when there is one, else the first (the
+    rule is quoted and cited once, not each of its forms' rows)."""
+    chosen: dict[tuple, object] = {}
+    quoted_ids = {r.id for r in quoted}
+    for rule in rules:
+        meta = rule.metadata
+        label = (meta.get("dur_type"), meta.get("ingredient"), meta.get("partner"))
+        if label not in chosen or (rule.id in quoted_ids and chosen[label].id not in quoted_ids):
+            chosen[label] = rule
+    return list(chosen.values())

@@ -1,0 +1,195 @@
+"""Never offer a product the user's own rules forbid: the decision (programs/forbidden.py with dur_rule.py and
+dosage_form.py), the user's rules and verdicts (user_rules.py), the no-LM answer and the LM answer's guard
+(offer_guard.py), the rule quoted with its forms (refinement.py), and the profile's yes/no."""
+
+import pytest
+
+from programs import extractive, offer_guard, user_rules
+from programs.forbidden import Asker, Product, applies, asker, forbidding_rules
+from programs.profile import ProfileError, UserProfile
+from programs.refinement import KnowledgeRefiner
+from retrievers.documents import Document
+
+
+def rule(code: str, kind: str, ingredient: str, tail: str, partner: str = "", n: int = 1) -> Document:
+    text = f"[{kind}] {ingredient}(X)은(는) {tail}"
+    return Document(f"dur:{code}:{n}", text, {"dur_type": kind, "ingredient": ingredient, "partner": partner})
+
+
+def leaflet(seq: str, name: str, ingredients: str, section: str = "efcy", text: str = "") -> Document:
+    meta = {"item_seq": seq, "item_name": name, "main_ingr": ingredients, "section": section}
+    meta["section_label"] = {"efcy": "효능·효과", "useMethod": "용법·용량"}.get(section, section)
+    return Document(
+        f"easydrug:{seq}:{section}", f"{name} ({ingredients})\n[{section}] {text or '감기에 씁니다.'}", meta
+    )
+
+
+ACETAMINOPHEN_SR = rule(
+    "bc", "특정연령대금기", "아세트아미노펜", "12세미만 환자에게 사용하면 안 됩니다. 대상 제형: 서방정."
+)
+EPHEDRINE = rule(
+    "cc", "임부금기", "에페드린", "임부(임신부)에게 사용하면 안 되는 성분입니다(2등급). 대상 제형: 정제/캡슐."
+)
+IBUPROFEN = rule("cc", "임부금기", "이부프로펜", "임부(임신부)에게 사용하면 안 되는 성분입니다(2등급).", n=2)
+CHLORPHENIRAMINE_SPRAY = rule(
+    "bc", "특정연령대금기", "클로르페니라민", "12세미만 환자에게 사용하면 안 됩니다. 대상 제형: 일반액상분무제."
+)
+ELDERLY = rule("fc", "노인주의", "디펜히드라민", "노인(고령자)에게 사용할 때 주의가 필요합니다.")
+PAIR = rule("ac", "병용금기", "이부프로펜", "메토트렉세이트와 함께 복용(병용)하면 안 됩니다.", partner="메토트렉세이트")
+CHILD = Asker(ages=((5.0, 6.0),))
+
+
+def test_a_rule_binds_only_the_forms_it_names():
+    syrup = Product("1", "어린이타이레놀현탁액", ("아세트아미노펜",))
+    sustained = Product("2", "타이레놀8시간이알서방정", ("아세트아미노펜",))
+    assert forbidding_rules(syrup, [ACETAMINOPHEN_SR], CHILD) == []
+    assert forbidding_rules(sustained, [ACETAMINOPHEN_SR], CHILD) == [ACETAMINOPHEN_SR]
+    tablet = Product("3", "스노콜정", ("클로르페니라민말레산염",))
+    assert forbidding_rules(tablet, [CHLORPHENIRAMINE_SPRAY], CHILD) == []  # a spray's rule, a tablet
+
+
+def test_a_rule_without_forms_binds_every_form_and_a_form_not_read_is_bound():
+    who = Asker(pregnant=True)
+    for name in ("부루펜정200밀리그램(이부프로펜)", "어린이부루펜시럽", "부루펜겔", "이름만있는약"):
+        assert forbidding_rules(Product("1", name, ("이부프로펜",)), [IBUPROFEN], who) == [IBUPROFEN], name
+    assert forbidding_rules(Product("1", "이름만있는약", ("에페드린염산염",)), [EPHEDRINE], who) == [EPHEDRINE]
+
+
+def test_the_rules_age_is_compared_with_the_askers():
+    tablet = Product("2", "타이레놀8시간이알서방정", ("아세트아미노펜",))
+    assert forbidding_rules(tablet, [ACETAMINOPHEN_SR], Asker(ages=((15.0, 16.0),))) == []
+    assert forbidding_rules(tablet, [ACETAMINOPHEN_SR], asker(None, "아기가 열이 나요")) == [ACETAMINOPHEN_SR]
+    assert forbidding_rules(tablet, [ACETAMINOPHEN_SR], asker(UserProfile(age=10), "")) == [ACETAMINOPHEN_SR]
+
+
+def test_elderly_and_pairs_apply_only_to_their_askers():
+    sleeper = Product("4", "slp정", ("디펜히드라민염산염",))
+    assert forbidding_rules(sleeper, [ELDERLY], asker(UserProfile(age=75), "")) == [ELDERLY]
+    assert forbidding_rules(sleeper, [ELDERLY], asker(None, "80대 어머니 잠이 안 와요")) == [ELDERLY]
+    assert forbidding_rules(sleeper, [ELDERLY], asker(UserProfile(age=40), "")) == []
+    ibuprofen = Product("5", "부루펜정", ("이부프로펜",))
+    assert forbidding_rules(ibuprofen, [PAIR], Asker(medicines=("메토트렉세이트",))) == [PAIR]
+    assert forbidding_rules(ibuprofen, [PAIR], Asker(medicines=("와파린",))) == []
+    assert not applies(PAIR, Asker(medicines=("와파린",)))
+
+
+def test_who_asks_comes_from_the_profile_and_the_question():
+    assert asker(UserProfile(pregnant=True), "두통약").dur_types() == ["임부금기"]
+    assert asker(None, "임신 중인데 두통약").pregnant
+    assert asker(None, "5살 아이 감기약").ages == ((5, 6),)
+    assert asker(None, "게보린 부작용") == Asker()
+
+
+def test_verdicts_judge_every_product_and_the_quoted_rules_put_the_binding_ones_first():
+    docs = [leaflet("7", "슈페젠정", "에페드린염산염"), leaflet("8", "그린콜연질캡슐", "아세트아미노펜")]
+    rules = [ACETAMINOPHEN_SR, EPHEDRINE]
+    fetch = lambda ingredients, types: [r for r in rules if r.metadata["dur_type"] in types]  # noqa: E731
+    who = Asker(pregnant=True, ages=((5.0, 6.0),))
+    quoted, verdicts = user_rules.gather(docs, ["에페드린", "아세트아미노펜"], who, fetch)
+    assert verdicts == {"7": [EPHEDRINE]}
+    assert quoted == [EPHEDRINE, ACETAMINOPHEN_SR]
+
+
+def which_medicine_docs(forbid: set[str]) -> list[Document]:
+    docs = [
+        leaflet("7", "슈페젠정", "에페드린염산염", text="이 약은 감기의 여러 증상의 완화에 사용합니다."),
+        leaflet("8", "그린콜연질캡슐", "아세트아미노펜", text="이 약은 감기의 여러 증상의 완화에 사용합니다."),
+    ]
+    verdicts = {seq: [EPHEDRINE] for seq in forbid}
+    return offer_guard.mark([EPHEDRINE, *docs], verdicts)
+
+
+def test_the_no_lm_answer_never_offers_a_forbidden_product_and_says_why():
+    answer = extractive.extractive_answer("감기약 뭐 먹어야 돼요", which_medicine_docs({"7"}))
+    marking, offer = answer.splitlines()[:2]
+    assert marking == "※ 사용자에게 맞지 않는 약이라 권하지 않습니다: 슈페젠정(임부금기 에페드린 [문서 1])."
+    assert offer == "효능·효과가 질문과 맞는 제품입니다: 그린콜연질캡슐."
+    assert "슈페젠정:" not in answer
+    assert "대상 제형: 정제/캡슐" in answer  # the rule quoted with its forms
+    everything = extractive.extractive_answer("감기약 뭐 먹어야 돼요", which_medicine_docs({"7", "8"}))
+    assert extractive.NONE_ALLOWED in everything and "제품입니다:" not in everything
+
+
+def test_a_class_question_quotes_no_sentence_of_a_forbidden_product():
+    docs = which_medicine_docs({"7"})
+    answer = extractive.extractive_answer("임산부 감기에 좋은 약 알려줘요", docs)
+    assert "슈페젠정: " not in answer and "그린콜연질캡슐" in answer
+
+
+def test_an_lm_sentence_offering_a_forbidden_product_is_taken_out():
+    docs = which_medicine_docs({"7"})
+    answer = "슈페젠정을 드셔 보세요. [문서 2] 그린콜연질캡슐도 감기에 씁니다. [문서 3]\n\n전문가와 꼭 상담하세요."
+    out, withheld = offer_guard.withhold(answer, docs, "감기약 뭐 먹어요")
+    assert withheld == ["슈페젠정"]
+    assert out.splitlines()[0].startswith("※ 사용자에게 맞지 않는 약")
+    assert "드셔 보세요" not in out and "그린콜연질캡슐도" in out
+    saying_no = "슈페젠정은 임부금기 성분이 있어 드시면 안 됩니다. [문서 1]"
+    assert offer_guard.withhold(saying_no, docs, "감기약 뭐 먹어요") == (saying_no, [])
+
+
+def test_a_rule_is_refined_with_its_forms_and_its_forms_never_alone():
+    strips = KnowledgeRefiner().strips("코막힘 분무제", [CHLORPHENIRAMINE_SPRAY])[0]
+    assert [s.text for s in strips] == [CHLORPHENIRAMINE_SPRAY.text]
+    long = Document(
+        "dur:bc:9",
+        f"{ACETAMINOPHEN_SR.text[:-15]} 사유: 과도한 체온강하. 대상 제형: 서방정.",
+        ACETAMINOPHEN_SR.metadata,
+    )
+    refined, _ = KnowledgeRefiner(threshold=0.9, max_strips=1).refine("체온강하 사유", [long])
+    assert refined[0].text.startswith("[특정연령대금기]") and "대상 제형: 서방정." in refined[0].text
+
+
+@pytest.mark.parametrize(
+    ("value", "pregnant"), [(True, True), ("false", False), ("no", False), (0, False), ("1", True)]
+)
+def test_pregnant_reads_yes_and_no(value, pregnant):
+    assert UserProfile.from_dict({"pregnant": value}).pregnant is pregnant
+
+
+@pytest.mark.parametrize("value", ["maybe", 2, [True], {"x": 1}])
+def test_pregnant_refuses_what_is_not_yes_or_no(value):
+    with pytest.raises(ProfileError, match="pregnant must be true or false"):
+        UserProfile.from_dict({"pregnant": value})
+
+
+HEADACHE = {"core_terms": ["두통"], "recall_terms": [], "avoid_terms": [], "rerank_query": "두통 약"}
+
+
+def test_an_lm_answer_never_offers_a_forbidden_product(searcher, scripted):
+    from programs.crag import CRAG
+
+    def ask(answer: str):
+        # a rewrite keeps the question: the mini corpus grades its retrieval below 0.7
+        lm, lms = scripted(
+            optimize=[HEADACHE],
+            rewrite=[{"rewritten_query": "두통약 뭐 먹어요"}],
+            generate=[{"answer": answer}],
+            generate_low_relevance=[{"answer": answer}],
+        )
+        return CRAG(backend=searcher, lms=lms)(question="두통약 뭐 먹어요", user={"pregnant": True}), lm
+
+    first, lm = ask("두통에는 휴식이 좋습니다.\n\n전문가와 꼭 상담하세요.")
+    prompt = next(m for name, m in lm.prompts if name.startswith("generate"))[-1]["content"]
+    assert "※ 사용자에게 맞지 않는 약입니다(임부금기 이부프로펜 [문서 1]): 이 제품을 권하지 마십시오." in prompt
+    ids = [c["id"] for c in first.citations]
+    bufen = ids.index("easydrug:197700120:efcy") + 1  # 부루펜정: 이부프로펜, 임부금기 in every form
+    pred, _ = ask(f"부루펜정200밀리그램을 드셔 보세요. [문서 {bufen}]\n\n전문가와 꼭 상담하세요.")
+    assert "드셔 보세요" not in pred.answer
+    assert pred.answer.splitlines()[1].startswith("※ 사용자에게 맞지 않는 약이라 권하지 않습니다: 부루펜정200밀리그램")
+    assert any(s["step"] == "offers_withheld" for s in pred.trace["steps"])
+
+
+@pytest.mark.parametrize(("value", "pregnant"), [("false", False), ("no", False), (0, False), (True, True)])
+def test_the_http_api_reads_pregnant_as_the_cli_does(value, pregnant):
+    from yaksa.app.schemas import UserIn
+
+    assert UserIn.model_validate({"pregnant": value}).pregnant is pregnant
+
+
+def test_the_http_api_refuses_a_pregnant_that_is_not_yes_or_no():
+    from pydantic import ValidationError
+
+    from yaksa.app.schemas import UserIn
+
+    with pytest.raises(ValidationError, match="pregnant must be true or false"):
+        UserIn.model_validate({"pregnant": "maybe"})
