@@ -342,7 +342,7 @@ def asked_sections(question: str, named: bool = False) -> set[str]:
     >>> sorted(asked_sections("감기약 먹으면 왜케 졸리죠?")), sorted(asked_sections("콧물이 줄줄 나요"))
     (['se'], ['efcy'])
     """
-    frame = read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question))
+    frame = read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question), named=named)
     out = {section for a in frame.aspects for section in ASPECT_SECTIONS.get(a, ())}
     return out | ({"efcy"} if "efficacy" in frame.aspects and not named else set())
 

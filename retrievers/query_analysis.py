@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
-from retrievers.question_frame import classes_and_symptoms
+from retrievers.question_frame import AFTER_INTAKE, classes_and_symptoms
 
 # A DUR intent also points at the leaflet sections that carry the same caution.
 IMPLIED_SECTIONS = {
@@ -30,25 +30,6 @@ IMPLIED_SECTIONS = {
     "dur:gc": ("intrc", "atpn"),
     "intrc": ("dur:ac",),
 }
-
-
-# Words saying something was already taken or applied: with a side-effect word, the question is about that effect.
-AFTER_INTAKE = (
-    "먹고",
-    "먹었",
-    "먹은",
-    "먹으니",
-    "복용",
-    "바르고",
-    "발랐",
-    "바른",
-    "붙이고",
-    "붙였",
-    "넣고",
-    "넣었",
-    "뿌리고",
-    "뿌렸",
-)
 
 
 class QueryError(ValueError):

@@ -76,6 +76,23 @@ FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet w
 for _v, _f in VOCAB_ASPECT.items():
     FRAME_VOCAB.setdefault(_f, []).append(_v)
 GENERIC = frozenset({"cautions", "efficacy"})  # asked by "may I" and "what for": any more specific aspect comes first
+# Words saying something was already taken or applied: with a side-effect word, the question is about that effect.
+AFTER_INTAKE = (
+    "먹고",
+    "먹었",
+    "먹은",
+    "먹으니",
+    "복용",
+    "바르고",
+    "발랐",
+    "바른",
+    "붙이고",
+    "붙였",
+    "넣고",
+    "넣었",
+    "뿌리고",
+    "뿌렸",
+)
 COMPARE_WORDS = tuple(
     squash(w)
     for w in (
@@ -216,10 +233,17 @@ def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], li
 
 
 def read_aspects(
-    question: str, names: NameIndex, lexicon: Lexicon, population: Population, morphemes=(), found=None
+    question: str,
+    names: NameIndex,
+    lexicon: Lexicon,
+    population: Population,
+    morphemes=(),
+    found=None,
+    named: bool = False,
 ) -> list[str]:
     """The aspects asked, the most particular first: situations the vocabulary names (food, driving …), then the
-    sections the section words ask that those words do not already explain, then who it is for."""
+    sections the section words ask that those words do not already explain, then who it is for. `named`: the
+    question names a medicine though `names` did not read it (retrieval's names, given without the index)."""
     found = found if found is not None else names.match(question)
     unnamed = squash(question)
     for key in sorted(found.keys, key=len, reverse=True):
@@ -243,6 +267,13 @@ def read_aspects(
         aspects.append(SECTION_ASPECT[section])
     if "how_to_take" in aspects and "how_to_take" not in (VOCAB_ASPECT[a] for a in situations):
         aspects = [a for a in aspects if a != "how_to_take"] + ["how_to_take"]  # 용법 words are broad (매일, 계속)
+    if (
+        not strong
+        and (found.keys or named)
+        and lexicon.target_words(unnamed)
+        and any(w in unnamed for w in AFTER_INTAKE)
+    ):
+        aspects.append("side_effects")  # 게보린 먹고 속이 쓰려요: a named medicine, then a symptom, is its side effect
     if not strong:
         aspects += [SECTION_ASPECT[s] for s in hits if s in SECTION_ASPECT and not aspects]
     if any(w in unnamed for w in lexicon.condition_words) and any(s in strong for s in ("atpn", "atpnWarn")):
@@ -263,14 +294,19 @@ def read_aspects(
 
 
 def read_frame(
-    question: str, names: NameIndex, lexicon: Lexicon, morphemes=(), found: NameMatch | None = None
+    question: str,
+    names: NameIndex,
+    lexicon: Lexicon,
+    morphemes=(),
+    found: NameMatch | None = None,
+    named: bool = False,
 ) -> QuestionFrame:
     """The no-LM reading of one question (pure: the index's names and the shipped vocabularies only); `found` is
     `names.match(question)` when the caller has made it already (retrieval's analysis)."""
     found = found if found is not None else names.match(question)
     targets = read_targets(question, names, lexicon, found)
     population = read_population(question, names=found.keys)
-    aspects = read_aspects(question, names, lexicon, population, morphemes, found)
+    aspects = read_aspects(question, names, lexicon, population, morphemes, found, named)
     other = _other_drugs(question, targets, lexicon)
     comparison = "comparison" in aspects
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)

@@ -4,6 +4,7 @@ products and is never the aspect; situations, sections and who it is for land in
 import pytest
 
 from retrievers.lexicon import Lexicon
+from retrievers.names import NameIndex
 from retrievers.question_frame import ASPECTS, QuestionFrame, read_frame
 
 
@@ -62,3 +63,11 @@ def test_every_aspect_is_one_of_the_frame_vocabulary_and_it_serialises(read):
             "classes",
             "symptoms",
         }
+
+
+def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
+    assert read("게보린 먹고 속이 쓰려요").aspects[0] == "side_effects"
+    assert "side_effects" not in read("속이 쓰려요").aspects  # no medicine taken: which medicine helps
+    # retrieval's names, given without the index (the answer's reading of the frame)
+    frame = read_frame("게보린 먹고 속이 쓰려요", NameIndex(), Lexicon.load(), named=True)
+    assert frame.aspects[0] == "side_effects"
