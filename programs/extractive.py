@@ -156,10 +156,15 @@ def _source(q: Quote, docs: list[Document]) -> Document:
 
 def same(a: str, b: str) -> bool:
     """Two sentences the same up to a few characters (sibling products' leaflets)."""
-    if re.sub(r"\W", "", a) == re.sub(r"\W", "", b):
+    if _letters(a) == _letters(b):
         return True
     ga, gb = bigrams(a), bigrams(b)
     return min(len(ga), len(gb)) >= MIN_GRAMS and len(ga & gb) / len(ga | gb) >= SAME
+
+
+@functools.lru_cache(maxsize=16384)
+def _letters(text: str) -> str:
+    return re.sub(r"\W", "", text)
 
 
 def _dur_section(doc: Document) -> str:
@@ -342,9 +347,15 @@ def asked_sections(question: str, named: bool = False) -> set[str]:
     >>> sorted(asked_sections("감기약 먹으면 왜케 졸리죠?")), sorted(asked_sections("콧물이 줄줄 나요"))
     (['se'], ['efcy'])
     """
-    frame = read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question), named=named)
+    frame = _frame(question, named)
     out = {section for a in frame.aspects for section in ASPECT_SECTIONS.get(a, ())}
     return out | ({"efcy"} if "efficacy" in frame.aspects and not named else set())
+
+
+@functools.lru_cache(maxsize=256)
+def _frame(question: str, named: bool = False):
+    """The question's frame as the answer reads it (retrieval's names are not at hand: `named` says it names one)."""
+    return read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question), named=named)
 
 
 @functools.lru_cache(maxsize=1)
@@ -360,7 +371,7 @@ def asks_an_aspect(question: str) -> bool:
     >>> asks_an_aspect("감기약 먹으면 왜케 졸리죠?"), asks_an_aspect("콧물이 줄줄 나는데 무슨 약 먹어요?")
     (True, False)
     """
-    frame = read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question))
+    frame = _frame(question)
     return bool(frame.situations) or frame.population.group is not None
 
 

@@ -45,9 +45,10 @@ def _tokenizer():
     return KiwiTokenizer()
 
 
-def sentence_tokens(text: str) -> list[str]:
+@functools.lru_cache(maxsize=256)
+def sentence_tokens(text: str) -> tuple[str, ...]:
     """The Kiwi morphemes of `text` (the tokenizer the leaflet IDF was mined with)."""
-    return _tokenizer()(text)
+    return tuple(_tokenizer()(text))
 
 
 class SentenceRanker:
@@ -56,7 +57,7 @@ class SentenceRanker:
 
     def __init__(self, question: str, names=()):
         vocab = load_vocabulary()
-        morphemes = _tokenizer()(question)
+        morphemes = sentence_tokens(question)
         self.vocab = vocab
         self.aspects = vocab.asked(question, morphemes)
         group = VOCAB_GROUP.get(read_population(question, names).group or "")

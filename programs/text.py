@@ -36,14 +36,15 @@ def words(text: str) -> list[str]:
     return [w for w in _WORD.findall(text) if len(w) >= 2 and w not in STOPWORDS]
 
 
-def bigrams(text: str) -> set[str]:
+@functools.lru_cache(maxsize=16384)  # the same leaflet sentences are compared again and again within an answer
+def bigrams(text: str) -> frozenset[str]:
     """Character bigrams inside each word of `text` (a one-character word counts as itself)."""
     grams: set[str] = set()
     for w in _WORD.findall(text.lower()):
         if w in STOPWORDS:
             continue
         grams.update(w[i : i + 2] for i in range(len(w) - 1)) if len(w) > 1 else grams.add(w)
-    return grams
+    return frozenset(grams)
 
 
 def coverage(query_grams: set[str], text: str) -> float:

@@ -12,7 +12,7 @@ Example:
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,6 +22,7 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 # "May I use it for X" (무좀에 발라도 되나) asks both what it treats and whether X forbids it: beside 효능 alone a
 # "may I" word keeps asking for the cautions.
 KEEPS_MAY_I = {"efcy"}
+MEMO = 4096  # questions whose matched sections are remembered
 
 
 @dataclass(frozen=True)
@@ -32,9 +33,9 @@ class Lexicon:
     permission_words: frozenset[str] = frozenset()  # section words that only ask "may I" (먹어도 되나요, 괜찮아요)
     other_medicine_words: tuple[str, ...] = ()  # medicines named by their kind (혈압약, 항생제): a second medicine
     not_inside: tuple[tuple[str, tuple[str, ...]], ...] = ()  # a word's start inside these does not count (see _occurs)
-    condition_words: tuple[
-        str, ...
-    ] = ()  # a disease the asker has (고혈압, 위궤양): asks whether it forbids the medicine
+    # a disease the asker has (고혈압, 위궤양): asks whether it forbids the medicine
+    condition_words: tuple[str, ...] = ()
+    _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # see _matched
 
     @classmethod
     def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
@@ -142,7 +143,19 @@ class Lexicon:
         return strong, [name for name in weak if name not in strong]
 
     def _matched(self, query: str, pairs: bool) -> tuple[list[str], list[str]]:
-        """(sections some specific word matched, sections any word matched), each in file order."""
+        """(sections some specific word matched, sections any word matched), each in file order (remembered for
+        the last `MEMO` questions: retrieval, the question frame and the answer each ask)."""
+        key = (query, pairs)
+        if key in self._memo:
+            strong, weak = self._memo[key]
+            return list(strong), list(weak)
+        if len(self._memo) >= MEMO:
+            self._memo.clear()
+        strong, weak = self._match(query, pairs)
+        self._memo[key] = (tuple(strong), tuple(weak))
+        return strong, weak
+
+    def _match(self, query: str, pairs: bool) -> tuple[list[str], list[str]]:
         q = squash(query)
         strong: list[str] = []
         weak: list[str] = []

@@ -137,6 +137,7 @@ class Searcher:
         self._product_docs: dict[str, list[int]] = defaultdict(list)
         self._product_ingredients: dict[str, set[str]] = defaultdict(set)
         self._dur_by_ingredient: dict[str, list[int]] = defaultdict(list)
+        self._dur_pairs: dict[int, set[str]] = {}
         for i, d in enumerate(docs):
             if d.source == "easydrug":
                 seq = d.metadata["item_seq"]
@@ -412,7 +413,10 @@ class Searcher:
         # the sections the question asks, of the class's products already found (감기약 먹고 운전: their 주의사항,
         # where 운전 is, although the efficacy sections matched the class's words best)
         asked = set(qa.sections) - {"efcy"}
-        found = sorted({seqs[i] for i in out}, key=lambda seq: -max(out[i] for i in out if seqs[i] == seq))
+        best = {}
+        for i, w in out.items():  # each product's weight, in candidate order (never in set order)
+            best[seqs[i]] = max(w, best.get(seqs[i], 0.0))
+        found = sorted(best, key=lambda seq: (-best[seq], seq))
         for seq in found[:MAX_CLASS_SECTION_PRODUCTS]:
             for i in self._product_docs.get(seq, []):
                 if i not in named and self.docs[i].metadata.get("section") in asked:
@@ -437,9 +441,13 @@ class Searcher:
         return out
 
     def _dur_pair(self, i: int) -> set[str]:
-        """Canonical ingredient keys of a DUR row's ingredient and partner."""
-        meta = self.docs[i].metadata
-        return {canon for f in ("ingredient", "partner") if (canon := self.names.canonical(meta.get(f) or ""))}
+        """Canonical ingredient keys of a DUR row's ingredient and partner (read once per row)."""
+        pair = self._dur_pairs.get(i)
+        if pair is None:
+            meta = self.docs[i].metadata
+            pair = {canon for f in ("ingredient", "partner") if (canon := self.names.canonical(meta.get(f) or ""))}
+            self._dur_pairs[i] = pair
+        return pair
 
     def _ingredient_products(
         self, canon: str, dur_question: bool = False, leaflet_question: bool = True
