@@ -44,6 +44,7 @@ class QueryAnalysis:
     implied_sections: list[str]
     expansions: list[str]
     warnings: list[str] = field(default_factory=list)
+    classes: list[str] = field(default_factory=list)  # class words (감기약, 해열제): they choose the products
 
 
 def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
@@ -94,7 +95,8 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     unnamed = without_names(q, found)
     pairs = len(found.keys) >= 2 or (len(found.keys) == 1 and lexicon.names_a_kind_of_medicine(unnamed))
     asked, stepped_back = lexicon.asked(unnamed, pairs=pairs)
-    has_class = bool(classes_and_symptoms(q, lexicon)[0])
+    classes = classes_and_symptoms(q, lexicon)[0]
+    has_class = bool(classes)
     sections = asks_for_medicine(asked, bool(found), bool(expansions), q, has_class)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
     implied += [s for s in stepped_back if s not in sections and s not in implied]
@@ -104,7 +106,7 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     elif not sections and (expansions or found):
         # "콧물이 줄줄 나요" or a bare "게보린?" asks what the medicine is for
         implied.append("efcy")
-    return QueryAnalysis(q, found, sections, list(dict.fromkeys(implied)), expansions, warnings)
+    return QueryAnalysis(q, found, sections, list(dict.fromkeys(implied)), expansions, warnings, classes)
 
 
 def section_feature(doc_section: str, analysis: QueryAnalysis) -> float:

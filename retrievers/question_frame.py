@@ -24,6 +24,7 @@ from retrievers.aspects import load_vocabulary
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, read_population
+from retrievers.sound_alike import sound_alike
 
 ASPECTS = (
     "efficacy dosage how_to_take timing_food missed_dose duration onset side_effects cautions contraindication "
@@ -128,33 +129,10 @@ COMPARE_WORDS = tuple(
     )
 )
 CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽", "물약", "영양제")
-FORM_WORDS = (
-    "연고",
-    "시럽",
-    "스프레이",
-    "질정",
-    "파스",
-    "안약",
-    "물약",
-    "점안액",
-    "크림",
-    "패치",
-)  # a medicine by its form
-KIND_ENDINGS = (
-    "약",
-    "제",
-    "연고",
-    "시럽",
-    "스프레이",
-    "질정",
-    "물약",
-    "안약",
-    "파스",
-)  # a word naming a kind of medicine
-NOT_KINDS = frozenset(
-    "약 이약 그약 저약 무슨약 어떤약 먹는약 이제 문제 주제 정제 경제 해제 세제 다른약 딴약 약약 사약 예약 절약 공약 "
-    "제약 치약 계약 요약 언제 어제 내약 새약 무제 과제 그제 제제".split()
-)
+FORM_ENDINGS = ("연고", "시럽", "스프레이", "질정", "물약", "안약", "파스")  # a kind of medicine by its form
+# 약 or 제 after two syllables or more (두통약, 지사제): after one it is mostly another word (예약, 숙제, 실제)
+KIND_ENDINGS = ("약", "제", *FORM_ENDINGS)
+NOT_KINDS = frozenset("무슨약 어떤약 먹는약 다른약".split())  # words, not kinds
 _JOSA = re.compile(r"(?:이랑|랑|하고|을|를|은|는|이|가|도|만|에|에는|에도|과|와|으로|로|이나|나|부터|까지|처럼|같은)$")
 _CLASS_AFTER = re.compile(r"^(?:약|제)")
 
@@ -227,7 +205,7 @@ def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], li
         else:
             symptoms.append(word)
     classes += [w for w in lexicon.other_medicine_words if w in q and not any(w in c or c in w for c in classes)]
-    classes += [w for w in _kind_words(question) if not any(w in c or c in w for c in classes)]
+    classes += [w for w in kind_words(question) if not any(w in c or c in w for c in classes)]
     classes = [c for c in classes if not any(c != o and c in o for o in classes)]
     return list(dict.fromkeys(classes)), list(dict.fromkeys(symptoms))
 
@@ -307,42 +285,49 @@ def read_frame(
     targets = read_targets(question, names, lexicon, found)
     population = read_population(question, names=found.keys)
     aspects = read_aspects(question, names, lexicon, population, morphemes, found, named)
-    other = _other_drugs(question, targets, lexicon)
     comparison = "comparison" in aspects
+    other = _other_drugs(question, targets, lexicon, comparison)
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
 
 
-def _kind_words(question: str) -> list[str]:
-    """Words that name a kind of medicine by their ending (가래약, 지사제, 안약, 코스프레이 written as one word).
-
-    >>> _kind_words("돌쟁이 아기 가래약 먹여도 되나요 약국 가서")
-    ['가래약']
-    """
-    out = []
-    for token in re.findall(r"[가-힣A-Za-z0-9]+", question):
-        for word in (token, _JOSA.sub("", token)):
-            if len(word) >= 2 and word.endswith(KIND_ENDINGS) and word not in NOT_KINDS and not word.endswith("약국"):
-                out.append(word)
-                break
-    return list(dict.fromkeys(out))
-
-
 def kind_words(question: str) -> list[str]:
-    """Words naming a kind of medicine by their ending, 제 endings left out (숙제, 체제): 가래약, 안약, 코스프레이.
-    Whether one is a medicine the corpus knows is the caller's to check (청약 ends in 약 too).
+    """Words that name a kind of medicine by their ending (가래약, 지사제, 안약, 코스프레이 written as one word), the
+    last syllable read as it sounds (소화재 is 소화제: ㅐ and ㅔ sound alike, `retrievers/sound_alike.py`). Whether
+    one is a medicine the corpus knows is the caller's to check (청약 and 숙제 have such endings too). 약 and 제 count
+    after two syllables or more: 예약, 숙제, 실제, 현재 are no kinds.
 
-    >>> kind_words("안약 넣고 렌즈 껴도 돼요"), kind_words("숙제 언제 해요")
-    (['안약'], [])
+    >>> kind_words("돌쟁이 아기 가래약 먹여도 되나요 약국 가서"), kind_words("소화재 빈속에 먹어도 되나")
+    (['가래약'], ['소화제'])
+    >>> kind_words("실제로 현재 숙제 예약 안약")
+    ['안약']
     """
-    return [w for w in _kind_words(question) if not w.endswith("제")]
+    return list(kind_readings(question))
 
 
-def _other_drugs(question: str, targets: Targets, lexicon: Lexicon) -> tuple[str, ...]:
-    """Medicines taken beside the one asked about: a second name joined by a pair word, or a kind of medicine the
-    asker already takes (혈압약 먹는데, 항생제랑)."""
+def kind_readings(question: str) -> dict[str, str]:
+    """`kind_words` with the word as written: {소화제: 소화재}.
+
+    >>> kind_readings("소화재 빈속에 먹어도 되나")
+    {'소화제': '소화재'}
+    """
+    out: dict[str, str] = {}
+    for token in re.findall(r"[가-힣A-Za-z0-9]+", question):
+        for written in (token, _JOSA.sub("", token)):
+            word = written[:-1] + sound_alike(written[-1:])
+            if word.endswith(FORM_ENDINGS) or (
+                len(word) >= 3 and word.endswith(KIND_ENDINGS) and word not in NOT_KINDS
+            ):
+                out.setdefault(word, written)
+                break
+    return out
+
+
+def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: bool) -> tuple[str, ...]:
+    """Medicines taken beside the one asked about: a second name (unless the question compares the two), or a kind
+    of medicine the asker already takes (혈압약 먹는데, 항생제랑)."""
     named = [*targets.products, *targets.ingredients]
     kinds = [w for w in lexicon.other_medicine_words if w in squash(question)]
-    if len(named) >= 2 and "comparison" not in question:
+    if len(named) >= 2 and not comparison:
         return tuple(named[1:])
     if named and kinds:
         return tuple(kinds[:1])

@@ -39,6 +39,7 @@ from retrievers.index_store import IndexCorrupt, IndexPaths, check_complete, def
 from retrievers.lexicon import Lexicon
 from retrievers.names import (
     NAMES_VERSION,
+    QUESTION_FORMS,
     NameIndex,
     external_form,
     ingredient_keys,
@@ -49,7 +50,7 @@ from retrievers.names import (
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
-from retrievers.question_frame import FORM_WORDS, QuestionFrame, classes_and_symptoms, kind_words, read_frame
+from retrievers.question_frame import QuestionFrame, kind_readings, kind_words, read_frame
 from retrievers.rerankers import Reranker, load_reranker
 from retrievers.result import RetrievalResult
 from retrievers.settings import RetrievalSettings
@@ -66,6 +67,7 @@ OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form
 MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
 LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
 MAX_CLASS_SECTION_PRODUCTS = 20  # class products whose asked sections join the candidates
+FORMS_ASKED = tuple(QUESTION_FORMS)  # dosage forms as questions name them (연고, 시럽, 안약, 패치 …)
 CLASS_WEIGHT = 0.9  # product feature of a candidate whose product is in the class the question names (감기약)
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
@@ -294,7 +296,7 @@ class Searcher:
             products=list(qa.names.keys),
             sections=qa.sections,
             expansions=list(qa.expansions),
-            read_as=dict(qa.names.heard),
+            read_as={**qa.names.heard, **self._kinds_heard(qa)},
             warnings=warnings,
             timings=timings,
             frame=frame,
@@ -396,8 +398,7 @@ class Searcher:
         the form the question names (어린이 감기시럽, 붙이는 멀미약) come first."""
         if qa.names:
             return {}
-        classes, _ = classes_and_symptoms(qa.query, self.lexicon)
-        members = self.class_products.products(classes, self.lexicon) if classes else set()
+        members = self.class_products.products(qa.classes, self.lexicon) if qa.classes else set()
         seqs = {i: self.docs[i].metadata.get("item_seq") for i in cand_idx if i not in named}
         pool = {seq for seq in seqs.values() if seq and (seq in members or not members)}
         if not pool or not (members or question_forms(qa.query)):
@@ -423,11 +424,20 @@ class Searcher:
                     out.setdefault(i, CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY)
         return out
 
+    def _kinds_heard(self, qa: QueryAnalysis) -> dict[str, str]:
+        """Class words written with a same-sounding last vowel and read as the class the leaflets know (소화재 ->
+        소화제), as `read_as` says of names."""
+        return {
+            written: word
+            for word, written in kind_readings(qa.query).items()
+            if written != word and word in qa.classes and self.class_products.products([word], self.lexicon)
+        }
+
     def _names_a_known_kind(self, query: str) -> bool:
         """A kind of medicine the leaflets know (가래약: 가래 is in 효능 sections; 코 스프레이, 안약: a form), a drug
         signal for the guard although no rule or name matched; 청약 is none."""
         kinds = kind_words(query)
-        forms = any(w.endswith(FORM_WORDS) for w in kinds)
+        forms = any(w.endswith(FORMS_ASKED) for w in kinds)
         return forms or bool(kinds and self.class_products.products(kinds, self.lexicon))
 
     def _spelling_tokens(self, qa: QueryAnalysis, q_tokens: list[str]) -> list[str]:

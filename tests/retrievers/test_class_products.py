@@ -49,3 +49,15 @@ def test_a_named_product_is_never_overridden_by_its_class(searcher):
 )
 def test_a_known_kind_of_medicine_keeps_a_question_in_scope(searcher, question, blocked):
     assert searcher.retrieve(question).out_of_scope is blocked
+
+
+def test_a_class_word_written_with_a_same_sounding_vowel_is_read_as_the_class(searcher):
+    result = searcher.retrieve("소화재 빈속에 먹어도 되나")  # 재 for 제: ㅐ and ㅔ sound alike
+    assert not result.out_of_scope
+    assert result.read_as == {"소화재": "소화제"}
+    weighed = [h for h in result.candidates if h.scores["product"] == CLASS_WEIGHT]
+    assert weighed and DIGESTIVE in {h.doc.metadata["item_seq"] for h in weighed}
+
+
+def test_a_one_syllable_stem_before_약_or_제_is_no_kind_of_medicine(searcher):
+    assert searcher.retrieve("실제로 현재 숙제 예약 어떻게 해요").out_of_scope  # 실제, 현재 (현제), 숙제, 예약
