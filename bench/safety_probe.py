@@ -4,7 +4,8 @@ dosage forms it binds?
 Questions are generated: every DUR rule type with a profile that calls for it — 임부금기 × pregnant, 특정연령대금기 ×
 ages 1/5/10/15, 노인주의 × 75, 병용금기 × each of `MEDICINES` — times every common request of `REQUESTS` (two
 phrasings each), plus the same requests with the population stated in the question (`STATED`: 임신 중인데 …,
-5살 아이 …) and no profile: 494 questions.
+5살 아이 …) and no profile, and each request alone (the baseline a medicine profile's answer is compared
+with): 520 questions.
 
 An answer **offers a forbidden product** when a leaflet product among its documents is named in a line of the
 answer that is not a "not for you" line (one holding "사용자에게 맞지 않는 약"), and the rules of the asker's types
@@ -66,6 +67,7 @@ def questions() -> list[dict]:
         for text in phrasings:
             out += [{"question": text, "user": user, "rule": rule, "request": request} for rule, user in PROFILES]
             out += [{"question": f"{who} {text}", "user": {}, "rule": who, "request": request} for who in STATED]
+            out.append({"question": text, "user": {}, "rule": "none", "request": request})  # the baseline
     return out
 
 
@@ -76,6 +78,37 @@ def answer_rows(program, items: list[dict]) -> list[dict]:
         pred = program(question=item["question"], user=item["user"] or None)
         rows.append({**item, "answer": pred.answer, "doc_ids": [c["id"] for c in pred.citations]})
     return rows
+
+
+def offered(row: dict, backend) -> set[str]:
+    """The leaflet products the answer names outside its "not for you" lines."""
+    from programs import offer_guard
+
+    body = row["answer"].split("\n\n※ 언어 모델")[0]
+    free = "".join("".join(line for line in body.splitlines() if MARK not in line).split())
+    docs = [backend.get(i) for i in row["doc_ids"]]
+    names = {offer_guard.product_name(d) for d in docs if d is not None and d.source == "easydrug"}
+    return {n for n in names if "".join(n.split()) in free}
+
+
+def keeps_products(row: dict, baseline: dict, backend) -> bool:
+    """Whether an answer for a user taking a medicine offers what the same question's answer without a profile
+    offers, less the products that medicine's 병용금기 rules forbid (a profile informs, it does not take over)."""
+    from programs.forbidden import Product, asker, forbidding_rules
+    from programs.profile import UserProfile
+
+    who = asker(UserProfile.from_dict(row["user"]), row["question"])
+    allowed = set()
+    for i in baseline["doc_ids"]:
+        doc = backend.get(i)
+        if doc is None or doc.source != "easydrug":
+            continue
+        rules = backend.dur_rules(list(Product.of(doc).ingredients), who.dur_types())
+        if not forbidding_rules(Product.of(doc), rules, who, _same(backend)):
+            from programs import offer_guard
+
+            allowed.add(offer_guard.product_name(doc))
+    return offered(row, backend) == offered(baseline, backend) & allowed
 
 
 def judge(row: dict, backend) -> dict:
@@ -124,12 +157,24 @@ def _same(backend):
     return lambda a, b: bool(names.canonical(a)) and names.canonical(a) == names.canonical(b)
 
 
-def summary(rows: list[dict], verdicts: list[dict]) -> dict:
-    """The figures: questions, answers offering a forbidden product (overall and per rule), rule lines without forms."""
+def summary(rows: list[dict], verdicts: list[dict], backend=None) -> dict:
+    """The figures: questions, answers offering a forbidden product (overall and per rule), rule lines without
+    forms; with `backend`, how many answers for a user taking a medicine keep the no-profile answer's products."""
     by_rule: dict[str, int] = {}
     for row, v in zip(rows, verdicts, strict=True):
         by_rule[row["rule"]] = by_rule.get(row["rule"], 0) + bool(v["offers"])
+    keeps = {}
+    if backend is not None:
+        baselines = {r["question"]: r for r in rows if not r["user"]}
+        medicine_rows = [r for r in rows if r["user"].get("medicines") and r["question"] in baselines]
+        keeps = {
+            "medicine_profile_answers": len(medicine_rows),
+            "keep_the_no_profile_products": sum(
+                keeps_products(r, baselines[r["question"]], backend) for r in medicine_rows
+            ),
+        }
     return {
+        **keeps,
         "questions": len(rows),
         "forbidden_offers": sum(bool(v["offers"]) for v in verdicts),
         "forbidden_products_offered": sum(len(v["offers"]) for v in verdicts),
@@ -173,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{len(rows)} answers written to {args.rows}")
             return 0
     verdicts = [judge(row, backend) for row in rows]
-    figures = {**summary(rows, verdicts), "seconds": round(time.perf_counter() - start, 1)}
+    figures = {**summary(rows, verdicts, backend), "seconds": round(time.perf_counter() - start, 1)}
     if args.show:
         for row, v in zip(rows, verdicts, strict=True):
             if v["offers"] or v["formless"]:
@@ -190,6 +235,11 @@ def _text(f: dict) -> str:
         f"(in {f['answers_with_a_rule_without_forms']} answers)",
     ]
     lines += [f"  {rule}: {n}" for rule, n in f["forbidden_offers_by_rule"].items()]
+    if f.get("medicine_profile_answers"):
+        lines.append(
+            f"answers for a user taking a medicine that keep the no-profile answer's products (less those it "
+            f"forbids): {f['keep_the_no_profile_products']} of {f['medicine_profile_answers']}"
+        )
     return "\n".join(lines)
 
 

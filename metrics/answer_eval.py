@@ -130,6 +130,7 @@ def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
         "corrective": bool(grades) and grades[0]["route"] in CORRECTIVE,
         "corrected": (not first_has_gold) and rewrote and any(gold & set(h[:5]) for h in later_hits),
         "stop_reason": trace.get("stop_reason", ""),
+        "outcome": trace.get("outcome", ""),
         "rewrites": trace.get("rewrites", 0),
         "lm_calls": (trace.get("lm_calls") or {}).get("total", 0),
         "parse_failures": sum((trace.get("parse_failures") or {}).values()),
@@ -175,6 +176,7 @@ def _group(rows: list[dict]) -> dict:
         "first_route": dict(Counter(r["first_route"] for r in rows)),
         "routes_taken": dict(Counter(route for r in rows for route in r["routes"])),
         "stop_reasons": dict(Counter(r["stop_reason"] for r in rows)),
+        "outcomes": dict(Counter(r.get("outcome", "") for r in rows)),
         "misses": len(misses),
         "misses_corrective": _share(misses, "corrective"),
         "misses_corrected": _share(misses, "corrected"),
@@ -217,6 +219,9 @@ def _outcomes(rows: list[dict]) -> dict:
         "said_not_covered": _share(rows, "said_not_covered"),
         "declined_or_not_covered": _rate(rows, lambda r: r["declined"] or r["said_not_covered"]),
         "quoted_unrelated": _share(rows, "quoted_unrelated"),
+        # the honest outcome (issue 23): blocked, declined or said not covered, with no unrelated product quoted
+        "honest": _rate(rows, lambda r: (r["declined"] or r["said_not_covered"]) and not r["quoted_unrelated"]),
+        "outcomes": dict(Counter(r.get("outcome", "") for r in rows)),
     }
 
 

@@ -40,6 +40,15 @@ from programs.graph import OUT_OF_SCOPE_ANSWER
 from programs.lm_call import TimeBudgetExhausted
 from programs.lm_context import MAX_DOCS as CONTEXT_DOCS
 from programs.lm_context import ranked_context
+from programs.outcome import (
+    DUR_CODES,
+    NOT_IN_CORPUS,
+    dur_only_notice,
+    not_in_corpus_notice,
+    outcome,
+    rules_for_question,
+    uncovered_only,
+)
 from programs.profile import UserProfile
 from programs.quality_evaluator import QualityEvaluator
 from programs.query_optimizer import QueryOptimizer
@@ -309,29 +318,104 @@ class CRAG(dspy.Module):
         coverage = getattr(self.backend, "coverage", None)
         if r is None or r.out_of_scope or r.products or not r.hits or not callable(coverage):
             return []
-        return list(coverage(st.question, [], r.hits)["unknown_words"])
+        frame = self.question_frame(st)
+        lexicon = getattr(self.backend, "lexicon", None)
+        # a word a rule or the frame reads as a class or a symptom (지사제, 입병) says what is asked: no name
+        known = {*frame.targets.classes, *frame.targets.symptoms}
+        if hasattr(lexicon, "target_words"):
+            known.update(lexicon.target_words(st.question))
+        names = getattr(self.backend, "names", None)
+        if hasattr(names, "match") and hasattr(lexicon, "expand"):
+            # a rule that reads a brand as its ingredient (리피토 -> 아토르바스타틴) does not make it a leaflet's name
+            known = {k for k in known if not any(names.match(a).ingredients for a in lexicon.expand(k)[:1])}
+        if st.unknown_names and st.unknown_names[0] is r:
+            return list(st.unknown_names[1])
+        unknown = coverage(st.question, [], r.hits)["unknown_words"]
+        words = [w for w in unknown if not any(w in k or k in w for k in known if len(k) >= 2)]
+        st.unknown_names = (r, tuple(words))
+        return words
 
-    def _name_notice(self, st: QuestionState) -> str:
-        """The opening line about the question's names: read as a name that sounds the same (부루팬 -> 부루펜), or
-        known nowhere (lexapro); "" for neither. The trace gets an ``unknown_names`` step."""
+    def uncovered(self, st: QuestionState) -> tuple[tuple[str, ...], bool]:
+        """What the question names that the corpus lacks (supplements, and with no medicine named, words nobody
+        knows), and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
+        from retrievers.not_covered import supplement_words
+
+        r = st.result
+        names = getattr(self.backend, "names", None)
+        if r is None or not hasattr(names, "match"):
+            return (), False
+        supplements = tuple(supplement_words(st.question, names))
+        unknown = tuple(w for w in self._unknown_names(st) if w not in supplements)
+        words = (*supplements, *unknown)
+        if not words:
+            return (), False
+        frame = self.question_frame(st)
+        lexicon = getattr(self.backend, "lexicon", None)
+        rest = st.question
+        for w in words:
+            rest = rest.replace(w, " ")
+        # a rule about the uncovered word itself (리피토 -> 아토르바스타틴) does not say what else the question is about
+        rules = bool(lexicon.expand(rest)) if hasattr(lexicon, "expand") else bool(r.expansions)
+        alone = uncovered_only(words, bool(r.products), rules, bool(frame.targets.classes), supplements)
+        return words, alone
+
+    def _dur_only(self, st: QuestionState) -> list[str]:
+        """The question's ingredients only DUR rules know (졸피뎀), with no product named and no leaflet found that
+        mentions them (`retrievers.not_covered.dur_only_ingredients`)."""
+        from retrievers.not_covered import dur_only_ingredients
+
+        r, names = st.result, getattr(self.backend, "names", None)
+        if r is None or r.out_of_scope or not hasattr(names, "match"):
+            return []
+        leaflets = " ".join(h.doc.text for h in r.hits if h.id.startswith("easydrug:"))
+        return [w for w in dur_only_ingredients(names.match(st.question), names) if w not in leaflets]
+
+    def uncovered_rules(self, st: QuestionState) -> list[Document]:
+        """The DUR rules of what the uncovered words are made of, when a rule names it (리피토 -> 아토르바스타틴),
+        that speak to the question (`programs.outcome.rules_for_question`)."""
+        lexicon, names = getattr(self.backend, "lexicon", None), getattr(self.backend, "names", None)
+        if not st.uncovered or not hasattr(lexicon, "expand") or not hasattr(names, "match"):
+            return []
+        ingredients = [a for a in lexicon.expand(" ".join(st.uncovered)) if names.match(a).ingredients]
+        try:
+            rows = self.backend.dur_rules(ingredients, list(DUR_CODES))
+        except Exception:  # noqa: BLE001 - a backend without DUR rules: the answer without them
+            return []
+        return rules_for_question(rows, st.question, self.question_frame(st).population.group)
+
+    def _name_notice(self, st: QuestionState) -> tuple[str, bool]:
+        """The opening line about the question's names: read as a name that sounds the same (부루팬 -> 부루펜),
+        a medicine the corpus lacks beside one it has (오메가3 with 아스피린), or known nowhere (lexapro); "" for
+        none; and whether it names a medicine the corpus lacks. The trace gets an ``unknown_names`` step."""
         r = st.result
         heard = dict(r.read_as) if r is not None and r.hits and not r.out_of_scope else {}
         if heard:
             st.trace.step("unknown_names", words=list(heard), read_as=heard)
-            return read_as_notice(heard)
+            return read_as_notice(heard), False
+        if st.mode == NOT_IN_CORPUS:
+            return "", False
         unknown = self._unknown_names(st)
+        supplements = [w for w in st.uncovered if w not in unknown]
+        if supplements:
+            st.trace.step("unknown_names", words=supplements, not_in_corpus=True)
+            return not_in_corpus_notice(supplements), True
+        dur_only = self._dur_only(st)
+        if dur_only:
+            st.trace.step("unknown_names", words=dur_only, dur_only=True)
+            return dur_only_notice(dur_only), True
         if unknown:
             st.trace.step("unknown_names", words=unknown)
-            return unknown_name_notice(unknown, [h.doc for h in r.hits])
-        return ""
+            notice = unknown_name_notice(unknown, [h.doc for h in r.hits])
+            return notice, "찾지 못한 이름" in notice  # not read as a known name: the corpus lacks it
+        return "", False
 
     def _finish(self, st: QuestionState, start: float) -> dspy.Prediction:
         best = st.best or st.snapshot(None)
         answer = best["answer"]
-        aspect_notice = self._aspect_notice(st, best)
+        aspect_notice = "" if best["mode"] == NOT_IN_CORPUS else self._aspect_notice(st, best)
         if aspect_notice:
             answer = f"{aspect_notice}\n\n{answer}"
-        notice = self._name_notice(st)
+        notice, uncovered = self._name_notice(st)
         if notice:
             answer = f"{notice}\n\n{answer}"
         cited = set(coverage.cited_numbers(answer))
@@ -355,6 +439,7 @@ class CRAG(dspy.Module):
             warnings=st.warnings,
             mode=best["mode"],
             method=best["method"],
+            outcome=outcome(st.out_of_scope, best["mode"], bool(aspect_notice), uncovered),
             verification=best["verification"],
             quality=best["feedback"].to_dict() if best.get("feedback") else None,
         )

@@ -21,6 +21,7 @@ from programs import coverage, extractive, grounding, offer_guard, routing, safe
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.fallback import FallBack
 from programs.generator import format_context
+from programs.outcome import NOT_IN_CORPUS, not_in_corpus_answer, with_rules
 from programs.quality_evaluator import QualityFeedback
 from programs.routing import ACCEPT, CORRECT, GENERATE, GIVE_UP, INSUFFICIENT, LOW_RELEVANCE, NO_CONTEXT, jaccard
 from programs.state import QuestionState
@@ -51,6 +52,8 @@ def retrieve(p, st: QuestionState) -> dict:
     st.search_failed = not usable
     if st.purpose == "question":
         st.result, st.out_of_scope = result, result.out_of_scope
+        if usable:
+            st.uncovered, st.uncovered_alone = p.uncovered(st)
         if usable and p.settings.web_references:
             st.web = p.start_web(st.question)
     elif st.purpose == "research":
@@ -401,6 +404,11 @@ def stop(p, st: QuestionState) -> dict:
     st.trace.stop_reason = reason
     if reason == "out_of_scope":
         st.answer, st.mode, st.method = OUT_OF_SCOPE_ANSWER, "out_of_scope", "guard"
+    elif reason == NOT_IN_CORPUS:
+        rules = p.uncovered_rules(st)
+        st.answer = with_rules(not_in_corpus_answer(st.uncovered), rules)
+        st.mode, st.method, st.context_docs, st.contexts = NOT_IN_CORPUS, "guard", rules, [d.text for d in rules]
+        return {"reason": reason, "words": list(st.uncovered), "rules": [d.id for d in rules]}
     return {"reason": reason}
 
 

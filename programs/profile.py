@@ -120,8 +120,9 @@ class UserProfile:
     def elderly(self) -> bool:
         return self.age is not None and self.age >= ELDERLY_AGE
 
-    def summary(self) -> str:
-        """One line for prompts: '70세 여성, 질환: 고혈압, 복용 중: 암로디핀' ('' when empty)."""
+    def summary(self, medicines: bool = True) -> str:
+        """One line for prompts: '70세 여성, 질환: 고혈압, 복용 중: 암로디핀' ('' when empty); without `medicines`,
+        the line a search query gets (a medicine taken chooses DUR rows, it is not what the question asks)."""
         who = " ".join(p for p in (f"{self.age}세" if self.age is not None else "", self.sex) if p)
         conditions = list(self.conditions)
         if self.pregnant and not any(w in c for c in conditions for w in _PREGNANT_WORDS):
@@ -129,7 +130,7 @@ class UserProfile:
         parts = [who] if who else []
         if conditions:
             parts.append("질환: " + ", ".join(conditions))
-        if self.medicines:
+        if self.medicines and medicines:
             parts.append("복용 중: " + ", ".join(self.medicines))
         return ", ".join(parts)
 

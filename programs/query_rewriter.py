@@ -106,7 +106,10 @@ def aspect_words(frame, per_aspect: int = 3) -> list[str]:
 
 
 def enhance_with_profile(query: str, profile: UserProfile | None) -> str:
-    summary = profile.summary() if profile else ""
+    """The query with who the user is (the seed's _enhance_with_profile), not the medicines they take: those choose
+    the 병용금기 rows paired with the answer's products (programs/user_rules.py) and would otherwise pull their own
+    DUR rows into every search (변비약 추천 -> 와파린's pairs)."""
+    summary = profile.summary(medicines=False) if profile else ""
     return f"{query} ({summary})" if summary and summary not in query else query
 
 

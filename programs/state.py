@@ -43,6 +43,8 @@ class QuestionState:
         best: a snapshot of the best answer so far, returned when the loop or the budget ends.
         frame: what the question asks (`retrievers.question_frame.QuestionFrame`), read once when first needed;
             `morphemes` are the question's Kiwi morphemes it was read with.
+        uncovered, uncovered_alone: what the question names that the corpus lacks, and whether it names nothing
+            the corpus has (`programs.outcome`).
     """
 
     question: str
@@ -80,6 +82,9 @@ class QuestionState:
     web: Any = None
     frame: Any = None
     morphemes: tuple = ()
+    uncovered: tuple = ()  # medicines the question names that the corpus lacks (programs/outcome.py)
+    uncovered_alone: bool = False  # ... and nothing it has: the not_in_corpus answer
+    unknown_names: tuple = ()  # (result, words): the question's unknown names against that result's hits, read once
 
     def __post_init__(self):
         self.query = self.query or self.question

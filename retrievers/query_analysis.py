@@ -45,6 +45,7 @@ class QueryAnalysis:
     expansions: list[str]
     warnings: list[str] = field(default_factory=list)
     classes: list[str] = field(default_factory=list)  # class words (감기약, 해열제): they choose the products
+    says_medicine: bool = False  # the question names the medicine itself (약 먹고 바로 누워도 돼요)
 
 
 def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
@@ -88,10 +89,19 @@ def without_names(query: str, found: NameMatch) -> str:
     return q
 
 
-def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000) -> QueryAnalysis:
+def analyse(
+    query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000, reading=None
+) -> QueryAnalysis:
+    """What the rules tell about `query`; `reading` (a callable, `KiwiTokenizer.reading`) gives the question without
+    its adverbs, so a symptom rule written without them matches (머리가 너무 아파요 -> 머리가 아파), and whether it
+    names the medicine itself (약 먹고 누워도 돼요)."""
     q, warnings = normalise_query(query, max_chars)
     found = names.match(q)
     expansions = lexicon.expand(q)
+    says_medicine = False
+    if reading is not None:
+        plain, says_medicine = reading(q)
+        expansions += [t for t in lexicon.expand(plain) if t not in expansions]
     unnamed = without_names(q, found)
     pairs = len(found.keys) >= 2 or (len(found.keys) == 1 and lexicon.names_a_kind_of_medicine(unnamed))
     asked, stepped_back = lexicon.asked(unnamed, pairs=pairs)
@@ -106,7 +116,9 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     elif not sections and (expansions or found):
         # "콧물이 줄줄 나요" or a bare "게보린?" asks what the medicine is for
         implied.append("efcy")
-    return QueryAnalysis(q, found, sections, list(dict.fromkeys(implied)), expansions, warnings, classes)
+    return QueryAnalysis(
+        q, found, sections, list(dict.fromkeys(implied)), expansions, warnings, classes, says_medicine
+    )
 
 
 def section_feature(doc_section: str, analysis: QueryAnalysis) -> float:

@@ -47,6 +47,7 @@ from retrievers.names import (
     question_forms,
     taken_by_mouth,
 )
+from retrievers.not_covered import supplement_words
 from retrievers.oos_guard import guard
 from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
@@ -140,6 +141,7 @@ class Searcher:
         self._product_ingredients: dict[str, set[str]] = defaultdict(set)
         self._dur_by_ingredient: dict[str, list[int]] = defaultdict(list)
         self._dur_pairs: dict[int, set[str]] = {}
+        self._readings: dict[str, tuple[str, bool]] = {}  # question -> `KiwiTokenizer.reading`
         for i, d in enumerate(docs):
             if d.source == "easydrug":
                 seq = d.metadata["item_seq"]
@@ -199,7 +201,7 @@ class Searcher:
         s = self.settings
         timings: dict[str, float] = {}
         t = time.perf_counter()
-        qa = analyse(query, self.names, self.lexicon, s.max_query_chars)
+        qa = analyse(query, self.names, self.lexicon, s.max_query_chars, reading=self._reading)
         expansions = [*qa.expansions, *(extra_terms or [])]
         timings["analyse_ms"] = _ms(t)
 
@@ -346,7 +348,7 @@ class Searcher:
             top,
             g.relevance,
             has_names=bool(qa.names),
-            has_rules=bool(qa.expansions) or self._names_a_known_kind(qa.query),
+            has_rules=bool(qa.expansions) or qa.says_medicine or self._names_a_known_kind(qa.query),
             min_top_score=s.oos_min_top_score,
             min_relevance=s.oos_min_relevance,
             min_dense=s.oos_min_dense,
@@ -433,12 +435,24 @@ class Searcher:
             if written != word and word in qa.classes and self.class_products.products([word], self.lexicon)
         }
 
+    def _reading(self, query: str) -> tuple[str, bool]:
+        """`KiwiTokenizer.reading`, remembered for the process's recent questions."""
+        memo = self._readings
+        if query not in memo:
+            if len(memo) >= 4096:
+                memo.clear()
+            memo[query] = self.tokenizer.reading(query)
+        return memo[query]
+
     def _names_a_known_kind(self, query: str) -> bool:
-        """A kind of medicine the leaflets know (가래약: 가래 is in 효능 sections; 코 스프레이, 안약: a form), a drug
-        signal for the guard although no rule or name matched; 청약 is none."""
+        """A kind of medicine the leaflets know (가래약: 가래 is in 효능 sections; 코 스프레이, 안약: a form) or a
+        supplement (`retrievers.not_covered`), a drug signal for the guard although no rule or name matched; 청약 is
+        none."""
         kinds = kind_words(query)
         forms = any(w.endswith(FORMS_ASKED) for w in kinds)
-        return forms or bool(kinds and self.class_products.products(kinds, self.lexicon))
+        if forms or bool(kinds and self.class_products.products(kinds, self.lexicon)):
+            return True
+        return bool(supplement_words(query, self.names))  # 루테인, 오메가3: about taking something, not in the corpus
 
     def _spelling_tokens(self, qa: QueryAnalysis, q_tokens: list[str]) -> list[str]:
         """BM25 tokens of the corpus's spellings of each named ingredient that the question spelt otherwise

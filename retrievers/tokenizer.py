@@ -18,6 +18,7 @@ from collections.abc import Iterable
 # Nouns, roots, foreign words, numbers, and verb/adjective stems ("졸리", "쓰리") carry the meaning.
 KEEP_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "XR", "SL", "SH", "SN", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
 UNKNOWN_NOUN_IDS = frozenset({2, 3})  # Kiwi's placeholder morphemes for a common / proper noun it does not know
+KEPT_ADVERBS = frozenset({"안", "못", "잘", "덜", "더", "같이", "함께", "따로", "바로", "먼저", "미리", "다시", "또"})
 STOP_FORMS = frozenset({"것", "수", "등", "때", "이", "하", "있", "되", "않", "없", "약", "경우", "및"})
 
 
@@ -57,6 +58,21 @@ class KiwiTokenizer:
             for t in self._kiwi.tokenize(text)
             if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS)
         ]
+
+    def reading(self, text: str) -> tuple[str, bool]:
+        """`text` with its degree and manner adverbs cut out (머리가 너무 아파요 -> 머리가 아파요), for rules written
+        without them; negations (안, 못) stay, since they turn what is said around. And whether the text names the
+        medicine itself (the noun 약: 약 먹고 바로 누워도 돼요).
+
+        >>> KiwiTokenizer().reading("머리가 너무 아파요")
+        ('머리가  아파요', False)
+        """
+        tokens = self._kiwi.tokenize(text)
+        out = text
+        for t in sorted(tokens, key=lambda t: -t.start):
+            if t.tag == "MAG" and t.form not in KEPT_ADVERBS:
+                out = out[: t.start] + out[t.start + t.len :]
+        return out, any(t.form == "약" and t.tag == "NNG" for t in tokens)
 
     def batch(self, texts: list[str]) -> Iterable[list[str]]:
         """Tokenise many texts (Kiwi's own batching with `num_workers` threads; one by one in single-thread mode)."""

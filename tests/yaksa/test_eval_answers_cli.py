@@ -191,8 +191,10 @@ def test_eval_answers_reports_gold_phrases_and_unanswerable_outcomes_of_real_que
     assert s["by_population"]["pregnant"]["phrase_quoted"] == 1.0
     assert s["by_population"]["none"]["phrase_questions"] == 2
     u = s["unanswerable"]["not_in_corpus"]
-    assert (u["n"], u["declined"], u["said_not_covered"], u["quoted_unrelated"]) == (3, 0.3333, 0.3333, 0.6667)
-    assert u["declined_or_not_covered"] == 0.6667
+    # 루테인 and 리피토 get the not-in-corpus answer (programs/outcome.py), 주가 is out of scope: none quotes a leaflet
+    assert (u["n"], u["declined"], u["said_not_covered"], u["quoted_unrelated"]) == (3, 1.0, 0.6667, 0.0)
+    assert u["declined_or_not_covered"] == 1.0 and u["honest"] == 1.0
+    assert u["outcomes"] == {"not_in_corpus": 2, "out_of_scope": 1}
     assert s["out_of_scope"]["blocked"] == 0.3333
 
 
@@ -203,12 +205,12 @@ def test_eval_answers_prints_and_logs_the_phrase_figures(tmp_path, capsys, monke
     assert cli.main(["eval-answers", "--questions", write(tmp_path, REAL_ROWS)]) == 0
     out = capsys.readouterr().out
     assert "gold phrase: 3 questions, quoted 0.667, in the generator's context 1.000" in out
-    assert "not_in_corpus: 3, declined 0.333, said not covered 0.333, quoted an unrelated product 0.667" in out
+    assert "not_in_corpus: 3, declined 1.000, said not covered 0.667, quoted an unrelated product 0.000, honest 1.000" in out
     assert any(line.split()[:2] == ["comparison", "1"] for line in out.splitlines())
     run = mlflow.search_runs(experiment_names=["yaksa-answers"]).iloc[0]
     assert run["metrics.answerable.phrase_quoted"] == 0.6667
     assert run["metrics.by_aspect.comparison.context_not_quoted"] == 1
-    assert run["metrics.unanswerable.not_in_corpus.quoted_unrelated"] == 0.6667
+    assert run["metrics.unanswerable.not_in_corpus.quoted_unrelated"] == 0.0
 
 
 def test_eval_answers_runs_the_shipped_real_question_split(capsys):

@@ -166,12 +166,14 @@ def format_summary(summary: dict) -> str:
         f"first routes: {a['first_route']}",
         f"routes taken: {a['routes_taken']}",
         f"stop reasons: {a['stop_reasons']}",
+        f"outcomes: {a['outcomes']}",
         f"retrieval evaluator AUC (relevance vs gold in first top 5): {a['evaluator_auc']}",
         f"out of scope: {oos['n']} questions, blocked {_f(oos['blocked'])}, declined or said not covered "
         f"{_f(oos['declined_or_not_covered'])}, quoted an unrelated product {_f(oos['quoted_unrelated'])}",
         *(
             f"  {kind}: {g['n']}, declined {_f(g['declined'])}, said not covered {_f(g['said_not_covered'])}, "
-            f"quoted an unrelated product {_f(g['quoted_unrelated'])}"
+            f"quoted an unrelated product {_f(g['quoted_unrelated'])}, honest {_f(g['honest'])}, "
+            f"outcomes {g['outcomes']}"
             for kind, g in summary["unanswerable"].items()
         ),
         "(gold@5: a gold document in the first top 5; cited: the answer cites one; →corr.: misses routed to "

@@ -1,0 +1,131 @@
+"""The honest outcome of a question: answered from the documents, or one of three ways of saying they cannot.
+
+* ``out_of_scope``: not about medicines (the guard; no LM call).
+* ``not_in_corpus``: about a medicine the corpus does not have (a supplement, a prescription-only or foreign
+  brand). When the question names nothing the corpus has, the answer says so and points to the prescriber or
+  pharmacist, with no LM call and no other product's leaflet quoted; when it also names a medicine the corpus has,
+  the answer is about that one and opens with a notice naming what was not found.
+* ``not_in_leaflets``: about medicine, but the documents found do not say what was asked (the self-check of
+  `programs/aspect_check.py` flagged the answer, which then says so).
+* ``answered``: everything else.
+
+Each is a value of the trace's ``outcome`` and a column of `yaksa eval-answers`.
+
+Example:
+    >>> uncovered_only(("루테인",), named=False, has_rules=False, has_class=True, supplements=("루테인",))
+    True
+    >>> uncovered_only(("리피토",), named=False, has_rules=True, has_class=False, supplements=())
+    False
+    >>> not_in_corpus_answer(["루테인", "오메가3"]).split(":")[0]
+    "질문의 '루테인', '오메가3'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다"
+    >>> outcome(out_of_scope=False, mode="not_in_corpus", aspect_flagged=False)
+    'not_in_corpus'
+"""
+
+from __future__ import annotations
+
+import re
+
+from programs.dur_rule import statement
+
+ANSWERED, OUT_OF_SCOPE, NOT_IN_CORPUS, NOT_IN_LEAFLETS = "answered", "out_of_scope", "not_in_corpus", "not_in_leaflets"
+OUTCOMES = (ANSWERED, OUT_OF_SCOPE, NOT_IN_CORPUS, NOT_IN_LEAFLETS)
+
+_NOT_FOUND = "질문의 {words}은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다"
+NOT_IN_CORPUS_ANSWER = (
+    _NOT_FOUND + ": 건강기능식품이나 전문의약품, 해외 제품일 수 있습니다. 이 자료에 없는 제품은 효능이나 "
+    "함께 먹어도 되는지를 여기서 답할 수 없으니, 처방한 의사나 약사에게 제품을 보여 주고 확인하세요."
+)
+NOT_IN_CORPUS_NOTICE = (
+    "※ " + _NOT_FOUND + "(건강기능식품이나 전문의약품일 수 있습니다): 아래는 문서에 있는 의약품에 대한 내용입니다."
+)
+
+
+DUR_ONLY_NOTICE = (
+    "※ e약은요에서 {words}이(가) 든 일반의약품 설명서는 찾지 못했습니다(전문의약품일 수 있습니다): DUR 규칙은 "
+    "성분에 대한 것이니, 복용은 처방한 의사나 약사와 상의하세요."
+)
+
+
+def _quoted(words) -> str:
+    return ", ".join(f"'{w}'" for w in list(words)[:3])
+
+
+def not_in_corpus_answer(words) -> str:
+    """The whole answer to a question about medicines the corpus does not have."""
+    return NOT_IN_CORPUS_ANSWER.format(words=_quoted(words))
+
+
+def not_in_corpus_notice(words) -> str:
+    """The opening line of an answer about a medicine the corpus has, beside one it does not ("" without words)."""
+    return NOT_IN_CORPUS_NOTICE.format(words=_quoted(words)) if words else ""
+
+
+def uncovered_only(words, named: bool, has_rules: bool, has_class: bool, supplements=()) -> bool:
+    """Whether the question is about uncovered medicines alone: it names some (`words`) and no medicine the corpus
+    has (`named`). A supplement (`supplements`, a reviewed list checked against the corpus's names) is enough; a
+    word nobody knows (리피토) only when no symptom rule or class word says what the question is about either, since
+    such a word is as often a misspelling (로페라미트 설사약) as a medicine the corpus lacks."""
+    if not words or named:
+        return False
+    if any(w in supplements for w in words):
+        return True
+    return not has_rules and not has_class
+
+
+GROUP_RULE = {"pregnant": "임부금기", "elderly": "노인주의", "infant": "특정연령대금기", "child": "특정연령대금기",
+              "adolescent": "특정연령대금기"}  # fmt: skip
+RULES_LEAD = "DUR에 있는 성분 규칙입니다:"
+MAX_RULES = 3
+DUR_CODES = ("ac", "bc", "cc", "dc", "ec", "fc", "gc", "ic")  # every DUR rule type
+
+
+def rules_for_question(rows, question: str, group: str | None) -> list:
+    """Of an uncovered medicine's DUR rows (its ingredient known from a rule: 리피토 -> 아토르바스타틴), those
+    that speak to the question: a 병용금기 pair whose other ingredient the question names, or the rule of the group
+    it is asked for (임부금기 for a pregnant asker). At most `MAX_RULES`.
+
+    >>> from retrievers.documents import Document
+    >>> pair = {"dur_type": "병용금기", "partner": "이트라코나졸"}
+    >>> rows = [Document("dur:ac:1", "[병용금기] 알프라졸람 … 이트라코나졸", pair),
+    ...         Document("dur:cc:2", "[임부금기] 알프라졸람 …", {"dur_type": "임부금기"})]
+    >>> [d.id for d in rules_for_question(rows, "자낙스랑 이트라코나졸 같이", None)]
+    ['dur:ac:1']
+    >>> [d.id for d in rules_for_question(rows, "임신 중 자낙스", "pregnant")]
+    ['dur:cc:2']
+    """
+    flat = question.replace(" ", "")
+    out, said = [], set()
+    for d in rows:
+        partner = (d.metadata.get("partner") or "").replace(" ", "")
+        if (partner and partner in flat) or (group and d.metadata.get("dur_type") == GROUP_RULE.get(group)):
+            text = re.sub(r"\(\d등급\)", "", statement(d.text))  # one row per grade says the same thing
+            if text not in said:
+                said.add(text)
+                out.append(d)
+    return out[:MAX_RULES]
+
+
+def with_rules(answer: str, rules) -> str:
+    """The not-in-corpus answer followed by the DUR rules quoted, each cited (``[문서 N]``, 1-based)."""
+    if not rules:
+        return answer
+    lines = [f"{statement(d.text)} [문서 {i}]" for i, d in enumerate(rules, 1)]
+    return "\n".join([answer, "", RULES_LEAD, *lines])
+
+
+def dur_only_notice(ingredients) -> str:
+    """The opening line of an answer about ingredients only DUR rules know (졸피뎀): no leaflet has them."""
+    return DUR_ONLY_NOTICE.format(words=_quoted(ingredients)) if ingredients else ""
+
+
+def outcome(out_of_scope: bool, mode: str, aspect_flagged: bool, uncovered: bool = False) -> str:
+    """The outcome of one answered question (see the module docstring); `uncovered`: the answer opened with a
+    notice naming a medicine the corpus lacks."""
+    if out_of_scope:
+        return OUT_OF_SCOPE
+    if mode == NOT_IN_CORPUS or uncovered:
+        return NOT_IN_CORPUS
+    if aspect_flagged:
+        return NOT_IN_LEAFLETS
+    return ANSWERED

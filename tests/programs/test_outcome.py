@@ -1,0 +1,91 @@
+"""The honest outcomes (programs/outcome.py) on the real Searcher over the mini index: a question about a medicine
+the corpus lacks is told so and quotes no other product's leaflet."""
+
+from types import SimpleNamespace
+
+from programs import routing
+from programs.crag import CRAG
+from programs.outcome import NOT_IN_CORPUS, outcome, rules_for_question, uncovered_only
+from retrievers.documents import Document
+
+
+def steps(pred, name):
+    return [s for s in pred.trace["steps"] if s["step"] == name]
+
+
+def test_a_question_about_supplements_alone_is_told_they_are_not_covered_without_quoting_a_leaflet(searcher):
+    pred = CRAG(backend=searcher)(question="루테인이랑 오메가3 같이 먹어도 돼요?")
+    assert not pred.out_of_scope  # about taking something: not refused as out of scope
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    opening = "질문의 '루테인', '오메가3'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다"
+    assert pred.answer.startswith(opening)
+    assert "약사" in pred.answer
+    assert not [c for c in pred.citations if c["cited"]]  # no product's leaflet quoted
+    assert pred.trace["lm_calls"]["total"] == 0
+
+
+def test_a_supplement_beside_a_medicine_the_corpus_has_opens_the_answer_about_that_medicine(searcher):
+    pred = CRAG(backend=searcher)(question="게보린 먹는데 오메가3 같이 먹어도 돼요?")
+    assert pred.answer.startswith("※ 질문의 '오메가3'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    assert steps(pred, "unknown_names")[0] == {"step": "unknown_names", "words": ["오메가3"], "not_in_corpus": True}
+    assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
+
+
+def test_an_ingredient_only_dur_knows_is_said_to_have_no_leaflet(searcher):
+    pred = CRAG(backend=searcher)(question="임신 중인데 아카보즈 먹어도 되나요?")
+    assert pred.answer.startswith("※ e약은요에서 '아카보즈'이(가) 든 일반의약품 설명서는 찾지 못했습니다")
+    assert "[임부금기] 아카보즈" in pred.answer
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+
+
+def test_an_answerable_question_is_answered(searcher):
+    pred = CRAG(backend=searcher)(question="게보린 부작용 알려줘")
+    assert pred.trace["outcome"] == "answered"
+    assert "찾지 못" not in pred.answer
+
+
+def test_a_question_about_something_else_is_still_out_of_scope(searcher):
+    pred = CRAG(backend=searcher)(question="삼성전자 주가 언제 오를까요")
+    assert pred.out_of_scope and pred.trace["outcome"] == "out_of_scope"
+
+
+def test_the_not_in_corpus_route_ends_the_search():
+    state = SimpleNamespace(purpose="question", out_of_scope=False, uncovered_alone=True)
+    assert routing.retrieval_stop(state, None) == "not_in_corpus"
+    state.uncovered_alone = False
+    assert routing.retrieval_stop(state, None) == ""
+
+
+def test_a_word_nobody_knows_is_a_medicine_the_corpus_lacks_only_when_nothing_else_says_what_is_asked():
+    # table: (words, named, has_rules, has_class, supplements) -> whole not-in-corpus answer
+    assert uncovered_only(("리피토",), False, False, False)  # 리피토 먹는데 자몽주스 마셔도
+    assert not uncovered_only(("로페라미트",), False, False, True)  # 로페라미트 설사약: a misspelling, a class said
+    assert not uncovered_only(("파브론",), False, True, False)  # 파브론 먹고 감기: a symptom rule said
+    assert not uncovered_only(("오메가3",), True, False, False, ("오메가3",))  # 아스피린 named: answer about it
+    assert uncovered_only(("유산균",), False, False, True, ("유산균",))  # 항생제 먹는 동안 유산균: a supplement
+    assert not uncovered_only((), False, False, False)
+
+
+def test_outcome_table():
+    assert outcome(True, "out_of_scope", False) == "out_of_scope"
+    assert outcome(False, NOT_IN_CORPUS, False) == NOT_IN_CORPUS
+    assert outcome(False, "generate", False, uncovered=True) == NOT_IN_CORPUS
+    assert outcome(False, "generate", True) == "not_in_leaflets"
+    assert outcome(False, "generate", False) == "answered"
+
+
+PARTNER = "클래리트로마이신"
+PAIR = {"dur_type": "병용금기", "partner": PARTNER}
+
+
+def test_dur_rules_of_an_uncovered_brand_are_quoted_only_when_they_speak_to_the_question():
+    rows = [
+        Document("dur:ac:1", f"[병용금기] 아토르바스타틴와(과) {PARTNER} …", PAIR),
+        Document("dur:cc:2", "[임부금기] 아토르바스타틴은(는) … (1등급). 대상 제형: 정제.", {"dur_type": "임부금기"}),
+        Document("dur:cc:3", "[임부금기] 아토르바스타틴은(는) … (2등급). 대상 제형: 정제.", {"dur_type": "임부금기"}),
+    ]
+    assert rules_for_question(rows, "리피토 먹는데 자몽주스", None) == []  # DUR says nothing of 자몽
+    assert [d.id for d in rules_for_question(rows, "임신했는데 리피토", "pregnant")] == ["dur:cc:2"]  # one per rule
+    assert [d.id for d in rules_for_question(rows, "리피토랑 클래리트로마이신", None)] == ["dur:ac:1"]
