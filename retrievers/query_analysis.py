@@ -89,9 +89,7 @@ def without_names(query: str, found: NameMatch) -> str:
     return q
 
 
-def analyse(
-    query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000, reading=None
-) -> QueryAnalysis:
+def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 1000, reading=None) -> QueryAnalysis:
     """What the rules tell about `query`; `reading` (a callable, `KiwiTokenizer.reading`) gives the question without
     its adverbs, so a symptom rule written without them matches (머리가 너무 아파요 -> 머리가 아파), and whether it
     names the medicine itself (약 먹고 누워도 돼요)."""
@@ -116,9 +114,7 @@ def analyse(
     elif not sections and (expansions or found):
         # "콧물이 줄줄 나요" or a bare "게보린?" asks what the medicine is for
         implied.append("efcy")
-    return QueryAnalysis(
-        q, found, sections, list(dict.fromkeys(implied)), expansions, warnings, classes, says_medicine
-    )
+    return QueryAnalysis(q, found, sections, list(dict.fromkeys(implied)), expansions, warnings, classes, says_medicine)
 
 
 def section_feature(doc_section: str, analysis: QueryAnalysis) -> float:

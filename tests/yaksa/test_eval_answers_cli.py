@@ -205,7 +205,8 @@ def test_eval_answers_prints_and_logs_the_phrase_figures(tmp_path, capsys, monke
     assert cli.main(["eval-answers", "--questions", write(tmp_path, REAL_ROWS)]) == 0
     out = capsys.readouterr().out
     assert "gold phrase: 3 questions, quoted 0.667, in the generator's context 1.000" in out
-    assert "not_in_corpus: 3, declined 1.000, said not covered 0.667, quoted an unrelated product 0.000, honest 1.000" in out
+    line = "not_in_corpus: 3, declined 1.000, said not covered 0.667, quoted an unrelated product 0.000, honest 1.000"
+    assert line in out
     assert any(line.split()[:2] == ["comparison", "1"] for line in out.splitlines())
     run = mlflow.search_runs(experiment_names=["yaksa-answers"]).iloc[0]
     assert run["metrics.answerable.phrase_quoted"] == 0.6667
