@@ -17,13 +17,34 @@ from __future__ import annotations
 
 import time
 
-from programs import coverage, extractive, grounding, offer_guard, routing, safety_rules, sentences
+from programs import (
+    answer_check,
+    coverage,
+    extractive,
+    grounding,
+    offer_guard,
+    query_check,
+    routing,
+    safety_rules,
+    sentences,
+)
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.fallback import FallBack
 from programs.generator import format_context
+from programs.hit_merge import merge_hits
 from programs.outcome import NOT_IN_CORPUS, not_in_corpus_answer, with_rules
 from programs.quality_evaluator import QualityFeedback
-from programs.routing import ACCEPT, CORRECT, GENERATE, GIVE_UP, INSUFFICIENT, LOW_RELEVANCE, NO_CONTEXT, jaccard
+from programs.routing import (
+    ACCEPT,
+    CORRECT,
+    EXTRACTIVE,
+    GENERATE,
+    GIVE_UP,
+    INSUFFICIENT,
+    LOW_RELEVANCE,
+    NO_CONTEXT,
+    jaccard,
+)
 from programs.state import QuestionState
 from programs.verifier import FAILED_NOTICE
 from retrievers.oos_guard import OOS_MESSAGE as OUT_OF_SCOPE_ANSWER  # the one out-of-scope text
@@ -32,6 +53,9 @@ MAX_DUR_DOCS = 3
 GROUNDING_REMOVED_NOTICE = "※ 근거 확인: 인용한 문서로 확인되지 않는 문장 {n}개를 답변에서 뺐습니다."
 GROUNDING_FALLBACK_NOTICE = (
     "※ 근거 확인: 답변의 문장이 인용한 문서로 확인되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
+)
+ANSWER_CHECK_NOTICE = (
+    "※ 답변 확인: LM의 답변이 질문에 답하지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
 )
 
 
@@ -50,7 +74,11 @@ def retrieve(p, st: QuestionState) -> dict:
     st.warnings.extend(w for w in result.warnings if w not in st.warnings)
     usable = bool(result.hits) and not result.out_of_scope
     st.search_failed = not usable
+    merged = usable and st.merge_own and st.own_result is not None and st.purpose in ("optimized", "relevance")
+    if merged:
+        result = merge_hits(st.own_result, result, p.settings.k)
     if st.purpose == "question":
+        st.own_result = result if usable else None
         st.result, st.out_of_scope = result, result.out_of_scope
         if usable:
             st.uncovered, st.uncovered_alone = p.uncovered(st)
@@ -73,6 +101,7 @@ def retrieve(p, st: QuestionState) -> dict:
         "oos_reason": result.oos_reason,
         "hits": [{"id": h.id, "score": round(float(h.score), 4)} for h in result.hits],
         "ms": ms,
+        **({"merged_with_question": True} if merged else {}),
     }
 
 
@@ -80,9 +109,23 @@ def optimize_query(p, st: QuestionState) -> dict:
     """Ask the query LM for core / recall / avoid terms and a cleaner query (nothing to search when it failed)."""
     opt = p.query_optimizer(question=st.question, profile_summary=st.profile.summary(), run=st.run)
     st.query, st.purpose = (opt.query, "optimized") if opt.method == "lm" else ("", "question")
+    info = {"method": opt.method, "query": opt.query, "extra_terms": opt.extra_terms, "avoid_terms": opt.avoid_terms}
     if opt.method == "lm":
-        st.terms, st.avoid = list(opt.extra_terms), list(opt.avoid_terms)
-    return {"method": opt.method, "query": opt.query, "extra_terms": opt.extra_terms, "avoid_terms": opt.avoid_terms}
+        checked = _check_query(p, st, opt.query, opt.extra_terms, opt.avoid_terms)
+        st.query, st.terms, st.avoid, st.merge_own = checked.query, list(checked.terms), list(checked.avoid), True
+        info.update(checked_query=checked.query, query_check=checked.to_dict())
+    return info
+
+
+def _check_query(p, st: QuestionState, query: str, terms=(), avoid=()) -> query_check.QueryCheck:
+    """The query LM's output checked against the question's frame (programs/query_check.py)."""
+    shared = p.shared
+    vocabulary = getattr(shared, "vocabulary", None)
+    if vocabulary is None:
+        vocabulary = shared.vocabulary = query_check.CorpusVocabulary(_names(p), _lexicon(p))
+    frame = p.question_frame(st)
+    summary = st.profile.summary()
+    return query_check.check_query(frame, query, terms, avoid, vocabulary, summary, st.morphemes, _lexicon(p))
 
 
 def grade(p, st: QuestionState) -> dict:
@@ -170,9 +213,15 @@ def rewrite(p, st: QuestionState) -> dict:
         result=st.result,
         names=_names(p),
     )
-    repeated = any(_same(out.query, q) for q in st.searched)
-    st.query, st.purpose = ("" if repeated else out.query), "relevance"
-    return {"reason": "relevance", "method": out.method, "query": out.query, "searched": not repeated}
+    query, info = out.query, {"reason": "relevance", "method": out.method, "query": out.query}
+    st.merge_own = out.method == "lm"
+    if st.merge_own:
+        checked = _check_query(p, st, out.query)
+        query = checked.query
+        info.update(checked_query=query, query_check=checked.to_dict())
+    repeated = any(_same(query, q) for q in st.searched)
+    st.query, st.purpose = ("" if repeated else query), "relevance"
+    return {**info, "searched": not repeated}
 
 
 def generate(p, st: QuestionState) -> dict:
@@ -201,7 +250,7 @@ def generate(p, st: QuestionState) -> dict:
         out.mode,
         out.method,
     )
-    st.verification, st.verify_action, st.verify_rounds = "off", "", 0
+    st.verification, st.verify_action, st.verify_rounds, st.check_cause = "off", "", 0, ""
     st.doc_hashes.append(hashes(st.result.documents if st.result and mode != NO_CONTEXT else st.docs))
     checked = ground(p, st)
     rules = add_rules(st)
@@ -216,13 +265,23 @@ def generate(p, st: QuestionState) -> dict:
 
 
 def add_rules(st: QuestionState) -> list[str]:
-    """Quote and cite, at the top of the answer, every DUR rule of the user's profile the answer does not cite; then
+    """Quote and cite, at the top of the answer, every DUR rule of the user's profile the answer does not quote (a
+    rule cited without saying what it says is recorded as ``safety_rules`` in the trace, and quoted); then
     take out every sentence offering a product those rules forbid (programs/offer_guard.py)."""
+    unquoted = safety_rules.cited_unquoted(st.answer, st.context_docs)
+    if unquoted:
+        st.trace.step("safety_rules", cited_not_quoted=unquoted)
     st.answer, added = safety_rules.add_missing_rules(st.answer, st.context_docs)
     st.answer, withheld = offer_guard.withhold(st.answer, st.context_docs, st.question)
     if withheld:
         st.trace.step("offers_withheld", products=withheld)
     return added
+
+
+def _lexicon(p):
+    """The backend's section words (`Lexicon`), or None for a backend without them."""
+    lexicon = getattr(p.shared.backend, "lexicon", None)
+    return lexicon if hasattr(lexicon, "sections") else None
 
 
 def _names(p):
@@ -246,25 +305,31 @@ def ground(p, st: QuestionState) -> dict:
     reqs = coverage.requirements(st.question, sections, st.profile)
     lost = len(coverage.missing(reqs, out.answer, numbered)) > len(coverage.missing(reqs, st.answer, numbered))
     if out.kept_cited == 0 or lost or not st.context_docs:
-        docs = st.context_docs
-        st.answer = extractive_answer(
-            st.question,
-            docs,
-            st.mode if docs else NO_CONTEXT,
-            st.terms,
-            sections,
-            p.settings.extractive_docs,
-            p.settings.extractive_sentences,
-            GROUNDING_FALLBACK_NOTICE,
-            names=st.result.products if st.result else (),
-        )
-        st.method, info["fallback"] = "extractive", True
+        to_extractive(p, st, GROUNDING_FALLBACK_NOTICE)
+        info["fallback"] = True
         why = f"{len(out.removed)} unsupported sentence(s) removed; extractive answer"
         st.trace.fallback("grounding", why, "ungrounded", "extractive answer")
     else:
         notice = GROUNDING_REMOVED_NOTICE.format(n=len(out.removed))
         st.answer = f"{out.answer.rstrip()}\n\n{notice}"
     return info
+
+
+def to_extractive(p, st: QuestionState, notice: str) -> None:
+    """Replace the answer with the extractive answer from the generator's documents, closing with `notice`."""
+    docs = st.context_docs
+    st.answer = extractive_answer(
+        st.question,
+        docs,
+        st.mode if docs else NO_CONTEXT,
+        st.terms,
+        st.result.sections if st.result else (),
+        p.settings.extractive_docs,
+        p.settings.extractive_sentences,
+        notice,
+        names=st.result.products if st.result else (),
+    )
+    st.method = "extractive"
 
 
 def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
@@ -287,13 +352,29 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
 
 
 def verify(p, st: QuestionState) -> dict:
-    """Verify the answer (PASS/FAIL with a cause) and decide: accept, correct, re-search, or end with a notice."""
+    """Check the answer (programs/answer_check.py, no LM), then verify it with the LM verifier (PASS/FAIL with a
+    cause) and decide: accept, correct, re-search, or end with a notice. An answer failing the check is corrected,
+    then replaced by the extractive answer; with no verifier an answer that passes the check is accepted as it is."""
     s = p.settings
+    checked = answer_check.check_answer(
+        st.answer, st.question, st.context_docs, p.question_frame(st), st.morphemes, _lexicon(p)
+    )
+    action = routing.route_answer_check(checked.cause, st.verify_rounds, s.max_verify_rounds, st.run.has_lm("generate"))
+    st.check_cause = checked.cause
+    if action:
+        st.verify_action, st.verify_feedback, st.verification = action, checked.feedback, "fail"
+        if action == EXTRACTIVE:
+            unanswered(p, st, f"{checked.cause}: {checked.detail}")
+        info = {"verdict": "FAIL", "cause": checked.cause, "by": "answer_check", "action": action}
+        return {**info, "round": st.verify_rounds, "check": checked.to_dict()}
+    if not st.run.has_lm("verify"):
+        st.verify_action = ACCEPT
+        return {"verdict": "none", "action": "checked", "check": checked.to_dict()}
     with FallBack(st.trace, "verify", "answer not verified") as step:
         verdict, cause, feedback = p.verifier.check(st.question, format_context(st.context_docs), st.answer, st.run)
     if step.failed:
         st.verification, st.verify_action = "unverified", ACCEPT
-        return {"verdict": "none", "action": "unverified"}
+        return {"verdict": "none", "action": "unverified", "check": checked.to_dict()}
     action = routing.route_verification(
         verdict, cause, st.verify_rounds, st.researched, s.max_verify_rounds, s.max_research
     )
@@ -307,7 +388,16 @@ def verify(p, st: QuestionState) -> dict:
         st.answer, st.verification = f"{st.answer.rstrip()}\n\n{FAILED_NOTICE}", "failed"
     else:
         st.verification = "fail"
-    return {"verdict": verdict, "cause": cause, "action": action, "round": st.verify_rounds, "feedback": feedback[:200]}
+    info = {"verdict": verdict, "cause": cause, "by": "verifier", "action": action, "round": st.verify_rounds}
+    return {**info, "feedback": feedback[:200], "check": checked.to_dict()}
+
+
+def unanswered(p, st: QuestionState, why: str) -> None:
+    """An LM answer that failed the answer check and could not be corrected: the extractive answer instead."""
+    to_extractive(p, st, ANSWER_CHECK_NOTICE)
+    add_rules(st)
+    st.verification, st.verify_action = "answer_check_fallback", EXTRACTIVE
+    st.trace.fallback("answer_check", why, "unanswered", "extractive answer")
 
 
 def correct(p, st: QuestionState) -> dict:
@@ -321,7 +411,9 @@ def correct(p, st: QuestionState) -> dict:
             st.verification, st.verify_action = "grounding_fallback", GIVE_UP
         rules = add_rules(st)
         return {"round": st.verify_rounds, "chars": len(st.answer), "grounding_check": checked, "rules_added": rules}
-    if step.failed:
+    if step.failed and st.check_cause:
+        unanswered(p, st, f"{st.check_cause}: the correction failed")
+    elif step.failed:
         st.answer, st.verification, st.verify_action = f"{st.answer.rstrip()}\n\n{FAILED_NOTICE}", "failed", GIVE_UP
     return {"round": st.verify_rounds, "chars": len(st.answer)}
 

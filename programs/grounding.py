@@ -7,7 +7,9 @@ A sentence is unsupported when
 * a number with its unit (doses, 정/캡슐/mg/g/mL, times a day, days, ages, percentages) is not in the documents it
   cites (``number``) — spacing, thousands commas, 하루/1일, 세/살, 번/회, 알/정, 밀리그람/mg, 세 번/3회 are treated
   as the same;
-* a drug or ingredient name in it is not in the documents it cites (``name``);
+* a drug or ingredient name in it is not in the documents it cites (``name``): a name the index knows, or a word that
+  reads as a product's name although the corpus knows no such product (자멘clinical정: `programs.name_words`), which
+  a fragment of it (자멘) that is a known name does not excuse;
 * it permits (복용해도 됩니다, 괜찮습니다, 안전합니다 …) what a document it cites forbids or tells to ask about first
   (마십시오, 금기, 안 됩니다, 상의하십시오 …) about the same thing — a similar sentence, or the same slot such as
   drinking or pregnancy (``permits``).
@@ -32,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 
 from programs.coverage import SLOTS
+from programs.name_words import product_like
 from programs.text import bigrams
 
 CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
@@ -196,7 +199,7 @@ def unsupported(unit: str, ids: list[int], n_docs: int, support: _Support, names
         if not support.number_ok(token, ids):
             return f"the number {token} is not in the cited documents"
     keys = list(names.match(body, readings=False).keys) if names is not None else []  # names as written
-    keys += _DRUGLIKE.findall(body)
+    keys += _DRUGLIKE.findall(body) + product_like(body, names)  # names as the corpus writes them, not fragments
     for key in dict.fromkeys(keys):
         if not support.name_ok(key, ids):
             return f"the name {key} is not in the cited documents"
@@ -211,6 +214,18 @@ def unsupported(unit: str, ids: list[int], n_docs: int, support: _Support, names
                 if overlap >= SIMILAR or any(w in s for words in slots for w in words):
                     return f"it permits what the cited document forbids: {s.strip()[:80]}"
     return ""
+
+
+def which_check(reason: str) -> str:
+    """The test a removal's reason comes from: ``citation``, ``number``, ``name`` or ``permits`` (the trace's word).
+
+    >>> which_check("the name 자멘clinical정 is not in the cited documents")
+    'name'
+    """
+    for prefix, name in (("cites", "citation"), ("the number", "number"), ("the name", "name")):
+        if reason.startswith(prefix):
+            return name
+    return "permits"
 
 
 def check(answer: str, docs: list, user_text: str = "", names=None) -> Grounded:
@@ -244,7 +259,7 @@ def check(answer: str, docs: list, user_text: str = "", names=None) -> Grounded:
             out.checked += 1
             reason = unsupported(unit, ids, n_docs, support, names)
             if reason:
-                out.removed.append({"sentence": unit, "reason": reason})
+                out.removed.append({"sentence": unit, "reason": reason, "check": which_check(reason)})
             else:
                 kept.append(unit)
                 out.kept_cited += bool(valid)

@@ -132,6 +132,7 @@ CORRECT = "correct"
 RESEARCH = "research"
 INSUFFICIENT = "insufficient_information"
 GIVE_UP = "give_up"
+EXTRACTIVE = "extractive"
 
 
 def route_verification(
@@ -148,6 +149,19 @@ def route_verification(
     if cause == "missing_information":
         return RESEARCH if researched < max_research else INSUFFICIENT
     return CORRECT if rounds < max_rounds else GIVE_UP
+
+
+def route_answer_check(cause: str, rounds: int, max_rounds: int = 3, can_correct: bool = True) -> str:
+    """What to do after the deterministic answer check (programs/answer_check.py): "" when it passed (the LM verifier
+    decides); for a failed answer, correct it while fewer than `max_rounds` rounds were made and a generating LM can,
+    then replace it with the extractive answer (an answer that says nothing is never shipped).
+
+    >>> route_answer_check("", 0), route_answer_check("repeats_question", 0), route_answer_check("no_citation", 3)
+    ('', 'correct', 'extractive')
+    """
+    if not cause:
+        return ""
+    return CORRECT if can_correct and rounds < max_rounds else EXTRACTIVE
 
 
 # ---------------------------------------------------------------- the graph's edges (programs/graph.py)
@@ -200,8 +214,9 @@ def after_rewrite(state, settings) -> str:
 
 
 def after_generate(state, settings) -> str:
-    """Verify an LM answer when verification is on and a verifier is available; evaluate otherwise."""
-    if settings.verification and state.method == "lm" and state.run.has_lm("verify"):
+    """Verify an LM answer when verification is on (the deterministic answer check always, the LM verifier when
+    there is one); evaluate otherwise."""
+    if settings.verification and state.method == "lm":
         return "verify"
     return "evaluate"
 

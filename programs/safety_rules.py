@@ -1,5 +1,7 @@
 """The user's safety rules first: the DUR rules the profile pulled in (병용금기, 임부금기, 노인주의, 연령금기) lead the
-generator's context, and an answer that cites none of an applicable rule gets it added, quoted and cited, at its top.
+generator's context, and an answer that does not quote an applicable rule gets it added, quoted and cited, at its top.
+Citing a rule is not quoting it: a line citing the rule must say what it says (`says_rule`), so an answer citing the
+임부금기 rule beside "코막힘 약 뭐 먹어요?" still gets the rule.
 
 Example:
     >>> from retrievers.documents import Document
@@ -16,8 +18,11 @@ Example:
 
 from __future__ import annotations
 
+import re
+
 from programs.coverage import cited_ids
 from programs.extractive import mentions, names_product, same
+from programs.grounding import CITE, forbids
 from programs.offer_guard import VERDICT_ONLY
 
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
@@ -62,15 +67,61 @@ def rules_first(docs: list) -> list:
     return [d for d in docs if is_rule(d)] + [d for d in docs if not is_rule(d)]
 
 
-def add_missing_rules(answer: str, docs: list) -> tuple[str, list[str]]:
-    """Quote, cited, every applicable rule in `docs` the answer does not cite; returns the answer and the ids added."""
+def says_rule(line: str, doc) -> bool:
+    """Whether an answer line says what a DUR rule says: it holds the rule's first sentence, or it names the rule's
+    ingredient (and, for a pair, its partner) with a verdict (a prohibition, 주의, or the rule's type).
+
+    >>> from retrievers.documents import Document
+    >>> rule = Document("dur:cc:1", "[임부금기] 페닐레프린은(는) 임부에게 사용하면 안 되는 성분입니다. 사유: …",
+    ...                 {"dur_type": "임부금기", "ingredient": "페닐레프린"})
+    >>> says_rule("임신 중에는 페닐레프린을 쓰면 안 됩니다.", rule), says_rule("코막힘 약 뭐 먹어요?", rule)
+    (True, False)
+    """
+    first = re.split(r"(?<=[.!?])\s", doc.text.strip(), maxsplit=1)[0]
+    if _letters(first) in _letters(line) or same(first, line):
+        return True
+    meta = doc.metadata
+    names = [str(meta.get(k, "")).strip() for k in ("ingredient", "partner")]
+    if not all(mentions(line, n) for n in names if n):
+        return False
+    return forbids(line) or "주의" in line or str(meta.get("dur_type", "")) in line
+
+
+def quoted_rules(answer: str, docs: list) -> set[str]:
+    """The ids of the rules in `docs` the answer quotes: a line citing the rule (``[문서 N]``) says what it says
+    (`says_rule`), or any line holds its text. Citing a rule without saying it does not count."""
+    quoted = set()
     numbered = {i: d.id for i, d in enumerate(docs, 1)}
-    cited = set(cited_ids(answer, numbered))
-    covered = [d.text for d in docs if d.id in cited and is_rule(d)]
+    for line in answer.splitlines():
+        cited = set(cited_ids(line, numbered))
+        text = CITE.sub(" ", line).strip()
+        for doc in docs:
+            if is_rule(doc) and (says_rule(text, doc) if doc.id in cited else _letters(doc.text) in _letters(text)):
+                quoted.add(doc.id)
+    return quoted
+
+
+def cited_unquoted(answer: str, docs: list) -> list[str]:
+    """The rules the answer cites without saying what they say (they are quoted again by `add_missing_rules`)."""
+    numbered = {i: d.id for i, d in enumerate(docs, 1)}
+    rules = {d.id for d in docs if is_rule(d)}
+    quoted = quoted_rules(answer, docs)
+    return [i for i in dict.fromkeys(cited_ids(answer, numbered)) if i in rules and i not in quoted]
+
+
+def _letters(text: str) -> str:
+    return re.sub(r"\W", "", text)
+
+
+def add_missing_rules(answer: str, docs: list) -> tuple[str, list[str]]:
+    """Quote, cited, every applicable rule in `docs` the answer does not quote (`quoted_rules`: a rule it cites
+    without saying it is quoted too); returns the answer and the ids added."""
+    quoted = quoted_rules(answer, docs)
+    covered = [d.text for d in docs if d.id in quoted]
     groups: list[tuple[str, list[int]]] = []  # the same rule text (rows that differ only in code) quoted once
     added = []
     for n, doc in enumerate(docs, 1):
-        if not is_rule(doc) or doc.id in cited or any(same(doc.text, c) for c in covered):
+        if not is_rule(doc) or doc.id in quoted or any(same(doc.text, c) for c in covered):
             continue
         added.append(doc.id)
         group = next((g for g in groups if same(g[0], doc.text)), None)

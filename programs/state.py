@@ -32,6 +32,8 @@ class QuestionState:
         query: what the next `retrieve` searches ("" when a rewrite repeated a searched query).
         purpose: why it searches: ``question``, ``optimized``, ``relevance``, ``quality`` or ``research``.
         result: the retrieval being graded or generated from.
+        own_result: the search of the question as asked; a search of the query LM's query (`merge_own`) is merged
+            with it (programs/hit_merge.py).
         search_failed: the last search was out of scope or empty (the previous result stays).
         found_new: a research search found documents other than those the answer used.
         grades: the grade of `result`; `graded` caches grades by result so an unchanged result is never re-graded.
@@ -39,6 +41,7 @@ class QuestionState:
         route: the relevance route (generate, rewrite, generate_low_relevance, generate_no_context).
         docs: the documents chosen for generation.
         verify_action: what the last verification decided (programs.routing ACCEPT, CORRECT, ...).
+        check_cause: why the last answer check failed (programs/answer_check.py; "" when it passed).
         doc_hashes: the content hashes of each generation's documents (the duplicate-documents stop).
         best: a snapshot of the best answer so far, returned when the loop or the budget ends.
         frame: what the question asks (`retrievers.question_frame.QuestionFrame`), read once when first needed;
@@ -57,6 +60,8 @@ class QuestionState:
     terms: list[str] = field(default_factory=list)
     avoid: list[str] = field(default_factory=list)
     result: RetrievalResult | None = None
+    own_result: RetrievalResult | None = None
+    merge_own: bool = False
     out_of_scope: bool = False
     search_failed: bool = False
     found_new: bool = False
@@ -74,6 +79,7 @@ class QuestionState:
     verify_action: str = ""
     verify_feedback: str = ""
     verify_rounds: int = 0
+    check_cause: str = ""
     researched: int = 0
     last_passed: dict | None = None
     feedback: QualityFeedback | None = None

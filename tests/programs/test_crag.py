@@ -161,7 +161,8 @@ def test_the_unknown_name_check_reads_the_question_not_a_rewrites_query(searcher
     )
     pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
     assert routes(pred) == ["rewrite", "generate"]
-    assert steps(pred, "retrieve")[-1]["query"] == "속쓰림 약"  # the answer's documents come from the rewrite
+    # the answer's documents come from the rewrite, checked: it keeps what the question asks (how to take it)
+    assert steps(pred, "retrieve")[-1]["query"] == "어떻게 먹어요 속쓰림 약"
     # words the user never wrote are not reported as unknown names: every check reads the question as asked (once
     # for the first search's outcome, once against the answer's documents)
     assert asked and set(asked) == {VAGUE}
@@ -277,8 +278,8 @@ def test_stagnation_and_decline_stop_and_keep_the_better_answer(searcher, script
     lm, lms = scripted(
         evaluate=[low(s) for s in scores],
         generate=[
-            {"answer": "첫 답변 [문서 1] 전문가와 꼭 상담하세요."},
-            {"answer": "둘째 답변 [문서 1] 전문가와 꼭 상담하세요."},
+            {"answer": "첫 답변: 게보린을 먹고 속이 쓰릴 수 있습니다. [문서 1] 전문가와 꼭 상담하세요."},
+            {"answer": "둘째 답변: 게보린 대신 부루펜도 위장 장애를 일으킵니다. [문서 1] 전문가와 꼭 상담하세요."},
         ],
         rewrite=[{"rewritten_query": "부루펜 부작용"}],
     )
@@ -421,6 +422,17 @@ def test_an_lm_answer_citing_the_rule_is_left_as_it_is(searcher, scripted):
     generate = steps(pred, "generate")[0]
     assert generate["rules_added"] == []
     assert pred.answer.startswith("임신 중에는 이부프로펜을")
+
+
+def test_an_lm_answer_citing_the_rule_without_saying_it_gets_the_rule_quoted(searcher, scripted):
+    # the measured failure: a sentence that only cites the 임부금기 rule ("… 뭐 먹어요? [문서 1]") counted as quoting it
+    answer = "부루펜은 두통, 치통에 씁니다. [문서 1, 2, 3]\n\n전문가와 꼭 상담하세요."
+    lm, lms = scripted(optimize=[BUFEN], generate=[{"answer": answer}])
+    pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
+    generate = steps(pred, "generate")[0]
+    assert generate["rules_added"] and all(i.startswith("dur:cc:") for i in generate["rules_added"])
+    assert steps(pred, "safety_rules")[0]["cited_not_quoted"] == generate["rules_added"]
+    assert pred.answer.startswith("[임부금기] 이부프로펜")
 
 
 def test_web_references_are_returned_but_never_enter_an_lm_context(searcher, scripted, no_web):

@@ -43,6 +43,9 @@ FAULTS = {
     "drug from another document": ("이부프로펜과 함께 복용합니다. [문서 1]", "name"),
     "invented drug name": ("아스피린을 함께 복용하면 효과가 좋습니다. [문서 1]", "name"),
     "invented ingredient": ("나프록센 성분이 들어 있습니다. [문서 2]", "name"),
+    # names the corpus does not know, though a fragment of them (게보린) is a known name in the cited document
+    "mangled name": ("게보린clinical정은 공복을 피해 드세요. [문서 1]", "name"),
+    "invented sibling of a known brand": ("게보린콜드정을 함께 복용합니다. [문서 1]", "name"),
 }
 
 
@@ -58,6 +61,11 @@ def test_every_fault_kind_is_caught_and_the_rest_kept(kind, given, corpus):
     assert out.answer.startswith(GOOD)
     assert fault not in out.answer
     assert "전문가와 꼭 상담하세요." in out.answer
+
+
+def test_the_trace_says_which_test_removed_a_sentence(given, corpus):
+    out = check(f"{GOOD} 게보린clinical정은 공복을 피해 드세요. [문서 1]", given, names=corpus[0].names)
+    assert [r["check"] for r in out.removed] == ["name"]
 
 
 def test_the_stub_dose_sentence_is_removed_with_both_reasons_available(given, corpus):

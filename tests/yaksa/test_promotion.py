@@ -88,9 +88,12 @@ def test_a_worse_candidate_does_not_take_the_alias_when_the_lm_turns_flaky(lab, 
     out = capsys.readouterr().out
     assert champion() == "1", out
     assert "@champion stays at version 1" in out
-    assert "0.900 >= 0.600, recorded score" in out
+    # v2 scores 0.45: its plain answer (0.6) on one dev question; on the other the stub's 게보린 query is merged with
+    # the question's own hits, so the answer's 게보린 sentence cites another leaflet and the extractive answer (0.3)
+    # replaces it
+    assert "0.900 >= 0.450, recorded score" in out
     assert flaky.failed == 0  # the champion was not re-scored through the flaky server
-    assert float(MlflowClient().get_model_version("yaksa-crag", "2").tags["dev_score"]) == pytest.approx(0.6)
+    assert float(MlflowClient().get_model_version("yaksa-crag", "2").tags["dev_score"]) == pytest.approx(0.45)
 
 
 def test_the_registered_version_carries_the_dataset_version_and_the_lms(lab, qa, flaky):
