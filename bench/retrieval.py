@@ -30,8 +30,8 @@ from metrics.retrieval import recall_at_k  # noqa: E402
 from metrics.retrieval_eval import load_questions  # noqa: E402
 from retrievers.bm25_index import BM25Index  # noqa: E402
 from retrievers.dense_policy import embeds_question, needs_dense  # noqa: E402
+from retrievers.index_open import open_searcher  # noqa: E402
 from retrievers.index_store import default_index_dir  # noqa: E402
-from retrievers.searcher import open_searcher  # noqa: E402
 from retrievers.tokenizer import whitespace_tokens  # noqa: E402
 
 
@@ -80,7 +80,7 @@ def main() -> int:
         return baseline.top(whitespace_tokens(q), 20)
 
     def hybrid_search(q: str):
-        searcher._query_cache.clear()  # time the query embedding every time, not the memo
+        searcher.dense.forget_queries()  # time the query embedding every time, not the memo
         return [h.id for h in searcher.retrieve(q, k=20).candidates]
 
     def seed_search(q: str):
@@ -126,7 +126,7 @@ def main() -> int:
     print(f"ratio seed/hybrid CPU: p50 {sc50 / c50:.1f}x   p95 {sc95 / c95:.1f}x   (load average {load:.1f})")
     stages = {}
     for q in queries[:100]:
-        searcher._query_cache.clear()
+        searcher.dense.forget_queries()
         for k, v in searcher.retrieve(q).timings.items():
             stages.setdefault(k, []).append(v)
     print("stage p50 ms: " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in stages.items()))

@@ -97,7 +97,7 @@ class CRAG(dspy.Module):
     """Corrective RAG over the MFDS leaflets and DUR rules.
 
     Args:
-        backend: a `retrievers.result.SearchBackend`; None opens the default searcher on first use.
+        backend: a `retrievers.backend.SearchBackend`; None opens the default searcher on first use.
         settings: feature flags and limits (default: the ``full_context_engineering`` profile).
         lms: a `dspy.LM` per role (``query``, ``generate``, ``verify``, ``judge``); roles left out use
             ``dspy.settings.lm``, and with neither the program runs without an LM.
@@ -126,7 +126,7 @@ class CRAG(dspy.Module):
     def backend(self):
         """The search backend (the default searcher is opened on first use)."""
         if self.shared.backend is None:
-            from retrievers.searcher import open_searcher  # lazy: the index is heavy and optional in tests
+            from retrievers.index_open import open_searcher  # lazy: the index is heavy and optional in tests
 
             self.shared.backend = open_searcher()
         return self.shared.backend
@@ -260,8 +260,8 @@ class CRAG(dspy.Module):
 
     def _same_ingredient(self):
         """Two ingredient names the same by the backend's canonical key (by `forbidden.same_name` without one)."""
-        names = getattr(self.backend, "names", None)
-        if not hasattr(names, "canonical"):
+        names = self.backend.names
+        if names is None:
             return forbidden.same_name
 
         def same(a: str, b: str) -> bool:
@@ -279,12 +279,9 @@ class CRAG(dspy.Module):
             from retrievers.question_frame import read_frame
 
             backend = self.backend
-            names = getattr(backend, "names", None)
-            lexicon = getattr(backend, "lexicon", None)
-            tokenize = getattr(backend, "tokenizer", None)
-            st.morphemes = tuple(tokenize(st.question)) if callable(tokenize) else ()
-            names = names if hasattr(names, "match") else NameIndex()
-            lexicon = lexicon if hasattr(lexicon, "target_words") else Lexicon.load()
+            st.morphemes = tuple(backend.tokenizer(st.question)) if backend.tokenizer is not None else ()
+            names = backend.names if backend.names is not None else NameIndex()
+            lexicon = backend.lexicon if backend.lexicon is not None else Lexicon.load()
             st.frame = read_frame(st.question, names, lexicon, st.morphemes)
         return st.frame
 
@@ -306,10 +303,9 @@ class CRAG(dspy.Module):
         documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py). The
         question as asked is read, not a rewrite's query (whose added words, 연용 or 연령금기, the user never wrote)."""
         r = st.result
-        coverage = getattr(self.backend, "coverage", None)
-        if r is None or r.out_of_scope or r.products or not r.hits or not callable(coverage):
+        if r is None or r.out_of_scope or r.products or not r.hits:
             return []
-        return list(coverage(st.question, [], r.hits)["unknown_words"])
+        return list(self.backend.coverage(st.question, [], r.hits)["unknown_words"])
 
     def _name_notice(self, st: QuestionState) -> str:
         """The opening line about the question's names: read as a name that sounds the same (부루팬 -> 부루펜), or

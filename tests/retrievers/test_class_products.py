@@ -3,9 +3,9 @@ drug signal for the scope guard, over the real searcher on the mini corpus."""
 
 import pytest
 
+from retrievers.candidates import CLASS_WEIGHT
 from retrievers.class_products import ClassProducts, class_terms
 from retrievers.lexicon import Lexicon
-from retrievers.searcher import CLASS_WEIGHT
 
 COLD = "196800036"  # 판콜에이내복액: 감기의 여러 증상
 DIGESTIVE = "198700405"  # 베아제정: 소화불량
