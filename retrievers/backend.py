@@ -4,10 +4,8 @@ it; `yaksa.testing.fake_backend.FakeBackend` fakes it, with None for the readers
 question with the shipped rules alone).
 
 Example:
-    >>> from retrievers.index_open import open_searcher
-    >>> backend: SearchBackend = open_searcher()
-    >>> backend.names.match("게보린 부작용").keys, backend.docs[backend.by_id["easydrug:197900277:se"]].id
-    (['게보린'], 'easydrug:197900277:se')
+    >>> sorted(SearchBackend.__annotations__)
+    ['by_id', 'docs', 'lexicon', 'names', 'tokenizer']
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@ vectors; Chroma only for a Chroma server or vectors missing from the cache; one 
 for the process.
 
 Example:
-    >>> s = open_searcher()
-    >>> s.retrieve("게보린 부작용").hits[0].id
-    'easydrug:197900277:se'
+    >>> open_searcher("/nonexistent/index")
+    Traceback (most recent call last):
+    ...
+    retrievers.index_store.IndexMissing: no index at /nonexistent/index: run `yaksa index` first
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The BM25 query of a question: its own Kiwi morphemes, its expansions' (symptom -> ingredient, a rewrite's terms),
 the corpus's spellings of each named ingredient, and a symptom question's rule words three times; minus the terms
-to avoid.
+to avoid. The texts besides the question (rule expansions, rule words, spellings) recur across questions: their
+tokens are remembered (`TermTokens`).
 
 Example:
     >>> from retrievers.lexicon import Lexicon
@@ -22,6 +23,23 @@ from retrievers.names import NameIndex
 from retrievers.query_analysis import QueryAnalysis
 
 MAX_SPELLINGS = 3  # corpus spellings of a named ingredient added to the BM25 query, at most
+MAX_TERM_TEXTS = 4096  # term texts whose tokens are remembered
+
+
+class TermTokens:
+    """A tokenizer remembering the tokens of the last `MAX_TERM_TEXTS` texts (a Kiwi pass costs ~0.3 ms)."""
+
+    def __init__(self, tokenizer: Callable[[str], list[str]]):
+        self.tokenizer = tokenizer
+        self._memo: dict[str, tuple[str, ...]] = {}
+
+    def __call__(self, text: str) -> list[str]:
+        tokens = self._memo.get(text)
+        if tokens is None:
+            if len(self._memo) >= MAX_TERM_TEXTS:
+                self._memo.clear()
+            tokens = self._memo[text] = tuple(self.tokenizer(text))
+        return list(tokens)
 
 
 def query_tokens(
@@ -31,15 +49,18 @@ def query_tokens(
     lexicon: Lexicon,
     extra_terms: list[str] | None = None,
     avoid_terms: list[str] | None = None,
+    terms: Callable[[str], list[str]] | None = None,
 ) -> tuple[list[str], list[str]]:
-    """(the question's own morphemes, the BM25 query's tokens)."""
+    """(the question's own morphemes, the BM25 query's tokens); `terms` tokenizes the other texts (default:
+    `tokenizer`; a `TermTokens` remembers them)."""
+    terms = terms or tokenizer
     expansions = [*qa.expansions, *(extra_terms or [])]
     morphemes = tokenizer(qa.query)
-    q_tokens = morphemes + (tokenizer(" ".join(expansions)) if expansions else [])
-    q_tokens += spelling_tokens(qa, q_tokens, tokenizer, names)
+    q_tokens = morphemes + (terms(" ".join(expansions)) if expansions else [])
+    q_tokens += spelling_tokens(qa, q_tokens, terms, names)
     if qa.expansions and not qa.names:  # a symptom question: the rules' own symptom words count three times
-        q_tokens += 2 * tokenizer(" ".join(lexicon.heads(qa.query)))
-    avoid = set(tokenizer(" ".join(avoid_terms))) if avoid_terms else set()
+        q_tokens += 2 * terms(" ".join(lexicon.heads(qa.query)))
+    avoid = set(terms(" ".join(avoid_terms))) if avoid_terms else set()
     return morphemes, [tok for tok in q_tokens if tok not in avoid]
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from retrievers.corpus import clean_product_name
 from retrievers.name_words import (
@@ -84,6 +85,7 @@ def ingredient_keys(name: str) -> set[str]:
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
 
 
+@lru_cache(maxsize=1 << 16)  # the corpus's ingredient names recur in every product and DUR row that lists them
 def ingredient_key(name: str) -> str:
     """An ingredient's key without a dictionary (its shortest match key; "" when it has none);
     `NameIndex.canonical` maps it onto the key the corpus's dictionary chose."""

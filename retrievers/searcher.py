@@ -7,7 +7,8 @@
   3. dense (`dense_search`, when `dense_policy` says the question needs it): the question's vector and cosines
   4. fusion (`fusion`): min-max-normalised BM25 and dense scores plus name and section matches, weighted (or
      reciprocal-rank fusion); top `candidates`; then the reranker when one is configured (`rerankers`)
-  5. the question frame and how the top hits meet it (`question_frame`, `frame_features`)
+  5. the question frame (read while the question's embedding runs) and how the top hits meet it (`question_frame`,
+     `frame_features`)
   6. the OOS guard (`oos_guard`)
 
 `retrievers.index_open.open_searcher` opens an index into a `Searcher`; programs see it as a
@@ -28,14 +29,13 @@ from dataclasses import dataclass, field
 from retrievers.bm25_index import BM25Index
 from retrievers.candidates import Candidates
 from retrievers.class_products import ClassProducts, kinds_heard, names_a_known_kind
-from retrievers.dense_policy import embeds_question, needs_dense
 from retrievers.dense_search import DenseSearch
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder
 from retrievers.frame_features import frame_features
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt
-from retrievers.lexical_query import query_tokens
+from retrievers.lexical_query import TermTokens, query_tokens
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex
 from retrievers.oos_guard import guard
@@ -64,6 +64,7 @@ class Gathered:
     depth: list[int] = field(default_factory=list)  # best BM25/dense rank per candidate (10**6: names only)
     lexical: bool = True  # BM25 matched some word of the query
     morphemes: list[str] = field(default_factory=list)  # the query's own Kiwi tokens (no expansion terms)
+    frame: QuestionFrame | None = None  # what the question asks (read while its embedding is computed)
 
     @property
     def vague(self) -> bool:
@@ -102,6 +103,7 @@ class Searcher:
         self.dense = DenseSearch(docs, embedder, store, vectors, lexicon.rule_texts())
         self.class_products = ClassProducts.from_documents(docs)
         self.candidates = Candidates(docs, names, self.class_products, lexicon)
+        self._terms = TermTokens(tokenizer)  # tokens of the rule-made texts of BM25 queries
 
     @property
     def scorer(self) -> str:
@@ -144,32 +146,39 @@ class Searcher:
     def gather(
         self, query: str, extra_terms: list[str] | None = None, avoid_terms: list[str] | None = None
     ) -> Gathered:
-        """Stages 1-3: analyse the query and collect candidates with their raw features (no weights involved)."""
+        """Stages 1-3: analyse the query and collect candidates with their raw features (no weights involved), and
+        read its frame (stage 5's first half) while an embedding, if any, runs on its worker thread."""
         s = self.settings
         timings: dict[str, float] = {}
         t = time.perf_counter()
         qa = analyse(query, self.names, self.lexicon, s.max_query_chars)
         timings["analyse_ms"] = _ms(t)
 
+        vector = self.dense.vector_later(qa, s.dense, self.lexicon, s.max_query_tokens)  # embeds meanwhile
+
         t = time.perf_counter()
-        morphemes, q_tokens = query_tokens(qa, self.tokenizer, self.names, self.lexicon, extra_terms, avoid_terms)
+        morphemes, q_tokens = query_tokens(
+            qa, self.tokenizer, self.names, self.lexicon, extra_terms, avoid_terms, self._terms
+        )
         bm25_all = self.bm25.scores(q_tokens)
-        bm25_top = self.bm25.top(q_tokens, s.bm25_depth) if q_tokens else []
+        bm25_top = self.bm25.top(q_tokens, s.bm25_depth, bm25_all) if q_tokens else []
         timings["bm25_ms"] = _ms(t)
 
         t = time.perf_counter()
-        qvec, dense_top = None, []
-        if self.dense.available and needs_dense(qa, s.dense):
-            if embeds_question(qa, s.dense):
-                qvec = self.dense.embed_query(qa.query, s.max_query_tokens)
-            else:
-                qvec = self.dense.rules_vector(qa.query, self.lexicon, s.max_query_tokens)
-            dense_top = self.dense.top(qvec, s.dense_depth)
-        relevance = dense_top[0][1] if dense_top else 0.0
-        timings["dense_ms"] = _ms(t)
+        name_weight = self.candidates.name_candidates(qa)
+        timings["names_ms"] = _ms(t)
 
         t = time.perf_counter()
-        name_weight = self.candidates.name_candidates(qa)
+        frame = read_frame(qa.query, self.names, self.lexicon, morphemes, found=qa.names)
+        timings["frame_ms"] = _ms(t)
+
+        t = time.perf_counter()
+        qvec = vector()
+        dense_top = self.dense.top(qvec, s.dense_depth) if qvec is not None else []
+        relevance = dense_top[0][1] if dense_top else 0.0
+        timings["dense_ms"] = _ms(t)  # what is left of the embedding after the stages above, and the search
+
+        t = time.perf_counter()
         cand = dict.fromkeys([i for i, _ in bm25_top])
         cand.update(dict.fromkeys(self.by_id[i] for i, _ in dense_top if i in self.by_id))
         cand.update(dict.fromkeys(name_weight))
@@ -180,15 +189,15 @@ class Searcher:
         bm25_rank = {i: r for r, (i, _) in enumerate(bm25_top)}
         dense_rank = {self.by_id.get(i, -1): r for r, (i, _) in enumerate(dense_top)}
         depth = [min(bm25_rank.get(i, 10**6), dense_rank.get(i, 10**6)) for i in cand_idx]
-        section = self.candidates.section
+        sections = self.candidates.sections
         raw = {
             "bm25": [float(bm25_all[i]) for i in cand_idx],
             "dense": self.dense.scores(cand_idx, qvec, dict(dense_top)),
             "product": [name_weight.get(i, 0.0) for i in cand_idx],
-            "section": [section_feature(section(i), qa) for i in cand_idx],
+            "section": [section_feature(sections[i], qa) for i in cand_idx],
         }
         timings["features_ms"] = _ms(t)
-        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes)
+        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes, frame)
 
     def rank(self, gathered: Gathered, weights: dict | None = None, fusion: str | None = None) -> list[Hit]:
         """Stage 3: fuse the features with `weights` (default: the settings') and return the top candidates."""
@@ -228,7 +237,7 @@ class Searcher:
             warnings.append(VAGUE_WARNING)
         t = time.perf_counter()
         frame, features = self.frame_of(g, [] if blocked else hits)
-        timings["frame_ms"] = _ms(t)
+        timings["frame_features_ms"] = _ms(t)
         return RetrievalResult(
             query=qa.query,
             hits=[] if blocked else hits,
@@ -252,7 +261,9 @@ class Searcher:
         """What the query asks (`QuestionFrame`, read with the analysis's name match) and how the top hits meet it
         (`retrievers.frame_features`), for the retrieval evaluator."""
         qa = g.analysis
-        frame = read_frame(qa.query, self.names, self.lexicon, g.morphemes, found=qa.names)
+        frame = g.frame
+        if frame is None:
+            frame = read_frame(qa.query, self.names, self.lexicon, g.morphemes, found=qa.names)
         features = frame_features(
             frame,
             hits,

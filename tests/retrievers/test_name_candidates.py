@@ -82,10 +82,21 @@ def searcher_with_a_plaster(tmp_path_factory):
 def test_a_question_about_swallowing_prefers_the_tablets_to_the_plaster(searcher_with_a_plaster):
     """이부프로펜 빈속에 먹으면: 부루펜정's sections outrank the plaster's; 붙이는 법 keeps both."""
     s = searcher_with_a_plaster
-    assert s.candidates.by_dosage_form({"197700120", "202006761"}, "이부프로펜 빈속에 먹으면 위 상해요") == {"197700120"}
-    assert s.candidates.by_dosage_form({"197700120", "202006761"}, "이부프로펜 붙이는 법") == {"197700120", "202006761"}
+    both = {"197700120", "202006761"}
+    assert s.candidates.by_dosage_form(both, "이부프로펜 빈속에 먹으면 위 상해요") == {"197700120"}
+    assert s.candidates.by_dosage_form(both, "이부프로펜 붙이는 법") == both
     hits = s.retrieve("이부프로펜 빈속에 먹으면 위 상해요", k=5).hits
     tablet = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "197700120"]
     plaster = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "202006761"]
     assert tablet and max(tablet) > max(plaster, default=0.0)
     assert hits[0].doc.metadata["item_seq"] == "197700120"
+
+
+def test_term_tokens_remember_what_the_tokenizer_gives(mini_searcher):
+    from retrievers.lexical_query import TermTokens
+
+    terms = TermTokens(mini_searcher.tokenizer)
+    first = terms("아세트아미노펜 이부프로펜")
+    assert first == mini_searcher.tokenizer("아세트아미노펜 이부프로펜")
+    first.append("changed")  # a caller's list is its own
+    assert terms("아세트아미노펜 이부프로펜") == mini_searcher.tokenizer("아세트아미노펜 이부프로펜")
