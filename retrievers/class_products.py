@@ -14,6 +14,7 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Iterable
 
@@ -25,6 +26,7 @@ from retrievers.question_frame import kind_readings, kind_words
 
 ENDINGS = ("유도제", "영양제", "약", "제")  # cut from a class word to find its stem (수면유도제 → 수면)
 MIN_STEM = 2
+SEPARATOR = "\x00"  # between the joined 효능 texts (squashed text holds none)
 FORMS_ASKED = tuple(QUESTION_FORMS)  # dosage forms as questions name them (연고, 시럽, 안약, 패치 …)
 
 
@@ -45,10 +47,18 @@ def class_terms(word: str, lexicon: Lexicon) -> tuple[str, ...]:
 
 
 class ClassProducts:
-    """Each product's 효능 text (spaces removed), searched for a class's terms."""
+    """Each product's 효능 text (spaces removed), searched for a class's terms: the texts are joined into one, so a
+    term is found with one `str.find` per product that has it (~0.05 ms) rather than one test per product (~2 ms)."""
 
     def __init__(self, efficacy: dict[str, str]):
         self.efficacy = efficacy
+        self._seqs = list(efficacy)
+        self._starts = []  # where each product's text begins in `_joined`
+        at = 0
+        for text in efficacy.values():
+            self._starts.append(at)
+            at += len(text) + 1
+        self._joined = SEPARATOR.join(efficacy.values())
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> ClassProducts:
@@ -68,7 +78,16 @@ class ClassProducts:
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 - one instance per searcher, kept for the process
     def _with_terms(self, terms: tuple[str, ...]) -> frozenset[str]:
-        return frozenset(seq for seq, text in self.efficacy.items() if any(t in text for t in terms))
+        if any(not t or SEPARATOR in t for t in terms):  # "" is in every text
+            return frozenset(seq for seq, text in self.efficacy.items() if any(t in text for t in terms))
+        found: set[str] = set()
+        for term in terms:
+            at = self._joined.find(term)
+            while at >= 0:
+                n = bisect.bisect_right(self._starts, at) - 1
+                found.add(self._seqs[n])
+                at = self._joined.find(term, self._starts[n + 1]) if n + 1 < len(self._starts) else -1
+        return frozenset(found)
 
 
 def kinds_heard(query: str, classes: list[str], index: ClassProducts, lexicon: Lexicon) -> dict[str, str]:
