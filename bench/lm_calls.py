@@ -43,10 +43,16 @@ FAIL = {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "문서
 
 
 class FixedBackend:
-    """Five of six leaflets, rotated by the query's hash; scores that route to generation."""
+    """Five of six leaflets, rotated by the query's hash; scores that route to generation (a `SearchBackend` with no
+    name dictionary, lexicon or tokenizer)."""
+
+    names = None
+    lexicon = None
+    tokenizer = None
 
     def __init__(self):
         self.docs = default_documents()
+        self.by_id = {d.id: i for i, d in enumerate(self.docs)}
         self.leaflets = [d for d in self.docs if d.source == "easydrug"]
 
     def retrieve(self, query, k=5, extra_terms=None, avoid_terms=None):
@@ -60,6 +66,9 @@ class FixedBackend:
 
     def dur_rules(self, ingredients, dur_types):
         return [d for d in self.docs if d.source == "dur" and d.metadata["dur_type"] in dur_types]
+
+    def coverage(self, query, names, hits):
+        return {"names_uncovered": [], "unknown_words": []}
 
 
 def scripted(kind: str) -> ScriptedLM:
@@ -81,7 +90,7 @@ def scripted(kind: str) -> ScriptedLM:
 def open_backend(choice: str):
     if choice in ("auto", "real"):
         try:
-            from retrievers.searcher import open_searcher
+            from retrievers.index_open import open_searcher
 
             return open_searcher(), "real"
         except Exception as e:

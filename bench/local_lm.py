@@ -69,7 +69,7 @@ def main() -> int:
     from programs.ablations import get_profile
     from programs.crag import CRAG
     from programs.lm_config import load_lm_config
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
 
     rows = [json.loads(line) for line in (ROOT / "trainsets/qa/dev.jsonl").read_text(encoding="utf-8").splitlines()]
     questions = [r["question"] for r in rows if not r.get("out_of_scope")][: args.questions]

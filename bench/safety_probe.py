@@ -187,7 +187,7 @@ def summary(rows: list[dict], verdicts: list[dict], backend=None) -> dict:
 def _program(index_dir: str | None):
     from programs.crag import CRAG
     from programs.settings import CragSettings
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
 
     backend = open_searcher(index_dir) if index_dir else open_searcher()
     return CRAG(backend=backend, settings=CragSettings(web_references=False)), backend
@@ -206,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     if args.judge:
         rows = [json.loads(line) for line in Path(args.judge).read_text(encoding="utf-8").splitlines() if line]
-        from retrievers.searcher import open_searcher
+        from retrievers.index_open import open_searcher
 
         backend = open_searcher(args.index_dir) if args.index_dir else open_searcher()
     else:

@@ -106,7 +106,7 @@ class CRAG(dspy.Module):
     """Corrective RAG over the MFDS leaflets and DUR rules.
 
     Args:
-        backend: a `retrievers.result.SearchBackend`; None opens the default searcher on first use.
+        backend: a `retrievers.backend.SearchBackend`; None opens the default searcher on first use.
         settings: feature flags and limits (default: the ``full_context_engineering`` profile).
         lms: a `dspy.LM` per role (``query``, ``generate``, ``verify``, ``judge``); roles left out use
             ``dspy.settings.lm``, and with neither the program runs without an LM.
@@ -135,7 +135,7 @@ class CRAG(dspy.Module):
     def backend(self):
         """The search backend (the default searcher is opened on first use)."""
         if self.shared.backend is None:
-            from retrievers.searcher import open_searcher  # lazy: the index is heavy and optional in tests
+            from retrievers.index_open import open_searcher  # lazy: the index is heavy and optional in tests
 
             self.shared.backend = open_searcher()
         return self.shared.backend
@@ -269,8 +269,8 @@ class CRAG(dspy.Module):
 
     def _same_ingredient(self):
         """Two ingredient names the same by the backend's canonical key (by `forbidden.same_name` without one)."""
-        names = getattr(self.backend, "names", None)
-        if not hasattr(names, "canonical"):
+        names = self.backend.names
+        if names is None:
             return forbidden.same_name
 
         def same(a: str, b: str) -> bool:
@@ -288,12 +288,9 @@ class CRAG(dspy.Module):
             from retrievers.question_frame import read_frame
 
             backend = self.backend
-            names = getattr(backend, "names", None)
-            lexicon = getattr(backend, "lexicon", None)
-            tokenize = getattr(backend, "tokenizer", None)
-            st.morphemes = tuple(tokenize(st.question)) if callable(tokenize) else ()
-            names = names if hasattr(names, "match") else NameIndex()
-            lexicon = lexicon if hasattr(lexicon, "target_words") else Lexicon.load()
+            st.morphemes = tuple(backend.tokenizer(st.question)) if backend.tokenizer is not None else ()
+            names = backend.names if backend.names is not None else NameIndex()
+            lexicon = backend.lexicon if backend.lexicon is not None else Lexicon.load()
             st.frame = read_frame(st.question, names, lexicon, st.morphemes)
         return st.frame
 
@@ -315,22 +312,20 @@ class CRAG(dspy.Module):
         documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py). The
         question as asked is read, not a rewrite's query (whose added words, 연용 or 연령금기, the user never wrote)."""
         r = st.result
-        coverage = getattr(self.backend, "coverage", None)
-        if r is None or r.out_of_scope or r.products or not r.hits or not callable(coverage):
+        if r is None or r.out_of_scope or r.products or not r.hits:
             return []
-        frame = self.question_frame(st)
-        lexicon = getattr(self.backend, "lexicon", None)
-        # a word a rule or the frame reads as a class or a symptom (지사제, 입병) says what is asked: no name
-        known = {*frame.targets.classes, *frame.targets.symptoms}
-        if hasattr(lexicon, "target_words"):
-            known.update(lexicon.target_words(st.question))
-        names = getattr(self.backend, "names", None)
-        if hasattr(names, "match") and hasattr(lexicon, "expand"):
-            # a rule that reads a brand as its ingredient (리피토 -> 아토르바스타틴) does not make it a leaflet's name
-            known = {k for k in known if not any(names.match(a).ingredients for a in lexicon.expand(k)[:1])}
         if st.unknown_names and st.unknown_names[0] is r:
             return list(st.unknown_names[1])
-        unknown = coverage(st.question, [], r.hits)["unknown_words"]
+        frame = self.question_frame(st)
+        lexicon, names = self.backend.lexicon, self.backend.names
+        # a word a rule or the frame reads as a class or a symptom (지사제, 입병) says what is asked: no name
+        known = {*frame.targets.classes, *frame.targets.symptoms}
+        if lexicon is not None:
+            known.update(lexicon.target_words(st.question))
+            if names is not None:
+                # a rule that reads a brand as its ingredient (리피토 -> 아토르바스타틴) does not make it a leaflet's
+                known = {k for k in known if not any(names.match(a).ingredients for a in lexicon.expand(k)[:1])}
+        unknown = self.backend.coverage(st.question, [], r.hits)["unknown_words"]
         words = [w for w in unknown if not any(w in k or k in w for k in known if len(k) >= 2)]
         st.unknown_names = (r, tuple(words))
         return words
@@ -340,9 +335,8 @@ class CRAG(dspy.Module):
         knows), and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
         from retrievers.not_covered import supplement_words
 
-        r = st.result
-        names = getattr(self.backend, "names", None)
-        if r is None or not hasattr(names, "match"):
+        r, names = st.result, self.backend.names
+        if r is None or names is None:
             return (), False
         supplements = tuple(supplement_words(st.question, names))
         unknown = tuple(w for w in self._unknown_names(st) if w not in supplements)
@@ -350,12 +344,12 @@ class CRAG(dspy.Module):
         if not words:
             return (), False
         frame = self.question_frame(st)
-        lexicon = getattr(self.backend, "lexicon", None)
+        lexicon = self.backend.lexicon
         rest = st.question
         for w in words:
             rest = rest.replace(w, " ")
         # a rule about the uncovered word itself (리피토 -> 아토르바스타틴) does not say what else the question is about
-        rules = bool(lexicon.expand(rest)) if hasattr(lexicon, "expand") else bool(r.expansions)
+        rules = bool(lexicon.expand(rest)) if lexicon is not None else bool(r.expansions)
         alone = uncovered_only(words, bool(r.products), rules, bool(frame.targets.classes), supplements)
         return words, alone
 
@@ -364,8 +358,8 @@ class CRAG(dspy.Module):
         mentions them (`retrievers.not_covered.dur_only_ingredients`)."""
         from retrievers.not_covered import dur_only_ingredients
 
-        r, names = st.result, getattr(self.backend, "names", None)
-        if r is None or r.out_of_scope or not hasattr(names, "match"):
+        r, names = st.result, self.backend.names
+        if r is None or r.out_of_scope or names is None:
             return []
         leaflets = " ".join(h.doc.text for h in r.hits if h.id.startswith("easydrug:"))
         return [w for w in dur_only_ingredients(names.match(st.question), names) if w not in leaflets]
@@ -373,8 +367,8 @@ class CRAG(dspy.Module):
     def uncovered_rules(self, st: QuestionState) -> list[Document]:
         """The DUR rules of what the uncovered words are made of, when a rule names it (리피토 -> 아토르바스타틴),
         that speak to the question (`programs.outcome.rules_for_question`)."""
-        lexicon, names = getattr(self.backend, "lexicon", None), getattr(self.backend, "names", None)
-        if not st.uncovered or not hasattr(lexicon, "expand") or not hasattr(names, "match"):
+        lexicon, names = self.backend.lexicon, self.backend.names
+        if not st.uncovered or lexicon is None or names is None:
             return []
         ingredients = [a for a in lexicon.expand(" ".join(st.uncovered)) if names.match(a).ingredients]
         try:

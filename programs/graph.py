@@ -286,8 +286,8 @@ def _lexicon(p):
 
 def _names(p):
     """The backend's name index (`NameIndex`), or None for a backend without one."""
-    names = getattr(p.shared.backend, "names", None)
-    return names if hasattr(names, "match") else None
+    backend = p.shared.backend
+    return backend.names if backend is not None else None
 
 
 def ground(p, st: QuestionState) -> dict:

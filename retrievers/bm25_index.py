@@ -50,8 +50,10 @@ class BM25Index:
             return np.zeros(len(self.ids), dtype=np.float32)
         return np.asarray(self.model.get_scores(known), dtype=np.float32)
 
-    def top(self, query_tokens: list[str], k: int) -> list[tuple[int, float]]:
-        s = self.scores(query_tokens)
+    def top(self, query_tokens: list[str], k: int, scores: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """The `k` best (document index, score) with a positive score; `scores`: `scores(query_tokens)` when the
+        caller has them already (scoring the corpus is most of the cost)."""
+        s = self.scores(query_tokens) if scores is None else scores
         k = min(k, len(s))
         if k == 0:
             return []

@@ -14,15 +14,20 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import functools
 from collections.abc import Iterable
 
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
+from retrievers.name_words import QUESTION_FORMS
 from retrievers.names import squash
+from retrievers.question_frame import kind_readings, kind_words
 
 ENDINGS = ("유도제", "영양제", "약", "제")  # cut from a class word to find its stem (수면유도제 → 수면)
 MIN_STEM = 2
+SEPARATOR = "\x00"  # between the joined 효능 texts (squashed text holds none)
+FORMS_ASKED = tuple(QUESTION_FORMS)  # dosage forms as questions name them (연고, 시럽, 안약, 패치 …)
 
 
 def class_terms(word: str, lexicon: Lexicon) -> tuple[str, ...]:
@@ -42,10 +47,18 @@ def class_terms(word: str, lexicon: Lexicon) -> tuple[str, ...]:
 
 
 class ClassProducts:
-    """Each product's 효능 text (spaces removed), searched for a class's terms."""
+    """Each product's 효능 text (spaces removed), searched for a class's terms: the texts are joined into one, so a
+    term is found with one `str.find` per product that has it (~0.05 ms) rather than one test per product (~2 ms)."""
 
     def __init__(self, efficacy: dict[str, str]):
         self.efficacy = efficacy
+        self._seqs = list(efficacy)
+        self._starts = []  # where each product's text begins in `_joined`
+        at = 0
+        for text in efficacy.values():
+            self._starts.append(at)
+            at += len(text) + 1
+        self._joined = SEPARATOR.join(efficacy.values())
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> ClassProducts:
@@ -65,4 +78,40 @@ class ClassProducts:
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 - one instance per searcher, kept for the process
     def _with_terms(self, terms: tuple[str, ...]) -> frozenset[str]:
-        return frozenset(seq for seq, text in self.efficacy.items() if any(t in text for t in terms))
+        if any(not t or SEPARATOR in t for t in terms):  # "" is in every text
+            return frozenset(seq for seq, text in self.efficacy.items() if any(t in text for t in terms))
+        found: set[str] = set()
+        for term in terms:
+            at = self._joined.find(term)
+            while at >= 0:
+                n = bisect.bisect_right(self._starts, at) - 1
+                found.add(self._seqs[n])
+                at = self._joined.find(term, self._starts[n + 1]) if n + 1 < len(self._starts) else -1
+        return frozenset(found)
+
+
+def kinds_heard(query: str, classes: list[str], index: ClassProducts, lexicon: Lexicon) -> dict[str, str]:
+    """Class words written with a same-sounding last vowel and read as the class the leaflets know (소화재 ->
+    소화제), as `read_as` says of names; `classes` are the class words the analysis read.
+
+    >>> docs = [Document("easydrug:1:efcy", "베아제\\n소화불량", {"item_seq": "1", "section": "efcy"})]
+    >>> kinds_heard("소화재 빈속에", ["소화제"], ClassProducts.from_documents(docs), Lexicon.load())
+    {'소화재': '소화제'}
+    """
+    return {
+        written: word
+        for word, written in kind_readings(query).items()
+        if written != word and word in classes and index.products([word], lexicon)
+    }
+
+
+def names_a_known_kind(query: str, index: ClassProducts, lexicon: Lexicon) -> bool:
+    """A kind of medicine the leaflets know (가래약: 가래 is in 효능 sections; 코 스프레이, 안약: a form), a drug
+    signal for the guard although no rule or name matched; 청약 is none.
+
+    >>> names_a_known_kind("부동산 청약 조건", ClassProducts({}), Lexicon.load())
+    False
+    """
+    kinds = kind_words(query)
+    forms = any(w.endswith(FORMS_ASKED) for w in kinds)
+    return forms or bool(kinds and index.products(kinds, lexicon))

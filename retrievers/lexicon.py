@@ -143,29 +143,32 @@ class Lexicon:
         return strong, [name for name in weak if name not in strong]
 
     def _matched(self, query: str, pairs: bool) -> tuple[list[str], list[str]]:
-        """(sections some specific word matched, sections any word matched), each in file order (remembered for
-        the last `MEMO` questions: retrieval, the question frame and the answer each ask)."""
-        key = (query, pairs)
-        if key in self._memo:
-            strong, weak = self._memo[key]
-            return list(strong), list(weak)
-        if len(self._memo) >= MEMO:
-            self._memo.clear()
-        strong, weak = self._match(query, pairs)
-        self._memo[key] = (tuple(strong), tuple(weak))
+        """(sections some specific word matched, sections any word matched), each in file order."""
+        hits = self._hits(query, pairs)
+        weak = list(hits)
+        strong = [name for name, words in hits.items() if any(p not in self.permission_words for p in words)]
         return strong, weak
 
-    def _match(self, query: str, pairs: bool) -> tuple[list[str], list[str]]:
+    def _hits(self, query: str, pairs: bool) -> dict[str, tuple[str, ...]]:
+        """Per section, the words of the question that matched it, in file order (remembered for the last `MEMO`
+        questions: retrieval, the question frame and the answer each ask)."""
+        key = (query, pairs)
+        if key in self._memo:
+            return self._memo[key]
+        if len(self._memo) >= MEMO:
+            self._memo.clear()
         q = squash(query)
-        strong: list[str] = []
-        weak: list[str] = []
+        out = {}
         for name, pats in self.section_patterns:
-            hits = [p for p in pats if p and _occurs(p, q, self.not_inside) and (pairs or p not in self.pair_words)]
+            hits = [
+                p
+                for p in pats
+                if p and p in q and _occurs(p, q, self.not_inside) and (pairs or p not in self.pair_words)
+            ]
             if hits:
-                weak.append(name)
-                if any(p not in self.permission_words for p in hits):
-                    strong.append(name)
-        return strong, weak
+                out[name] = tuple(hits)
+        self._memo[key] = out
+        return out
 
     def hits(self, query: str, pairs: bool = True) -> dict[str, list[str]]:
         """Per section, the words of the question that matched it (file order), so a caller can tell why.
@@ -173,13 +176,7 @@ class Lexicon:
         >>> Lexicon.load().hits("임신 중인데 게보린 먹어도 돼요")["atpn"]
         ['임신', '먹어도돼']
         """
-        q = squash(query)
-        out = {}
-        for name, pats in self.section_patterns:
-            hits = [p for p in pats if p and _occurs(p, q, self.not_inside) and (pairs or p not in self.pair_words)]
-            if hits:
-                out[name] = hits
-        return out
+        return {name: list(words) for name, words in self._hits(query, pairs).items()}
 
     def symptom_words(self) -> list[str]:
         """Korean words from the rules, taught to the tokenizer so they stay whole (두통, 속쓰림...)."""

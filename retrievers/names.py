@@ -2,7 +2,8 @@
 
 People write 게보린 for 게보린정, 타이레놀 이알 for 타이레놀8시간이알서방정, 세티리진 for 세티리진염산염.
 The dictionary maps normalised name keys (no spaces, no strengths, no dosage-form or salt suffix) to the
-products and DUR ingredients they denote; `match` scans the space-stripped query for the longest keys.
+products and DUR ingredients they denote; `match` scans the space-stripped query for the longest keys. The keys are
+made in `name_keys`, from the word lists of `name_words`; the dosage-form helpers live in `dosage_forms`.
 
 Example:
     >>> from retrievers.documents import Document
@@ -23,241 +24,45 @@ from difflib import SequenceMatcher
 
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
+from retrievers.dosage_forms import external_form, question_forms, taken_by_mouth
+from retrievers.name_keys import (
+    ingredient_key,
+    ingredient_keys,
+    product_keys,
+    shortest_key,
+    spelling_variants,
+    squash,
+    strip_suffix,
+    transliteration,
+)
+from retrievers.name_words import DOSAGE_FORMS, QUESTION_FORMS
 from retrievers.sound_alike import sound_alike
 
+__all__ = [  # the key, word-list and dosage-form helpers are re-exported: callers import them from here
+    "CLOSE_RATIO",
+    "DOSAGE_FORMS",
+    "NAMES_VERSION",
+    "QUESTION_FORMS",
+    "NameIndex",
+    "NameMatch",
+    "external_form",
+    "ingredient_key",
+    "ingredient_keys",
+    "load_names",
+    "product_keys",
+    "question_forms",
+    "save_names",
+    "shortest_key",
+    "spelling_variants",
+    "squash",
+    "taken_by_mouth",
+    "transliteration",
+]
+
 CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
-# Longest first, so 연질캡슐 is removed before 캡슐 and 내복액 before 액.
-DOSAGE_FORMS = sorted(
-    """연질캡슐 경질캡슐 캡슐 츄어블정 츄정 필름코팅정 서방정 장용정 발포정 나정 구강붕해정 정 시럽 건조시럽 내복액
-    현탁액 액제 외용액 액 과립 세립 산 환 크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 스프레이 점안액 점비액
-    좌제 질정 질좌제 트로키 네일라카 가글 구강용해필름 필름 츄잉껌 껌 캔디 파스
-    에어로솔 폼 샴푸 엑스 엑스과립 주""".split(),
-    key=len,
-    reverse=True,
-)
-# Forms people name in questions ("판콜 시럽", "클리어틴 크림"): the unambiguous two-syllable-plus dosage forms, and
-# everyday words for some of them (안약 -> 점안액), each mapped to the word a product name carries.
-QUESTION_FORMS = {
-    **{f: f for f in DOSAGE_FORMS if len(f) >= 2 and f not in {"나정", "엑스", "엑스과립", "액제"}},
-    "좌약": "좌제",
-    "안약": "점안액",
-    "패치": "패취",  # the leaflets' spelling
-    "츄어블": "츄어블",
-}
-# Words for swallowing a medicine, words for using it otherwise, and the dosage forms that are not swallowed.
-ORAL_VERBS = ("먹", "복용", "삼키", "삼켜", "씹어")
-EXTERNAL_VERBS = ("바르", "발라", "발랐", "붙이", "붙여", "붙였", "뿌리", "뿌려", "넣", "가글")
-EXTERNAL_FORMS = tuple(
-    """크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 첩부제 스프레이 스프레이액 스프레이제 점안액 점비액
-    좌제 좌약 질정 질좌제 세정액 외용액 가글 네일라카 에어로솔 폼 샴푸 파스""".split()
-)
-# Ingredient names end in a form or concentration the corpus writes and people drop: 폴리크레줄렌액50%, 은행엽엑스.
-INGREDIENT_FORMS = sorted("액 엑스 건조엑스 연조엑스 유동엑스 농축액 틴크 열매".split(), key=len, reverse=True)
-SALT_SUFFIXES = sorted(
-    """염산염수화물 염산염일수화물 염산염 염산 말레산염 브롬화수소산염수화물 브롬화수소산염 수화물 일수화물 이수화물
-    무수물 나트륨 칼슘 칼륨 마그네슘 질산염 타르타르산염 숙신산염 황산염 베실산염 메실산염 시트르산염 푸마르산염
-    아세테이트 인산염 인산나트륨 말산염 글루콘산염 브롬화물 염화물 착염 2배산 10배산 100배산 1000배산 배산
-    아세토니드 발레레이트 탄닌산염 펜디조산염 리시네이트 아세트산염 오로트산염""".split(),
-    key=len,
-    reverse=True,
-)
-# Salts the corpus names acid first, older style (염산세티리진, 말레인산페니라민, 글루콘산클로르헥시딘, 초산토코페롤,
-# L-아스파르트산-L-오르니틴): the part after the acid is the medicine people name.
-COUNTER_ION_PREFIXES = ("아스파르트산", "말레인산", "글루콘산", "오로트산", "초산", "염산")
-# ... unless what follows is a mineral or a hydrate: there the acid is the medicine (글루콘산칼슘, 글루콘산제일철).
-MINERAL_BASES = ("칼슘", "칼륨", "나트륨", "마그네슘", "아연", "제일철", "제이철", "철", "수화물", "일수화물")
-VARIANT_SUFFIXES = (
-    "에이",
-    "에스",
-    "플러스",
-    "골드",
-    "포르테",
-    "키즈",
-    "콜드",
-    "이알",
-    "8시간이알",
-    "맥스",
-    "큐",
-    "씨",
-    "듀오",
-)
-HOUSE_PREFIXES = (
-    "솔표",
-    "그린",
-    "대웅",
-    "동화",
-    "광동",
-    "유한",
-    "일양",
-    "한미",
-    "종근당",
-    "동아",
-    "녹십자",
-    "삼진",
-    "영진",
-)
-# Keys that are ordinary words in questions, never taken as names on their own.
-STOP_KEYS = {
-    "감기",
-    "소화",
-    "두통",
-    "비타민",
-    "종합",
-    "어린이",
-    "키즈",
-    "위장",
-    "변비",
-    "파스",
-    "연고",
-    "크림",
-    "시럽",
-    "가스",
-    "그린",
-    "메모",
-    "명랑",
-    "로얄",
-    "기가",
-    "메가",
-    "리치",
-    "라라",
-    "나나",
-    "모나",
-    "디오",
-    "마스",
-    "노원",
-    "리노",
-    "마그",
-    "액티브",
-    # everyday words that are also short product names
-    "코드",
-    "하루",
-    "아침",
-    "저녁",
-    "오늘",
-    "내일",
-    "운동",
-    "여행",
-    "사랑",
-    "행복",
-    "건강",
-    "청춘",
-    "미인",
-    "엄마",
-    "아빠",
-}
-# How people spell some of the corpus's (MFDS) ingredient spellings: 하이드로퀴논 for 히드로퀴논, 은행잎 for 은행엽.
-SPELLING_VARIANTS = (
-    ("히드로", "하이드로"),
-    ("히드록시", "하이드록시"),
-    ("클로르", "클로"),
-    ("메토르판", "메토판"),
-    ("은행엽", "은행잎"),
-)
 # 2: salts written acid first and two spellings of one ingredient join their medicine's key
 NAMES_VERSION = 2
-_SAME_TRANSLITERATION = str.maketrans({"즈": "스", "트": "드", "타": "다"})
-_STRENGTH = re.compile(r"\d[\d.,]*\s*(밀리그램|밀리그람|마이크로그램|그램|mg|g|ml|%|iu|단위)", re.IGNORECASE)
 _JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
-_NON_WORD = re.compile(r"[\s\-·,./+&()\[\]'\"]+")
-
-
-def squash(text: str) -> str:
-    """Lower-case and drop whitespace and punctuation: the form both names and queries are matched in."""
-    return _NON_WORD.sub("", text).lower()
-
-
-def _strip_suffix(word: str, suffixes: Iterable[str], min_left: int = 2) -> str:
-    for suf in suffixes:
-        if word.endswith(suf) and len(word) - len(suf) >= min_left:
-            return word[: -len(suf)]
-    return word
-
-
-def product_keys(item_name: str, company: str = "") -> set[str]:
-    """Match keys for one product name: the cleaned name, without strengths, without dosage form, without variant,
-    and without a leading house brand taken from the company name (대웅우루사 -> 우루사, 솔표위청수 -> 위청수)."""
-    base = clean_product_name(item_name.split("\n")[0])
-    keys = {squash(base)}
-    no_strength = squash(_STRENGTH.sub("", base))
-    keys.add(no_strength)
-    stem = _strip_suffix(no_strength, DOSAGE_FORMS)
-    keys.add(stem)
-    keys.add(_strip_suffix(stem, VARIANT_SUFFIXES))
-    house = squash(re.sub(r"\(.*?\)|㈜|주식회사|제약|약품|헬스케어|바이오", "", company))[:2]
-    for prefix in sorted({house, *HOUSE_PREFIXES}):  # sorted: the keys must not depend on the hash seed
-        for key in sorted(keys):
-            if prefix and key.startswith(prefix) and len(key) - len(prefix) >= 3:
-                keys.add(key[len(prefix) :])
-    return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
-
-
-def ingredient_keys(name: str) -> set[str]:
-    """Match keys for one ingredient: 'dl-메틸에페드린염산염' -> {'dl메틸에페드린염산염', '메틸에페드린'},
-    '폴리크레줄렌액50%' -> {..., '폴리크레줄렌'}, '폴리사카리드철착염' -> {..., '폴리사카리드철'}."""
-    word = squash(re.sub(r"\(.*?\)", "", name))
-    word = re.sub(r"^(dl|d|l)(?=[가-힣])", "", word)
-    keys = {word}
-    word = re.sub(r"\d[\d.,]*%?$", "", word)  # a concentration written into the name (폴리크레줄렌액50%)
-    keys.add(word)
-    acid = next((a for a in COUNTER_ION_PREFIXES if word.startswith(a)), "")  # named first (말레인산페니라민)
-    base = re.sub(r"^(dl|d|l)(?=[가-힣])", "", word[len(acid) :])  # L-아스파르트산-L-오르니틴
-    if acid and len(base) >= 3 and not base.startswith(MINERAL_BASES):
-        keys.add(_strip_suffix(word, INGREDIENT_FORMS, min_left=3))  # as written (글루콘산클로르헥시딘)
-        keys.add(acid + base)  # 아스파르트산오르니틴
-        word = base
-        keys.add(word)
-    for _ in range(2):  # a salt and its hydrate (록소프로펜나트륨수화물), an ester (트리암시놀론아세토니드)
-        word = _strip_suffix(word, SALT_SUFFIXES)
-        keys.add(word)
-    keys.add(_strip_suffix(word, INGREDIENT_FORMS, min_left=3))
-    return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
-
-
-def ingredient_key(name: str) -> str:
-    """An ingredient's key without a dictionary (its shortest match key; "" when it has none);
-    `NameIndex.canonical` maps it onto the key the corpus's dictionary chose."""
-    keys = ingredient_keys(name) if name.strip() else set()
-    return shortest_key(keys) if keys else ""
-
-
-def spelling_variants(keys: Iterable[str]) -> set[str]:
-    """The keys as people also spell them (`SPELLING_VARIANTS`), the corpus's own keys excluded."""
-    keys = set(keys)
-    out = set()
-    for key in keys:
-        for corpus, common in SPELLING_VARIANTS:
-            if corpus in key:
-                out.add(key.replace(corpus, common))
-    return out - keys
-
-
-def transliteration(key: str) -> str:
-    """A key as it sounds, for spellings of one ingredient name: vowels that sound alike (`sound_alike`) and the
-    voiced and unvoiced consonants that transliterations swap (즈/스, 드/트, 다/타) made one."""
-    return sound_alike(key).translate(_SAME_TRANSLITERATION)
-
-
-def question_forms(query: str) -> list[str]:
-    """The dosage forms a question names, as product names write them ("클리어틴 크림" -> ["크림"])."""
-    return sorted({name_form for word, name_form in QUESTION_FORMS.items() if word in query})
-
-
-def taken_by_mouth(query: str) -> bool:
-    """Whether the question speaks of swallowing the medicine (먹으면, 복용, 씹어) and of no other way of using it."""
-    q = squash(query)
-    return any(v in q for v in ORAL_VERBS) and not any(v in q for v in EXTERNAL_VERBS)
-
-
-def external_form(item_name: str) -> bool:
-    """Whether a product name (outside its brackets) ends in a form that is not swallowed: creams, patches, sprays,
-    drops, suppositories (이부스타플라스타, 벤지드로션5%; not 겔포스엠현탁액)."""
-    name = _STRENGTH.sub("", re.sub(r"\(.*?\)|\[.*?\]|\{.*?\}", "", item_name))
-    return squash(name).rstrip("0123456789.%").endswith(EXTERNAL_FORMS)
-
-
-def shortest_key(keys: Iterable[str]) -> str:
-    """The canonical key of a name: the shortest, ties broken by the text (never by set order)."""
-    return min(keys, key=lambda k: (len(k), k))
 
 
 @dataclass
@@ -382,7 +187,7 @@ class NameIndex:
             if len(word) == 2:
                 continue  # two syllables are too often ordinary words (하루, 아파) to start a product name
             if not self._take_prefix(word, found):
-                stem = _strip_suffix(word, DOSAGE_FORMS)
+                stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
                     unmatched.add(word)
         if readings:

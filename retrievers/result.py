@@ -1,9 +1,9 @@
-"""What a retrieval returns, and the interface programs depend on (`SearchBackend`)."""
+"""What a retrieval returns (programs see the searcher through `retrievers.backend.SearchBackend`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from retrievers.documents import Document, Hit
 
@@ -55,15 +55,3 @@ class RetrievalResult:
     @property
     def documents(self) -> list[Document]:
         return [h.doc for h in self.hits]
-
-
-class SearchBackend(Protocol):
-    """What programs need from retrieval. `retrievers.searcher.Searcher` implements it; tests may fake it."""
-
-    def retrieve(
-        self, query: str, k: int = 5, extra_terms: list[str] | None = None, avoid_terms: list[str] | None = None
-    ) -> RetrievalResult: ...
-
-    def get(self, doc_id: str) -> Document | None: ...
-
-    def dur_rules(self, ingredients: list[str], dur_types: list[str]) -> list[Document]: ...

@@ -42,7 +42,7 @@ def mini_index(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def mini_searcher(mini_index):
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
     from yaksa.testing.hash_embedder import HashEmbedder
 
     return open_searcher(mini_index[0], embedder=HashEmbedder(), shared=False)

@@ -33,8 +33,8 @@ def test_no_test_sees_the_users_home_or_index():
     import pwd
     from pathlib import Path
 
+    from retrievers.index_open import open_searcher
     from retrievers.index_store import default_index_dir
-    from retrievers.searcher import open_searcher
 
     real_home = pwd.getpwuid(os.getuid()).pw_dir
     assert Path.home() != Path(real_home)

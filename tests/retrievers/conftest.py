@@ -5,8 +5,7 @@ import shutil
 
 import pytest
 
-from retrievers import index_builder
-from retrievers import searcher as searcher_module
+from retrievers import index_builder, index_open
 from yaksa import cli
 from yaksa.testing.hash_embedder import HashEmbedder
 from yaksa.testing.mini_index import MINI_CORPUS  # noqa: F401  (re-exported for the tests)
@@ -16,8 +15,8 @@ from yaksa.testing.mini_index import MINI_CORPUS  # noqa: F401  (re-exported for
 def test_embedders(monkeypatch):
     """`yaksa index` and `yaksa search` embed with the test embedder and open their searcher afresh."""
     monkeypatch.setattr(index_builder, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "get_embedder", lambda *a, **k: HashEmbedder())
-    monkeypatch.setattr(searcher_module, "_SHARED", {})
+    monkeypatch.setattr(index_open, "get_embedder", lambda *a, **k: HashEmbedder())
+    monkeypatch.setattr(index_open, "_SHARED", {})
 
 
 @pytest.fixture

@@ -40,3 +40,8 @@ def test_save_and_load_round_trip(tmp_path):
     back = BM25Index.load(tmp_path / "bm25")
     assert back.ids == bm.ids
     np.testing.assert_allclose(back.scores(["감기"]), bm.scores(["감기"]))
+
+
+def test_top_from_given_scores_is_top_from_the_tokens():
+    bm = BM25Index.build([["게보린", "두통"], ["보관", "실온"], ["두통", "치통", "두통"]], ids=["a", "b", "c"])
+    assert bm.top(["두통"], 2, bm.scores(["두통"])) == bm.top(["두통"], 2)

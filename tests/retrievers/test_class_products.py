@@ -3,9 +3,9 @@ drug signal for the scope guard, over the real searcher on the mini corpus."""
 
 import pytest
 
+from retrievers.candidates import CLASS_WEIGHT
 from retrievers.class_products import ClassProducts, class_terms
 from retrievers.lexicon import Lexicon
-from retrievers.searcher import CLASS_WEIGHT
 
 COLD = "196800036"  # 판콜에이내복액: 감기의 여러 증상
 DIGESTIVE = "198700405"  # 베아제정: 소화불량
@@ -61,3 +61,10 @@ def test_a_class_word_written_with_a_same_sounding_vowel_is_read_as_the_class(se
 
 def test_a_one_syllable_stem_before_약_or_제_is_no_kind_of_medicine(searcher):
     assert searcher.retrieve("실제로 현재 숙제 예약 어떻게 해요").out_of_scope  # 실제, 현재 (현제), 숙제, 예약
+
+
+def test_the_joined_search_finds_what_a_scan_of_every_text_finds(searcher):
+    index = searcher.class_products
+    for terms in [("감기",), ("해열", "발열"), ("변비",), ("없는말",), ("",), ("통",)]:
+        scan = {seq for seq, text in index.efficacy.items() if any(t in text for t in terms)}
+        assert index._with_terms(terms) == scan, terms

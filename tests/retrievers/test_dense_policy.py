@@ -33,7 +33,7 @@ def test_searcher_embeds_only_when_the_policy_asks(mini_searcher):
 
 
 def test_always_policy_embeds_named_questions_too(mini_index):
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
     from retrievers.settings import RetrievalSettings
     from yaksa.testing.hash_embedder import HashEmbedder
 
@@ -78,7 +78,7 @@ def test_index_build_stores_the_rules_query_vectors(mini_index):
 
 
 def test_a_rule_covered_question_is_not_embedded_but_gets_dense_scores(mini_index):
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
     from yaksa.testing.hash_embedder import HashEmbedder
 
     embedder = HashEmbedder()

@@ -4,9 +4,9 @@ import shutil
 import pytest
 
 from retrievers.index_builder import build_index
+from retrievers.index_open import open_searcher
 from retrievers.index_store import IndexCorrupt, IndexMissing
 from retrievers.lexicon import Lexicon
-from retrievers.searcher import open_searcher
 from tests.retrievers.conftest import MINI_CORPUS
 from yaksa.testing.hash_embedder import HashEmbedder
 
@@ -132,9 +132,9 @@ def test_a_dosage_form_in_the_question_prefers_that_product(mini_searcher):
     seqs = {d.metadata["item_seq"]: d.metadata["item_name"] for d in mini_searcher.docs if d.source == "easydrug"}
     gelfos = next(s for s, n in seqs.items() if "겔포스" in n)
     gebolin = next(s for s, n in seqs.items() if "게보린" in n)
-    assert mini_searcher._by_dosage_form({gelfos, gebolin}, "겔포스 현탁액 먹는 법") == {gelfos}
-    assert mini_searcher._by_dosage_form({gelfos, gebolin}, "먹는 법") == {gelfos, gebolin}
-    assert mini_searcher._by_dosage_form({gelfos, gebolin}, "크림 바르는 법") == {gelfos, gebolin}
+    assert mini_searcher.candidates.by_dosage_form({gelfos, gebolin}, "겔포스 현탁액 먹는 법") == {gelfos}
+    assert mini_searcher.candidates.by_dosage_form({gelfos, gebolin}, "먹는 법") == {gelfos, gebolin}
+    assert mini_searcher.candidates.by_dosage_form({gelfos, gebolin}, "크림 바르는 법") == {gelfos, gebolin}
 
 
 BUILD_AND_SEARCH = """
@@ -142,7 +142,7 @@ import json, sys
 from pathlib import Path
 sys.path.insert(0, {root!r})
 from retrievers.index_builder import build_index
-from retrievers.searcher import open_searcher
+from retrievers.index_open import open_searcher
 from yaksa.testing.hash_embedder import HashEmbedder
 report = build_index({corpus!r}, {index!r}, embedder=HashEmbedder(), shipped_vectors=None, progress=False)
 s = open_searcher({index!r}, embedder=HashEmbedder(), shared=False)

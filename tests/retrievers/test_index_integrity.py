@@ -7,7 +7,7 @@ import os
 
 import pytest
 
-from retrievers import searcher as searcher_module
+from retrievers import index_open
 from retrievers.index_store import IndexPaths
 from retrievers.vector_store import ChromaStore
 from tests.retrievers.conftest import yaksa_index
@@ -16,7 +16,7 @@ from yaksa.testing.hash_embedder import HashEmbedder
 
 
 def yaksa_search(root, query="게보린 부작용") -> int:
-    searcher_module._SHARED.clear()
+    index_open._SHARED.clear()
     return cli.main(["search", query, "--json", "--index-dir", str(root)])
 
 
@@ -100,7 +100,7 @@ def test_names_holding_a_list_is_named_by_search_and_rewritten_by_index(index, c
 def test_garbage_chroma_database_keeps_dense_search_and_index_rebuilds_the_collection(index, capsys):
     (index / "chroma" / "chroma.sqlite3").write_bytes(os.urandom(8192))
     # a local index searches with the vectors of vectors.npz in memory: the dense stage still answers
-    s = searcher_module.open_searcher(index, embedder=HashEmbedder(), shared=False)
+    s = index_open.open_searcher(index, embedder=HashEmbedder(), shared=False)
     assert s.retrieve("속이 더부룩해요", k=3).hits[0].scores["dense"] != 0
     repaired(index, capsys, str(index / "chroma" / "chroma.sqlite3"), "chroma")
     documents = json.loads((index / "manifest.json").read_text(encoding="utf-8"))["documents"]

@@ -5,8 +5,7 @@ import errno
 import json
 import shutil
 
-from retrievers import index_builder, index_store
-from retrievers import searcher as searcher_module
+from retrievers import index_builder, index_open, index_store
 from retrievers.bm25_index import BM25Index
 from retrievers.vector_store import ChromaStore
 from tests.retrievers.conftest import yaksa_index
@@ -15,7 +14,7 @@ from yaksa.testing.hash_embedder import HashEmbedder
 
 
 def top_ids(root, capsys) -> list[str]:
-    searcher_module._SHARED.clear()
+    index_open._SHARED.clear()
     assert cli.main(["search", "게보린 부작용", "--json", "--index-dir", str(root)]) == 0
     return [hit["id"] for hit in json.loads(capsys.readouterr().out)]
 

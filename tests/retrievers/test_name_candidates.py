@@ -3,7 +3,8 @@ import shutil
 
 import pytest
 
-from retrievers.searcher import COMBINATION_WEIGHT, OTHER_FORM_PENALTY
+from retrievers.candidates import COMBINATION_WEIGHT, OTHER_FORM_PENALTY
+from retrievers.lexical_query import spelling_tokens
 
 
 def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher):
@@ -14,17 +15,19 @@ def test_a_named_ingredient_reaches_its_single_ingredient_products(mini_searcher
 
 
 def test_combination_products_rank_below_single_ingredient_ones(mini_searcher):
-    weights = mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("아세트아미노펜").ingredients)))
+    policy = mini_searcher.candidates
+    weights = policy.ingredient_products(next(iter(mini_searcher.names.match("아세트아미노펜").ingredients)))
     assert weights
     assert set(weights.values()) == {COMBINATION_WEIGHT}  # 게보린, 판콜: combinations only
-    assert mini_searcher._ingredient_products(next(iter(mini_searcher.names.match("이부프로펜").ingredients))) == {
+    assert policy.ingredient_products(next(iter(mini_searcher.names.match("이부프로펜").ingredients))) == {
         "197700120": 0.9
     }
 
 
 def test_dur_questions_do_not_pull_in_single_ingredient_leaflets(mini_searcher):
     canon = next(iter(mini_searcher.names.match("이부프로펜").ingredients))
-    assert mini_searcher._ingredient_products(canon, dur_question=True, leaflet_question=False) == {"197700120": 0.8}
+    policy = mini_searcher.candidates
+    assert policy.ingredient_products(canon, dur_question=True, leaflet_question=False) == {"197700120": 0.8}
 
 
 def test_a_dur_word_beside_a_leaflet_question_keeps_the_single_ingredient_leaflets(mini_searcher):
@@ -40,7 +43,7 @@ def test_a_dur_word_beside_a_leaflet_question_keeps_the_single_ingredient_leafle
 def test_a_common_spelling_ranks_like_the_corpus_spelling(mini_searcher):
     """클로페니라민 (common) for 클로르페니라민말레산염 (leaflet): the corpus's spellings join the BM25 query."""
     qa = mini_searcher.gather("클로페니라민 졸려요").analysis
-    assert "클로르페니라민말레산염" in mini_searcher._spelling_tokens(qa, [])
+    assert "클로르페니라민말레산염" in spelling_tokens(qa, [], mini_searcher.tokenizer, mini_searcher.names)
     common = [h.id for h in mini_searcher.rank(mini_searcher.gather("클로페니라민 졸려요"))[:5]]
     corpus = [h.id for h in mini_searcher.rank(mini_searcher.gather("클로르페니라민말레산염 졸려요"))[:5]]
     assert common == corpus
@@ -62,7 +65,7 @@ def searcher_with_a_plaster(tmp_path_factory):
     """The mini corpus plus the real leaflet of an ibuprofen plaster (이부스타플라스타): one ingredient, two ways."""
     from retrievers.corpus import corpus_dir
     from retrievers.index_builder import build_index
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
     from yaksa.testing.hash_embedder import HashEmbedder
     from yaksa.testing.mini_index import MINI_CORPUS
 
@@ -79,10 +82,21 @@ def searcher_with_a_plaster(tmp_path_factory):
 def test_a_question_about_swallowing_prefers_the_tablets_to_the_plaster(searcher_with_a_plaster):
     """이부프로펜 빈속에 먹으면: 부루펜정's sections outrank the plaster's; 붙이는 법 keeps both."""
     s = searcher_with_a_plaster
-    assert s._by_dosage_form({"197700120", "202006761"}, "이부프로펜 빈속에 먹으면 위 상해요") == {"197700120"}
-    assert s._by_dosage_form({"197700120", "202006761"}, "이부프로펜 붙이는 법") == {"197700120", "202006761"}
+    both = {"197700120", "202006761"}
+    assert s.candidates.by_dosage_form(both, "이부프로펜 빈속에 먹으면 위 상해요") == {"197700120"}
+    assert s.candidates.by_dosage_form(both, "이부프로펜 붙이는 법") == both
     hits = s.retrieve("이부프로펜 빈속에 먹으면 위 상해요", k=5).hits
     tablet = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "197700120"]
     plaster = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "202006761"]
     assert tablet and max(tablet) > max(plaster, default=0.0)
     assert hits[0].doc.metadata["item_seq"] == "197700120"
+
+
+def test_term_tokens_remember_what_the_tokenizer_gives(mini_searcher):
+    from retrievers.lexical_query import TermTokens
+
+    terms = TermTokens(mini_searcher.tokenizer)
+    first = terms("아세트아미노펜 이부프로펜")
+    assert first == mini_searcher.tokenizer("아세트아미노펜 이부프로펜")
+    first.append("changed")  # a caller's list is its own
+    assert terms("아세트아미노펜 이부프로펜") == mini_searcher.tokenizer("아세트아미노펜 이부프로펜")

@@ -10,7 +10,7 @@ import stat
 import pytest
 from fastapi.testclient import TestClient
 
-from retrievers import searcher as searcher_module
+from retrievers import index_open
 from retrievers.vector_store import ChromaStore, VectorStoreError
 from yaksa import cli
 from yaksa.commands import _backend
@@ -31,7 +31,7 @@ def read_only_index(mini_index, tmp_path, monkeypatch):
     shutil.copytree(mini_index[0], root)
     for p in [root, *root.rglob("*")]:
         p.chmod(p.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
-    real_open = searcher_module.open_searcher
+    real_open = index_open.open_searcher
 
     def open_with_test_embedder(index_dir=None, settings=None, dense=True, shared=True, embedder=None):
         return real_open(index_dir or root, settings=settings, dense=dense, shared=False, embedder=HashEmbedder())
@@ -41,7 +41,7 @@ def read_only_index(mini_index, tmp_path, monkeypatch):
             f"cannot open the Chroma store at {root / 'chroma'}: attempt to write a readonly database"
         )
 
-    monkeypatch.setattr(searcher_module, "open_searcher", open_with_test_embedder)
+    monkeypatch.setattr(index_open, "open_searcher", open_with_test_embedder)
     monkeypatch.setattr(ChromaStore, "open", no_writable_chroma)
     monkeypatch.setenv("YAKSA_INDEX_DIR", str(root))
     before = snapshot(root)
@@ -52,7 +52,7 @@ def read_only_index(mini_index, tmp_path, monkeypatch):
 
 
 def test_search_on_a_read_only_index_uses_dense_vectors_in_memory(read_only_index, capsys):
-    s = searcher_module.open_searcher()
+    s = index_open.open_searcher()
     result = s.retrieve("게보린 부작용", k=3)
     assert result.hits[0].id.endswith(":se")
     assert s.store is None
@@ -68,7 +68,7 @@ def test_search_on_a_read_only_index_uses_dense_vectors_in_memory(read_only_inde
 
 
 def test_ask_on_a_read_only_index(read_only_index, monkeypatch, capsys):
-    monkeypatch.setattr(_backend, "open_backend", lambda: searcher_module.open_searcher())
+    monkeypatch.setattr(_backend, "open_backend", lambda: index_open.open_searcher())
     assert cli.main(["ask", "게보린 먹고 속이 쓰려요", "--json", "--no-web"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["citations"]
@@ -76,7 +76,7 @@ def test_ask_on_a_read_only_index(read_only_index, monkeypatch, capsys):
 
 
 def test_serve_on_a_read_only_index(read_only_index):
-    c = TestClient(make_app(backend=searcher_module.open_searcher()))
+    c = TestClient(make_app(backend=index_open.open_searcher()))
     assert c.get("/v1/search", params={"q": "게보린 부작용"}).json()["hits"][0]["id"].endswith(":se")
     r = c.post("/v1/ask", json={"question": "게보린 먹고 속이 쓰려요"})
     assert r.status_code == 200

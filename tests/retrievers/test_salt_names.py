@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
+from retrievers.candidates import COMBINATION_WEIGHT, OTHER_FORM_PENALTY
 from retrievers.names import NAMES_VERSION, NameIndex, ingredient_keys, load_names, save_names
-from retrievers.searcher import COMBINATION_WEIGHT, OTHER_FORM_PENALTY
 
 LEAFLETS = {
     "198601922": "헤파멜즈산(L-아스파르트산-L-오르니틴)",
@@ -54,7 +54,7 @@ def salt_index(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def searcher(salt_index):
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
     from yaksa.testing.hash_embedder import HashEmbedder
 
     return open_searcher(salt_index, embedder=HashEmbedder(), shared=False)
@@ -91,7 +91,7 @@ def test_a_salt_named_as_the_corpus_writes_it_puts_its_products_first(searcher):
 def test_an_index_whose_name_dictionary_is_older_re_reads_the_names(salt_index, searcher, tmp_path):
     """An index built before these keys: its names.json has no version and the two lactulose spellings apart. The
     searcher re-reads the names from the index's documents (and says so) instead of answering with the old keys."""
-    from retrievers.searcher import STALE_NAMES_NOTE, open_searcher
+    from retrievers.index_open import STALE_NAMES_NOTE, open_searcher
     from yaksa.testing.hash_embedder import HashEmbedder
 
     index = tmp_path / "index"

@@ -164,10 +164,10 @@ def test_bootstrap_compile_logs_registers_and_loads_back(lab, capsys, tmp_path, 
 
     import dspy
 
-    import retrievers.searcher
+    import retrievers.index_open
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(retrievers.searcher, "open_searcher", lambda *a, **k: lab.backend)
+        patch.setattr(retrievers.index_open, "open_searcher", lambda *a, **k: lab.backend)
         for name, value in (("YAKSA_LM", "openai/stub"), ("YAKSA_API_BASE", lab.stub.url), ("YAKSA_API_KEY", "x")):
             patch.setenv(name, value)  # pyfunc builds its LMs from the LM configuration
         pickle_loads = []

@@ -35,7 +35,7 @@ def llama():
 
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
 
     index_dir = tmp_path_factory.mktemp("local-lm") / "index"
     build_mini_index(index_dir)

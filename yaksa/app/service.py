@@ -164,7 +164,7 @@ class ProgramHost:
         trace = dict(pred.trace or {})
         log_failures(trace, log, request_id)
         contexts = list(pred.contexts or [])
-        backend = getattr(program, "backend", None)
+        backend = program.backend
         citations = []
         for c in pred.citations or []:
             n = int(c["n"])

@@ -12,9 +12,9 @@ from yaksa.errors import UserError
 def open_searcher_or_explain(index_dir=None, dense: bool = True, **settings):
     """Open the searcher, turning index problems into a UserError that says which command fixes them."""
     from retrievers.embedders import EmbedderUnavailable
+    from retrievers.index_open import open_searcher
     from retrievers.index_store import IndexCorrupt, IndexMissing
     from retrievers.rerankers import RerankerUnavailable
-    from retrievers.searcher import open_searcher
     from retrievers.settings import RetrievalSettings
     from retrievers.vector_store import VectorStoreError
 
@@ -30,8 +30,8 @@ def open_searcher_or_explain(index_dir=None, dense: bool = True, **settings):
 def open_backend():
     """The default search backend (the built index), or a one-line error naming the command that builds it."""
     try:
+        from retrievers.index_open import open_searcher
         from retrievers.index_store import IndexCorrupt, IndexMissing
-        from retrievers.searcher import open_searcher
     except ModuleNotFoundError as e:
         raise UserError(f"the search index is not available ({e.name}); build it with `yaksa index`") from None
     try:

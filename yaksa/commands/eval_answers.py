@@ -121,9 +121,9 @@ def understanding_accuracy(questions: list[dict], backend) -> dict:
     from retrievers.question_frame import read_frame
 
     # a searcher knows the index's names and tokenizer; another backend is read with the shipped rules alone
-    names = getattr(backend, "names", None) or NameIndex()
-    lexicon = getattr(backend, "lexicon", None) or Lexicon.load()
-    tokenize = getattr(backend, "tokenizer", None) or (lambda _q: ())
+    names = backend.names if backend.names is not None else NameIndex()
+    lexicon = backend.lexicon if backend.lexicon is not None else Lexicon.load()
+    tokenize = backend.tokenizer if backend.tokenizer is not None else (lambda _q: ())
     frames = [read_frame(q["question"], names, lexicon, tokenize(q["question"])) for q in questions]
     return frame_accuracy(questions, frames)
 
@@ -139,10 +139,8 @@ def write_rows(path: Path, rows: list[dict]) -> None:
 
 
 def doc_text(backend):
-    """id -> document text over the backend's documents ("" for an id it does not hold), or None without them."""
-    docs, by_id = getattr(backend, "docs", None), getattr(backend, "by_id", None)
-    if docs is None or by_id is None:
-        return None
+    """id -> document text over the backend's documents ("" for an id it does not hold)."""
+    docs, by_id = backend.docs, backend.by_id
     return lambda i: docs[by_id[i]].text if i in by_id else ""
 
 

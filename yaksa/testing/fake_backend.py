@@ -1,5 +1,5 @@
-"""A small in-memory `SearchBackend` over hand-made Korean documents (게보린정, 타이레놀정500mg, two DUR rules), for
-tests that must not touch the real index.
+"""A small in-memory `retrievers.backend.SearchBackend` over hand-made Korean documents (게보린정, 타이레놀정500mg,
+two DUR rules), for tests that must not touch the real index.
 
 Scores are the share of the query's character bigrams found in a document, min-max free and in [0, 1]. A question
 with no match, or one that names something clearly outside drugs (주가, 날씨 ...), is out of scope. `score_script`
@@ -80,7 +80,11 @@ def default_documents() -> list[Document]:
 
 
 class FakeBackend:
-    """An in-memory backend that records every call."""
+    """An in-memory backend that records every call; it has no name dictionary, lexicon or tokenizer."""
+
+    names = None
+    lexicon = None
+    tokenizer = None
 
     def __init__(
         self,
@@ -90,6 +94,7 @@ class FakeBackend:
         guard: bool = True,
     ):
         self.docs = docs if docs is not None else default_documents()
+        self.by_id = {d.id: i for i, d in enumerate(self.docs)}
         self.leaflets = [d for d in self.docs if d.source == "easydrug"]
         self.score_script = list(score_script or [])
         self.scorer = scorer
@@ -138,3 +143,6 @@ class FakeBackend:
             for d in self.docs
             if d.source == "dur" and d.metadata["dur_type"] in dur_types and d.metadata["ingredient"] in ingredients
         ]
+
+    def coverage(self, query, names, hits):
+        return {"names_uncovered": [], "unknown_words": []}

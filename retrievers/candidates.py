@@ -1,0 +1,204 @@
+"""The candidates stage's name-to-candidate policy: which documents the names and class words of a question point at,
+and with how much weight (the ``product`` feature of fusion).
+
+A named product brings its own leaflet (1.0; another dosage form than the question names 0.7) and its brand's other
+members (0.7); a named ingredient its DUR rows (1.0) and its products (single ones 0.9, combinations 0.6, every product
+alike 0.8 in a DUR question); a class word (감기약) or a dosage form (코 스프레이) the candidates of its products
+already found, and the sections the question asks of them. The tables this reads (each product's documents and
+ingredients, each ingredient's DUR rows, each document's section) are built once when the index opens.
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> from retrievers.lexicon import Lexicon
+    >>> from retrievers.names import NameIndex
+    >>> from retrievers.query_analysis import analyse
+    >>> meta = {"item_name": "게보린정", "item_seq": "197900277", "main_ingr": "아세트아미노펜", "section": "se"}
+    >>> docs = [Document("easydrug:197900277:se", "게보린정 ...", meta)]
+    >>> names = NameIndex.from_documents(docs)
+    >>> policy = Candidates(docs, names, ClassProducts.from_documents(docs), Lexicon.load())
+    >>> policy.name_candidates(analyse("게보린 부작용", names, Lexicon.load()))
+    {0: 1.0}
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from retrievers.class_products import ClassProducts
+from retrievers.documents import Document
+from retrievers.dosage_forms import external_form, question_forms, taken_by_mouth
+from retrievers.lexicon import Lexicon
+from retrievers.name_keys import ingredient_keys
+from retrievers.names import NameIndex
+from retrievers.query_analysis import QueryAnalysis
+
+MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
+FAMILY_WEIGHT = 0.7  # product feature of a named product's brand siblings (the named product: 1.0)
+COMBINATION_WEIGHT = 0.6  # product feature of a named ingredient's combination products (single ones: 0.9; a
+# single-ingredient leaflet speaks for the ingredient, a combination's for the mix)
+DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredient (when few share it)
+OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
+LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
+MAX_CLASS_SECTION_PRODUCTS = 20  # class products whose asked sections join the candidates
+CLASS_WEIGHT = 0.9  # product feature of a candidate whose product is in the class the question names (감기약)
+MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
+
+
+class Candidates:
+    """The policy over one index's documents (read-only after construction, shared across requests)."""
+
+    def __init__(self, docs: list[Document], names: NameIndex, class_products: ClassProducts, lexicon: Lexicon):
+        self.docs = docs
+        self.names = names
+        self.class_products = class_products
+        self.lexicon = lexicon
+        self.product_docs: dict[str, list[int]] = defaultdict(list)
+        self.product_ingredients: dict[str, set[str]] = defaultdict(set)
+        self.dur_by_ingredient: dict[str, list[int]] = defaultdict(list)
+        self._dur_pairs: dict[int, set[str]] = {}
+        self.sections: list[str] = []  # per document: its section, or ``dur:<code>`` for a DUR row
+        for i, d in enumerate(docs):
+            if d.source == "easydrug":
+                seq = d.metadata["item_seq"]
+                self.product_docs[seq].append(i)
+                if d.metadata.get("section") == "efcy" or seq not in self.product_ingredients:
+                    for ingr in (d.metadata.get("main_ingr") or "").split(","):
+                        if canon := names.canonical(ingr):
+                            self.product_ingredients[seq].add(canon)
+                self.sections.append(d.metadata.get("section", ""))
+            else:
+                for canon in self.dur_pair(i):
+                    self.dur_by_ingredient[canon].append(i)
+                self.sections.append(f"dur:{d.metadata.get('dur_code', '')}")
+
+    def section(self, i: int) -> str:
+        """Document `i`'s section (``se``, ``efcy`` …) or ``dur:<code>`` for a DUR row."""
+        return self.sections[i]
+
+    def dur_pair(self, i: int) -> set[str]:
+        """Canonical ingredient keys of a DUR row's ingredient and partner (read once per row)."""
+        pair = self._dur_pairs.get(i)
+        if pair is None:
+            meta = self.docs[i].metadata
+            pair = {canon for f in ("ingredient", "partner") if (canon := self.names.canonical(meta.get(f) or ""))}
+            self._dur_pairs[i] = pair
+        return pair
+
+    def name_candidates(self, qa: QueryAnalysis) -> dict[int, float]:
+        """Documents the recognised names point at, with how directly (1 named, 0.6 via the product's ingredient)."""
+        out: dict[int, float] = {}
+        products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
+        preferred = self.by_dosage_form(products, qa.query)
+        for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
+            for i in self.product_docs.get(seq, []):
+                out[i] = 1.0 if seq in preferred else 0.7
+        family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
+        for seq in sorted(family):  # the brand's other members (겔포스 -> 겔포스엠), below the named product
+            for i in self.product_docs.get(seq, []):
+                out.setdefault(i, FAMILY_WEIGHT)
+        dur_question = any(sec.startswith("dur:") for sec in qa.sections)
+        leaflet_question = not dur_question or bool(LEAFLET_ONLY_SECTIONS & set(qa.sections))
+        for canon in sorted(qa.names.ingredients):
+            for i in self.dur_by_ingredient.get(canon, []):
+                out[i] = 1.0
+            weights = self.ingredient_products(canon, dur_question, leaflet_question)
+            in_form = self.by_dosage_form(set(weights), qa.query)
+            in_form = (in_form & self.as_named(canon, set(weights), qa)) or in_form  # the form asked decides first
+            for seq, weight in sorted(weights.items()):
+                for i in self.product_docs.get(seq, []):  # "클로트리마졸 크림": its creams before its pessaries
+                    out.setdefault(i, weight if seq in in_form else weight - OTHER_FORM_PENALTY)
+        if dur_question:
+            bridged = {canon for seq in products for canon in self.product_ingredients.get(seq, ())}
+            for canon in sorted(bridged):
+                for i in self.dur_by_ingredient.get(canon, []):
+                    out.setdefault(i, 0.6)
+            named = bridged | set(qa.names.ingredients)
+            for i in list(out):
+                if self.docs[i].source == "dur" and self.dur_pair(i) <= named and len(self.dur_pair(i)) == 2:
+                    out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
+        return out
+
+    def class_members(self, qa: QueryAnalysis, cand_idx: list[int], named: dict[int, float]) -> dict[int, float]:
+        """Candidates whose product is in a class the question names (감기약 먹고 운전: the cold medicines' leaflets)
+        or, without a class, has the dosage form it names (코 스프레이, 질정), when it names no product or
+        ingredient: the class chooses the products, the other words what is asked. Of a class, the products in
+        the form the question names (어린이 감기시럽, 붙이는 멀미약) come first."""
+        if qa.names:
+            return {}
+        members = self.class_products.products(qa.classes, self.lexicon) if qa.classes else set()
+        seqs = {i: self.docs[i].metadata.get("item_seq") for i in cand_idx if i not in named}
+        pool = {seq for seq in seqs.values() if seq and (seq in members or not members)}
+        if not pool or not (members or question_forms(qa.query)):
+            return {}
+        preferred = self.by_dosage_form(pool, qa.query)
+        if not members and preferred == pool:
+            return {}  # a form the question names, but no candidate has it
+        out = {
+            i: CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY
+            for i, seq in seqs.items()
+            if seq in pool and (seq in preferred or members)
+        }
+        # the sections the question asks, of the class's products already found (감기약 먹고 운전: their 주의사항,
+        # where 운전 is, although the efficacy sections matched the class's words best)
+        asked = set(qa.sections) - {"efcy"}
+        best = {}
+        for i, w in out.items():  # each product's weight, in candidate order (never in set order)
+            best[seqs[i]] = max(w, best.get(seqs[i], 0.0))
+        found = sorted(best, key=lambda seq: (-best[seq], seq))
+        for seq in found[:MAX_CLASS_SECTION_PRODUCTS]:
+            for i in self.product_docs.get(seq, []):
+                if i not in named and self.docs[i].metadata.get("section") in asked:
+                    out.setdefault(i, CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY)
+        return out
+
+    def ingredient_products(
+        self, canon: str, dur_question: bool = False, leaflet_question: bool = True
+    ) -> dict[str, float]:
+        """Products a named ingredient points at: its single-ingredient products (0.9) and, when the ingredient is
+        in few enough products, its combinations too (0.7). An ingredient that many products share (우르소데옥시콜산,
+        216) still reaches the products made of it alone, which answer "what is this ingredient for" best. In a DUR
+        question (임신, 같이 먹어도) the ingredient's DUR rows answer, so the few-products case applies, every product
+        alike (0.8: a combination's 상호작용 section answers as well as a single product's); the single products
+        join only when the question also asks a leaflet section (덱시부프로펜 시럽 애기 몇시간마다: 용법 and 소아)."""
+        seqs = self.names.ingredient_products.get(canon, set())
+        single = {seq for seq in seqs if self.product_ingredients.get(seq) == {canon}}
+        weight = DUR_PRODUCT_WEIGHT if dur_question else COMBINATION_WEIGHT
+        out = dict.fromkeys(seqs, weight) if len(seqs) <= MAX_NAME_PRODUCTS else {}
+        if leaflet_question and len(single) <= MAX_SINGLE_PRODUCTS:
+            out.update(dict.fromkeys(single, 0.9))
+        return out
+
+    def by_dosage_form(self, products: set[str], query: str) -> set[str]:
+        """Among products a name matched, those whose name has a dosage form the question mentions
+        (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액), or those that are swallowed when it speaks only of taking
+        the medicine (먹으면, 복용); all of them when it says neither or none fits."""
+        forms = question_forms(query)
+        by_mouth = not forms and taken_by_mouth(query)
+        if not (forms or by_mouth) or len(products) < 2:
+            return products
+        names = {
+            seq: self.docs[self.product_docs[seq][0]].metadata.get("item_name", "")
+            for seq in products
+            if self.product_docs.get(seq)
+        }
+        if by_mouth:  # "이부프로펜 빈속에 먹으면": its tablets and capsules before its plasters
+            chosen = {seq for seq, name in names.items() if not external_form(name)}
+        else:
+            chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
+        return chosen or products
+
+    def as_named(self, canon: str, products: set[str], qa: QueryAnalysis) -> set[str]:
+        """Among an ingredient's products, those made of the salt the question names as the corpus writes it
+        (글루콘산클로르헥시딘: its gluconate solutions before the acetate dressings); all of them when the question
+        says just the ingredient or no product has that salt."""
+        named = {
+            key for key in qa.names.keys if key != canon and canon in key and self.names.ingredients.get(key) == canon
+        }
+        if not named:
+            return products
+        chosen = set()
+        for seq in products:
+            ingredients = self.docs[self.product_docs[seq][0]].metadata.get("main_ingr") or ""
+            if any(named & ingredient_keys(part) for part in ingredients.split(",")):
+                chosen.add(seq)
+        return chosen or products

@@ -1,0 +1,136 @@
+"""The words names are made of and questions use around them: dosage forms, salts, brand variants, house prefixes,
+ordinary words that are never names, and the verbs of taking or applying a medicine.
+
+Example:
+    >>> QUESTION_FORMS["안약"], DOSAGE_FORMS.index("연질캡슐") < DOSAGE_FORMS.index("캡슐")
+    ('점안액', True)
+"""
+
+# Longest first, so 연질캡슐 is removed before 캡슐 and 내복액 before 액.
+DOSAGE_FORMS = sorted(
+    """연질캡슐 경질캡슐 캡슐 츄어블정 츄정 필름코팅정 서방정 장용정 발포정 나정 구강붕해정 정 시럽 건조시럽 내복액
+    현탁액 액제 외용액 액 과립 세립 산 환 크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 스프레이 점안액 점비액
+    좌제 질정 질좌제 트로키 네일라카 가글 구강용해필름 필름 츄잉껌 껌 캔디 파스
+    에어로솔 폼 샴푸 엑스 엑스과립 주""".split(),
+    key=len,
+    reverse=True,
+)
+# Forms people name in questions ("판콜 시럽", "클리어틴 크림"): the unambiguous two-syllable-plus dosage forms, and
+# everyday words for some of them (안약 -> 점안액), each mapped to the word a product name carries.
+QUESTION_FORMS = {
+    **{f: f for f in DOSAGE_FORMS if len(f) >= 2 and f not in {"나정", "엑스", "엑스과립", "액제"}},
+    "좌약": "좌제",
+    "안약": "점안액",
+    "패치": "패취",  # the leaflets' spelling
+    "츄어블": "츄어블",
+}
+# Words for swallowing a medicine, words for using it otherwise, and the dosage forms that are not swallowed.
+ORAL_VERBS = ("먹", "복용", "삼키", "삼켜", "씹어")
+EXTERNAL_VERBS = ("바르", "발라", "발랐", "붙이", "붙여", "붙였", "뿌리", "뿌려", "넣", "가글")
+EXTERNAL_FORMS = tuple(
+    """크림 연고 겔 젤 로션 패취 패치 플라스타 카타플라스마 첩부제 스프레이 스프레이액 스프레이제 점안액 점비액
+    좌제 좌약 질정 질좌제 세정액 외용액 가글 네일라카 에어로솔 폼 샴푸 파스""".split()
+)
+# Ingredient names end in a form or concentration the corpus writes and people drop: 폴리크레줄렌액50%, 은행엽엑스.
+INGREDIENT_FORMS = sorted("액 엑스 건조엑스 연조엑스 유동엑스 농축액 틴크 열매".split(), key=len, reverse=True)
+SALT_SUFFIXES = sorted(
+    """염산염수화물 염산염일수화물 염산염 염산 말레산염 브롬화수소산염수화물 브롬화수소산염 수화물 일수화물 이수화물
+    무수물 나트륨 칼슘 칼륨 마그네슘 질산염 타르타르산염 숙신산염 황산염 베실산염 메실산염 시트르산염 푸마르산염
+    아세테이트 인산염 인산나트륨 말산염 글루콘산염 브롬화물 염화물 착염 2배산 10배산 100배산 1000배산 배산
+    아세토니드 발레레이트 탄닌산염 펜디조산염 리시네이트 아세트산염 오로트산염""".split(),
+    key=len,
+    reverse=True,
+)
+# Salts the corpus names acid first, older style (염산세티리진, 말레인산페니라민, 글루콘산클로르헥시딘, 초산토코페롤,
+# L-아스파르트산-L-오르니틴): the part after the acid is the medicine people name.
+COUNTER_ION_PREFIXES = ("아스파르트산", "말레인산", "글루콘산", "오로트산", "초산", "염산")
+# ... unless what follows is a mineral or a hydrate: there the acid is the medicine (글루콘산칼슘, 글루콘산제일철).
+MINERAL_BASES = ("칼슘", "칼륨", "나트륨", "마그네슘", "아연", "제일철", "제이철", "철", "수화물", "일수화물")
+VARIANT_SUFFIXES = (
+    "에이",
+    "에스",
+    "플러스",
+    "골드",
+    "포르테",
+    "키즈",
+    "콜드",
+    "이알",
+    "8시간이알",
+    "맥스",
+    "큐",
+    "씨",
+    "듀오",
+)
+HOUSE_PREFIXES = (
+    "솔표",
+    "그린",
+    "대웅",
+    "동화",
+    "광동",
+    "유한",
+    "일양",
+    "한미",
+    "종근당",
+    "동아",
+    "녹십자",
+    "삼진",
+    "영진",
+)
+# Keys that are ordinary words in questions, never taken as names on their own.
+STOP_KEYS = {
+    "감기",
+    "소화",
+    "두통",
+    "비타민",
+    "종합",
+    "어린이",
+    "키즈",
+    "위장",
+    "변비",
+    "파스",
+    "연고",
+    "크림",
+    "시럽",
+    "가스",
+    "그린",
+    "메모",
+    "명랑",
+    "로얄",
+    "기가",
+    "메가",
+    "리치",
+    "라라",
+    "나나",
+    "모나",
+    "디오",
+    "마스",
+    "노원",
+    "리노",
+    "마그",
+    "액티브",
+    # everyday words that are also short product names
+    "코드",
+    "하루",
+    "아침",
+    "저녁",
+    "오늘",
+    "내일",
+    "운동",
+    "여행",
+    "사랑",
+    "행복",
+    "건강",
+    "청춘",
+    "미인",
+    "엄마",
+    "아빠",
+}
+# How people spell some of the corpus's (MFDS) ingredient spellings: 하이드로퀴논 for 히드로퀴논, 은행잎 for 은행엽.
+SPELLING_VARIANTS = (
+    ("히드로", "하이드로"),
+    ("히드록시", "하이드록시"),
+    ("클로르", "클로"),
+    ("메토르판", "메토판"),
+    ("은행엽", "은행잎"),
+)
+# 2: salts written acid first and two spellings of one ingredient join their medicine's key
