@@ -9,6 +9,7 @@ import pytest
 
 from yaksa import cli
 from yaksa.testing.any_signature import output_fields
+from yaksa.testing.scripted_lm import GOOD, PASS
 from yaksa.testing.stub_openai import StubOpenAI
 
 QUESTION = "코막힘 약 뭐 먹어요"
@@ -22,16 +23,8 @@ REPLIES = {
     },
     "answer": {"answer": REPEAT},
     "corrected_answer": {"corrected_answer": REPEAT},
-    "verdict": {"verdict": "PASS", "failure_cause": "none", "feedback": ""},
-    "grounding": {
-        "grounding": 0.9,
-        "completeness": 0.9,
-        "accuracy": 0.9,
-        "missing_info": [],
-        "improvement_suggestions": [],
-        "needs_retrieval": False,
-        "reason": "좋음",
-    },
+    "verdict": PASS,
+    "grounding": GOOD,
 }
 
 pytestmark = pytest.mark.usefixtures("ask_on_mini_index")
