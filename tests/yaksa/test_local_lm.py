@@ -150,8 +150,9 @@ def test_compile_bootstrap_registers_a_model_that_loads_and_answers(
     llama, real_backend, mlflow_db, fresh_cache, qa_dir, monkeypatch, tmp_path
 ):  # noqa: E501, F405
     monkeypatch.chdir(tmp_path)
+    (tmp_path / "yaksa.toml").write_text("[crag]\ntime_budget_s = 30\n")  # an instruct model writes to its limits
     argv = [
-        "compile", "--optimizer", "bootstrap", "--train", "2", "--dev", "2", "--profile", "baseline", "--promote",
+        "compile", "--optimizer", "bootstrap", "--train", "2", "--dev", "1", "--profile", "baseline", "--promote",
         "--data", str(qa_dir), "--lm", llama.model, "--api-base", llama.url, "--max-tokens", "48",
         "--max-tokens", "generate=80",
     ]  # fmt: skip
