@@ -280,8 +280,8 @@ def add_rules(st: QuestionState) -> list[str]:
 
 def _lexicon(p):
     """The backend's section words (`Lexicon`), or None for a backend without them."""
-    lexicon = getattr(p.shared.backend, "lexicon", None)
-    return lexicon if hasattr(lexicon, "sections") else None
+    backend = p.shared.backend
+    return backend.lexicon if backend is not None else None
 
 
 def _names(p):
