@@ -21,6 +21,10 @@ reply takes ``--lm-delay`` seconds, so LM calls are counted as the HTTP requests
     ``@champion`` ends on the best; then a candidate scored with another LM, whose re-score of the champion comes out
     low (a flaky LM): it is compared with the champion re-scored by that same LM.
 
+After the load (probes 1-6) it reports the server's threads and its open connections to the LM against the figures
+before the load, and counts "Unclosed client session" warnings in the server's log: threads that grew by more than a
+fixed few beyond ``--workers``, connections beyond ``--workers`` or any such warning fail the run.
+
 Prints every figure, then ``FAIL:`` lines for any promise broken (exit 1), and ends on its own (exit 0) every run.
 
 Bounded: fixed client counts, every wait capped; nothing leaves 127.0.0.1.
@@ -38,6 +42,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -95,11 +100,22 @@ class Stub:
                 return {"status": 500, "body": self.error_body}
             return any_signature(request)
 
-        self.server = StubOpenAI([slow])
+        self.server = StubOpenAI([slow], keep_alive=True)  # connections stay open, as llama.cpp's and vLLM's do
 
     @property
     def calls(self) -> int:
         return len(self.server.requests)
+
+
+def lm_connections_of(pid: int, lm_url: str) -> int:
+    """Sockets of process `pid` connected to the LM server (pooled or leaked)."""
+    import psutil
+
+    port = int(lm_url.rsplit(":", 1)[1].split("/")[0])
+    try:
+        return sum(1 for c in psutil.Process(pid).net_connections() if c.raddr and c.raddr.port == port)
+    except psutil.Error:
+        return -1
 
 
 def threads_of(pid: int) -> int:
@@ -570,7 +586,8 @@ def main() -> int:
             str(args.workers),
             str(args.max_concurrent),
         ]
-        proc = subprocess.Popen(argv, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        server_log = tempfile.TemporaryFile("w+")
+        proc = subprocess.Popen(argv, env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=server_log)
         try:
             deadline = time.monotonic() + 120
             while time.monotonic() < deadline:
@@ -581,6 +598,8 @@ def main() -> int:
                     time.sleep(0.3)
             httpx.post(url + "/v1/ask", json=QUESTION, timeout=120)  # warm up (imports, first LM call)
             quiesce(url, stub, proc.pid, [], cap=30)
+            results["threads_before_load"] = threads_of(proc.pid)
+            results["lm_connections_before_load"] = lm_connections_of(proc.pid, stub.server.url)
             results["abandoned"] = probe_abandoned(url, stub, proc.pid, args)
             print("abandoned streams:", json.dumps(results["abandoned"]), flush=True)
             stub.delay = min(args.lm_delay, 0.2)
@@ -594,10 +613,22 @@ def main() -> int:
             print("planted secret:", json.dumps(results["planted_secret"]), flush=True)
             results["oversized_profile"] = probe_oversized_profile(url, stub)
             print("oversized profile:", json.dumps(results["oversized_profile"], ensure_ascii=False), flush=True)
+            quiesce(url, stub, proc.pid, [], cap=30)
             results["threads_after_load"] = threads_of(proc.pid)
-            results["threads_at_end"] = threads_of(proc.pid)
+            results["lm_connections_after_load"] = lm_connections_of(proc.pid, stub.server.url)
+            results["workers"] = args.workers
+            print(
+                "after the load:",
+                json.dumps({k: results[k] for k in ("threads_before_load", "threads_after_load",
+                            "lm_connections_before_load", "lm_connections_after_load", "workers")}),
+                flush=True,
+            )  # fmt: skip
         finally:
             stop_process(proc)
+            server_log.seek(0)
+            log = server_log.read()
+            results["unclosed_client_sessions"] = log.count("Unclosed client session")
+            print(f"server log: {results['unclosed_client_sessions']} 'Unclosed client session' warnings", flush=True)
     results["dead_lm"] = probe_dead_lm(args.dead_timeout)
     print("dead LM:", json.dumps(results["dead_lm"]), flush=True)
     results["damaged_index"] = probe_damaged_index()
@@ -616,9 +647,23 @@ def main() -> int:
     return 1 if failures else 0
 
 
+FEW_THREADS = 8  # the LM loop, asyncio's default executor, uvicorn's: a fixed few beside the workers
+
+
 def findings(results: dict) -> list[str]:
     """The probes' figures that break a promise of the README (empty: every probe held)."""
     out = []
+    workers = results.get("workers", 0)
+    grown = results.get("threads_after_load", 0) - results.get("threads_before_load", 0)
+    if grown > workers + FEW_THREADS:  # idle worker threads may stay (anyio prunes them on its next call)
+        out.append(f"threads grew by {grown} over the load, more than --workers {workers} + {FEW_THREADS}")
+    peak = results.get("abandoned", {}).get("thread_growth", 0)
+    if peak > workers + FEW_THREADS:
+        out.append(f"threads peaked {peak} above the start, more than --workers {workers} + {FEW_THREADS}")
+    if results.get("lm_connections_after_load", 0) > max(workers, 1):
+        out.append(f"{results['lm_connections_after_load']} connections to the LM left open after the load")
+    if results.get("unclosed_client_sessions"):
+        out.append(f"{results['unclosed_client_sessions']} 'Unclosed client session' warnings in the server log")
     if results["planted_secret"]["responses_with_the_secret"]:
         out.append(f"the upstream secret reached {results['planted_secret']['responses_with_the_secret']}")
     out += [f"oversized profile ({k}) got {v['status']}" for k, v in results["oversized_profile"].items()

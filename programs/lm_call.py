@@ -9,21 +9,25 @@ it), and a watchdog in the calling thread waits for the first token, then for ea
 * tokens stopped for ``idle_s``: **slow** (the model stalled mid-answer);
 * the question's deadline passed: **deadline** (the wall-clock budget ends the question, `TimeBudgetExhausted`).
 
-The call itself runs in a worker thread with its own event loop; DSPy's LM sends each streamed chunk to a small
-sink here, which notes the time and forwards the chunk to the caller's stream when there is one (``dspy.streamify``
-in ``yaksa ask`` and the HTTP app), so streaming to users is unchanged. A call that is cut leaves its worker to end
-on its own: its next chunk is refused (which closes the HTTP response, and the server stops generating), or the
-HTTP client's read timeout ends a connection that never answers.
+The call itself is a task on the process's LM event loop (`programs.lm_loop`: one loop, one HTTP session, reused);
+DSPy's LM sends each streamed chunk to a small sink here, which notes the time and forwards the chunk to the
+caller's stream when there is one (``dspy.streamify`` in ``yaksa ask`` and the HTTP app). With streaming off
+(``--no-lm-stream``) the call makes one plain request and no stream is set, whatever the caller streams. A call
+that is cut is cancelled: its HTTP request is closed, and the server stops generating.
 
 Example:
     >>> limits = CallLimits(first_token_s=5, idle_s=5)
     >>> call_with_limits(lambda: "done", limits)
     'done'
+    >>> async def reply():
+    ...     return "async done"
+    >>> call_with_limits(reply, limits)
+    'async done'
 """
 
 from __future__ import annotations
 
-import contextvars
+import inspect
 import queue
 import threading
 import time
@@ -32,6 +36,7 @@ from typing import Any
 
 import dspy
 
+from programs import lm_loop
 from programs.budget import BudgetExhausted
 from programs.call_limits import CallLimits
 
@@ -79,10 +84,12 @@ class _Sink:
 
 
 def call_with_limits(fn: Callable[[], Any], limits: CallLimits, deadline: float | None = None) -> Any:
-    """Run ``fn`` (a predictor call) in a worker thread and wait for it under `limits` and `deadline`.
+    """Run ``fn`` (a predictor call) on the LM loop and wait for it under `limits` and `deadline`.
 
     Args:
-        fn: the call; it runs with a copy of the caller's context (``dspy.context`` settings travel).
+        fn: the call: a coroutine function (``predictor.acall``: a task on the loop, cancelled when cut) or a plain
+            function (run in one of the loop's worker threads); it runs with a copy of the caller's context
+            (``dspy.context`` settings travel).
         limits: first-token and inactivity limits, and whether to stream.
         deadline: a ``time.monotonic()`` instant after which the question must stop (None: no deadline).
 
@@ -99,19 +106,18 @@ def call_with_limits(fn: Callable[[], Any], limits: CallLimits, deadline: float 
     outer = dspy.settings.send_stream
     listened = {id(getattr(listener, "predict", None)) for listener in dspy.settings.stream_listeners or []}
     sink = _Sink(events, outer)
-    context = contextvars.copy_context()
 
-    def work() -> None:
-        try:
-            if limits.stream:
-                result = _streamed(fn, sink)
-            else:
-                result = fn()
-            events.put(("done", result))
-        except BaseException as e:  # noqa: BLE001 - handed to the caller
-            events.put(("error", e))
+    async def work():
+        # the call streams to the sink (or, with streaming off, makes a plain request: no stream may be set then)
+        with dspy.context(send_stream=sink if limits.stream else None, stream_listeners=[]):
+            if inspect.iscoroutinefunction(fn):
+                return await fn()
+            import anyio
 
-    threading.Thread(target=context.run, args=(work,), daemon=True, name="yaksa-lm-call").start()
+            return await anyio.to_thread.run_sync(fn, abandon_on_cancel=True)
+
+    call = lm_loop.submit(work)
+    call.future.add_done_callback(lambda f: events.put(("done", f)))
     start = last = time.monotonic()
     tokens = 0
     while True:
@@ -124,6 +130,7 @@ def call_with_limits(fn: Callable[[], Any], limits: CallLimits, deadline: float 
             kind, value = events.get(timeout=max(wait, 0.0))
         except queue.Empty:
             sink.cancelled = True
+            call.cancel()  # the request is closed, so the server stops generating
             waited = round(time.monotonic() - start, 1)
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeBudgetExhausted(
@@ -143,9 +150,7 @@ def call_with_limits(fn: Callable[[], Any], limits: CallLimits, deadline: float 
             if outer is not None and (not listened or getattr(value, "predict_id", None) in listened):
                 _forward(outer, value)
             continue
-        if kind == "error":
-            raise value
-        return value
+        return value.result()
 
 
 _warm = threading.Lock()
@@ -164,20 +169,6 @@ def _warm_client() -> None:
         except Exception:
             pass
         _warmed = True
-
-
-def _streamed(fn: Callable[[], Any], sink: _Sink) -> Any:
-    """Run ``fn`` in an AnyIO worker thread with `sink` as DSPy's ``send_stream`` (DSPy streams only there)."""
-    import anyio
-
-    async def main():
-        def inner():
-            with dspy.context(send_stream=sink, stream_listeners=[]):  # every predictor streams to the sink
-                return fn()
-
-        return await anyio.to_thread.run_sync(inner)
-
-    return anyio.run(main)
 
 
 def _forward(outer, chunk) -> None:

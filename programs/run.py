@@ -4,10 +4,11 @@ trace that explains the answer.
 All LM calls go through `Run.call`, which checks and charges the budget, picks the role's LM and adapter with
 ``dspy.context(lm=..., adapter=...)``, runs the call under its limits (`programs.lm_call`: first token, inactivity,
 the question's wall-clock deadline), times it and records failures. A role whose server cannot be reached
-(connection refused, no first token) or that stalled is switched off for the rest of the question, so one dead
-server costs one timeout, not ten. Every call is one HTTP request (the LMs are built without retries), so the
-budget counts requests. The trace lists each call that was cut and why (``cut``) and counts the replies that did not
-parse per role (``parse_failures``).
+(connection refused, no first token) or that stalled is switched off for the rest of the question; a server that
+cannot be reached switches off every role on it (the same ``api_base``), so a dead server costs one first-token
+limit per question, not one per role (the trace says so in an ``lm_server_down`` step). Every call is one HTTP
+request (the LMs are built without retries), so the budget counts requests. The trace lists each call that was cut
+and why (``cut``) and counts the replies that did not parse per role (``parse_failures``).
 
 Example:
     >>> import dspy
@@ -177,15 +178,19 @@ class Run:
         self.trace.lm_calls["total"] += 1
         lm = self.lms[role]
         settings = getattr(lm, "yaksa", None)
-        adapter = dspy.settings.adapter or (
-            adapter_for(lm) if settings else dspy.ChatAdapter(use_json_adapter_fallback=False)
-        )
         start = time.perf_counter()
         try:
+            adapter = dspy.settings.adapter or (  # auto structured outputs ask the server its name (LMCallCut if dead)
+                adapter_for(lm) if settings else dspy.ChatAdapter(use_json_adapter_fallback=False)
+            )
             with dspy.context(lm=lm, adapter=adapter):
                 if settings is None:  # a scripted LM in tests: no HTTP, no limits to watch
                     return predictor(**inputs)
-                return call_with_limits(lambda: predictor(**inputs), settings.limits, self.deadline)
+
+                async def acall():
+                    return await predictor.acall(**inputs)
+
+                return call_with_limits(acall, settings.limits, self.deadline)
         except TimeBudgetExhausted as e:
             self._cut(role, "time_budget", str(e), e.waited_s, e.tokens)
             raise
@@ -198,6 +203,8 @@ class Run:
                 self.slow.add(role)
             self.trace.lm_error(role, code_for(e), f"{e.kind}: {e}")
             self._cut(role, e.kind, str(e), e.waited_s, e.tokens)
+            if e.kind == "unreachable":
+                self._server_down(role)
             raise
         except Exception as e:
             if isinstance(e, AdapterParseError):
@@ -207,9 +214,30 @@ class Run:
             if _unreachable(e):
                 self.disabled[role] = f"the {role} LM could not be reached ({type(e).__name__})"
                 self._cut(role, "unreachable", f"{type(e).__name__}: {str(e)[:120]}", time.perf_counter() - start, 0)
+                self._server_down(role)
             raise
         finally:
             self.lm_seconds += time.perf_counter() - start
+
+    def server(self, role: str) -> str:
+        """Where `role`'s LM answers: its ``api_base``, else its model string (a hosted provider); "" for a scripted
+        LM, which has no server."""
+        lm = self.lms.get(role)
+        if getattr(lm, "yaksa", None) is None:
+            return ""
+        return str((getattr(lm, "kwargs", {}) or {}).get("api_base") or getattr(lm, "model", "") or "")
+
+    def _server_down(self, role: str) -> None:
+        """`role`'s server could not be reached: switch off every other role on the same server for the rest of the
+        question, so a dead server costs one first-token limit, not one per role."""
+        server = self.server(role)
+        if not server:
+            return
+        others = [r for r in ROLES if r != role and r not in self.disabled and self.server(r) == server]
+        for other in others:
+            self.disabled[other] = f"the {other} LM is on the server of the {role} LM, which could not be reached"
+        if others:
+            self.trace.step("lm_server_down", role=role, skipped=others)
 
     def _cut(self, role: str, why: str, detail: str, seconds: float, tokens: int) -> None:
         entry = {"role": role, "why": why, "detail": detail, "seconds": round(seconds, 1), "tokens": tokens}

@@ -30,6 +30,8 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +39,7 @@ from typing import Any
 import dspy
 from dspy.adapters.json_adapter import JSONAdapter, _get_structured_outputs_response_format
 
-from programs.lm_call import CallLimits
+from programs.lm_call import CallLimits, LMCallCut
 
 HOSTED = "json_schema"
 UNKNOWN_LOCAL = "json_object+schema"
@@ -45,6 +47,7 @@ SERVER_DIALECTS = {"vllm": "json_schema", "llamacpp": "json_schema", "library": 
 LLAMA_CPP_PYTHON_OWNER = "me"  # what llama-cpp-python's server puts in /v1/models "owned_by"
 LIST_ITEM_CHARS = 16
 MIN_TEXT_CHARS = 16
+PROBE_TIMEOUT = 3.0
 _probed: dict[str, str] = {}
 _lock = threading.Lock()
 
@@ -70,7 +73,12 @@ def resolve_dialect(structured: str, model: str, api_base: str = "") -> str:
 
 
 def dialect_for(lm) -> str:
-    """The dialect to use with `lm` now: its setting, with ``auto`` resolved (and remembered per server)."""
+    """The dialect to use with `lm` now: its setting, with ``auto`` resolved (and remembered per server).
+
+    Raises:
+        LMCallCut: ``auto`` with a local server that did not answer ``GET /models`` within the first-token limit (at
+            most 3 s): the server is down, and the call is cut as unreachable without a second wait.
+    """
     settings = getattr(lm, "yaksa", None)
     structured = settings.structured if settings else "off"
     if structured != "auto":
@@ -84,24 +92,32 @@ def dialect_for(lm) -> str:
     with _lock:
         if base in _probed:
             return _probed[base]
-    dialect = probe_server(base)
-    if dialect is not None:
-        with _lock:
-            _probed[base] = dialect
-    return dialect or UNKNOWN_LOCAL
+    wait = min(PROBE_TIMEOUT, settings.limits.first_token_s if settings else PROBE_TIMEOUT)
+    start = time.monotonic()
+    dialect = probe_server(base, timeout=wait)
+    if dialect is None:
+        waited = time.monotonic() - start
+        raise LMCallCut("unreachable", f"the server gave no answer to GET /models within {wait:g} s", waited, 0)
+    with _lock:
+        _probed[base] = dialect
+    return dialect
 
 
 def probe_server(api_base: str, timeout: float = 3.0) -> str | None:
     """Ask an OpenAI-compatible server which one it is (``GET {api_base}/models``) and return its dialect.
 
-    Returns ``json_object+schema`` for llama-cpp-python and for servers it cannot name, None when the server
-    did not answer (the caller tries again next time).
+    Returns ``json_object+schema`` for llama-cpp-python and for servers it cannot name (an error status is an
+    answer too), None when the server did not answer at all (refused, silent: the caller tries again next time).
     """
     try:
         with urllib.request.urlopen(api_base.rstrip("/") + "/models", timeout=timeout) as response:  # noqa: S310
             data = json.loads(response.read().decode("utf-8", "replace") or "{}")
-    except Exception:
+    except (urllib.error.HTTPError, ValueError):  # it answered: an error status, or not JSON
+        return UNKNOWN_LOCAL
+    except OSError:  # refused, silent
         return None
+    if not isinstance(data, dict):
+        return UNKNOWN_LOCAL
     owners = {str(m.get("owned_by", "")).lower() for m in (data.get("data") or []) if isinstance(m, dict)}
     for owner in owners:
         if owner in SERVER_DIALECTS:

@@ -27,6 +27,7 @@ COMMANDS = (
     "fit_relevance",
     "eval_answers",
     "serve",
+    "local_lm",
 )
 
 

@@ -64,7 +64,7 @@ def test_a_server_that_never_sends_a_byte_is_unreachable_within_the_first_token_
             ask(run)
         took = time.monotonic() - start
         assert 1.4 < took < 1.5 + 10  # cut at the limit; the server would have held the call for ever
-        assert run.unreachable() == ["generate"]
+        assert sorted(run.unreachable()) == sorted(ROLES)  # every role on that server is off for the question
         assert not run.has_lm("generate")
         [cut] = run.trace.cut
         assert (cut["role"], cut["why"], cut["tokens"]) == ("generate", "unreachable", 0)
@@ -87,7 +87,7 @@ def test_a_model_that_stalls_mid_answer_is_cut_as_slow_not_unreachable():
     assert "was too slow" in run.disabled["generate"]
 
 
-def test_a_dead_server_costs_one_timeout_per_role_and_the_question_still_answers():
+def test_a_dead_server_costs_one_timeout_per_question_and_the_question_still_answers():
     with StubOpenAI([{"hang": True}]) as server:
         program = CRAG(backend=FakeBackend(), settings=get_profile(web_references=False), lms=lms(server, first=1.0))
         start = time.monotonic()
@@ -97,11 +97,10 @@ def test_a_dead_server_costs_one_timeout_per_role_and_the_question_still_answers
     calls = pred.trace["lm_calls"]
     assert "[문서 1]" in pred.answer
     assert pred.trace["method"] == "extractive"
-    assert requests == calls["total"]
-    assert all(calls[role] <= 1 for role in ROLES)
-    assert took < 1.0 * calls["total"] + 10  # one first-token limit per call, not the servers' never
-    assert {c["why"] for c in pred.trace["cut"]} == {"unreachable"}
-    assert set(pred.trace["unreachable"]) == {c["role"] for c in pred.trace["cut"]}
+    assert requests == calls["total"] == 1  # the first role's call; the others are on the same dead server
+    assert took < 1.0 + 10  # one first-token limit, not the server's never
+    assert [c["why"] for c in pred.trace["cut"]] == ["unreachable"]
+    assert set(pred.trace["unreachable"]) == set(ROLES)
 
 
 def test_the_call_budget_counts_http_requests_with_a_failing_server():

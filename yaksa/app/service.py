@@ -316,10 +316,11 @@ class ProgramHost:
 
     async def _pump(self, program, queue: asyncio.Queue, work: Work, **kwargs) -> None:
         """Run the program under dspy.streamify and put its tokens and its prediction on `queue`."""
-        from dspy.streaming import StreamListener, StreamResponse
+        from dspy.streaming import StreamResponse
 
-        targets = program.stream_targets() if hasattr(program, "stream_targets") else []
-        listeners = [StreamListener(field, predict=predictor, allow_reuse=True) for predictor, field in targets]
+        from programs.stream_listener import answer_listeners
+
+        listeners = answer_listeners(program)
         streaming = dspy.streamify(
             _Threaded(program, self.limiter(), work),
             stream_listeners=listeners,
@@ -330,7 +331,8 @@ class ProgramHost:
         try:
             async for chunk in streaming(**kwargs):
                 if isinstance(chunk, StreamResponse):
-                    await queue.put(("token", (chunk.chunk, generation)))
+                    if chunk.chunk:
+                        await queue.put(("token", (chunk.chunk, generation)))
                     if getattr(chunk, "is_last_chunk", False):
                         generation += 1
                 elif isinstance(chunk, dspy.Prediction):

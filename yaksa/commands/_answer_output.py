@@ -49,10 +49,11 @@ def print_lm_warnings(trace: dict, config) -> None:
 def stream_answer(program, question, user):
     """Print answer tokens as the generator writes them; print the final answer again if verification changed it."""
     import dspy
-    from dspy.streaming import StreamListener, StreamResponse
+    from dspy.streaming import StreamResponse
 
-    listeners = [StreamListener(field, predict=p, allow_reuse=True) for p, field in program.stream_targets()]
-    streaming = dspy.streamify(program, stream_listeners=listeners, async_streaming=False)
+    from programs.stream_listener import answer_listeners
+
+    streaming = dspy.streamify(program, stream_listeners=answer_listeners(program), async_streaming=False)
     streamed, pred, source = [], None, None
     for chunk in streaming(question=question, user=user):
         if isinstance(chunk, StreamResponse):

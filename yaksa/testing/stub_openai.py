@@ -9,9 +9,13 @@ Each request to ``POST /v1/chat/completions`` takes the next scripted reply (the
 * ``{"drip": 1.0, "content": "..."}``: a streamed reply sent one token (word) every ``drip`` seconds, flushed as it
   goes (a slow but progressing model); without ``stream`` in the request the whole reply comes after all the waits;
 * ``{"hang": True}``: accept the request and never send a byte (a dead server that holds the connection);
+* ``keep_alive=True``: HTTP/1.1, connections stay open between requests (as llama.cpp's and vLLM's do);
 * a callable ``request_json -> reply`` for replies that depend on the prompt.
 
-Every request body is kept in ``server.requests``.
+Like a server that honours structured outputs, a request with a ``response_format`` gets JSON: a reply written with
+DSPy's field markers (``[[ ## answer ## ]]``) is sent as the JSON object of those fields, typed by the request's
+schema (`in_dialect`); ``StubOpenAI(..., follow_dialect=False)`` sends it as written (a server that ignores the
+schema). Each completion has its own id, as real servers give. Every request body is kept in ``server.requests``.
 
 Example:
     with StubOpenAI(["[[ ## answer ## ]]\\n네\\n\\n[[ ## completed ## ]]"]) as server:
@@ -28,9 +32,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 class StubOpenAI:
-    def __init__(self, replies=None, owned_by: str | None = None):
+    def __init__(
+        self, replies=None, owned_by: str | None = None, follow_dialect: bool = True, keep_alive: bool = False
+    ):
         self.replies = list(replies or ["ok"])
+        self.keep_alive = keep_alive
         self.owned_by = owned_by
+        self.follow_dialect = follow_dialect
         self.requests: list[dict] = []
         self.disconnects = 0
         self._closed = threading.Event()
@@ -50,13 +58,21 @@ class StubOpenAI:
     def _next(self, request: dict):
         with self._lock:
             self.requests.append(request)
+            rid = f"chatcmpl-stub-{len(self.requests)}"
             reply = self.replies.pop(0) if len(self.replies) > 1 else self.replies[0]
-        return reply(request) if callable(reply) else reply
+        reply = reply(request) if callable(reply) else reply
+        if self.follow_dialect and isinstance(reply, str):
+            reply = in_dialect(reply, request)
+        elif self.follow_dialect and isinstance(reply, dict) and isinstance(reply.get("content"), str):
+            reply = {**reply, "content": in_dialect(reply["content"], request)}
+        return reply, rid
 
     def _handler(self):
         stub = self
 
         class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1" if stub.keep_alive else "HTTP/1.0"  # 1.1: connections stay open
+
             def log_message(self, *args):
                 pass
 
@@ -80,7 +96,8 @@ class StubOpenAI:
                     request = json.loads(self.rfile.read(length) or b"{}")
                 except json.JSONDecodeError:
                     request = {}
-                reply = stub._next(request)
+                reply, rid = stub._next(request)
+                request = {**request, "_id": rid}  # the completion's id, for the replies below
                 if isinstance(reply, dict) and reply.get("hang"):
                     stub._closed.wait()
                     return
@@ -138,9 +155,43 @@ class StubOpenAI:
         self._server.server_close()
 
 
+FIELD_MARK = re.compile(r"\[\[ ## (\w+) ## \]\]\n?(.*?)(?=\s*\[\[ ## |\s*$)", re.S)
+
+
+def in_dialect(content: str, request: dict) -> str:
+    """`content` as the request asked: DSPy field markers become one JSON object when ``response_format`` is set.
+
+    >>> in_dialect("[[ ## ok ## ]]\\nTrue\\n\\n[[ ## n ## ]]\\n2\\n\\n[[ ## completed ## ]]",
+    ...            {"response_format": {"type": "json_object", "schema": {"properties": {"ok": {"type": "boolean"},
+    ...             "n": {"type": "number"}}}}})
+    '{"ok": true, "n": 2.0}'
+    """
+    fmt = request.get("response_format")
+    if not isinstance(fmt, dict) or "[[ ## " not in content:
+        return content
+    schema = fmt.get("schema") or (fmt.get("json_schema") or {}).get("schema") or {}
+    props = schema.get("properties", {})
+    fields = {k: v.strip() for k, v in FIELD_MARK.findall(content) if k != "completed"}
+    return json.dumps({k: _typed(v, props.get(k, {})) for k, v in fields.items()}, ensure_ascii=False)
+
+
+def _typed(text: str, prop: dict):
+    kind = prop.get("type")
+    try:
+        if kind in ("number", "integer"):
+            return int(float(text)) if kind == "integer" else float(text)
+        if kind == "boolean":
+            return text.strip().lower() == "true"
+        if kind in ("array", "object"):
+            return json.loads(text)
+    except ValueError:
+        pass
+    return text
+
+
 def completion(content: str, request: dict) -> dict:
     return {
-        "id": "chatcmpl-stub",
+        "id": request.get("_id") or "chatcmpl-stub",
         "object": "chat.completion",
         "created": int(time.time()),
         "model": request.get("model", "stub"),
@@ -154,7 +205,7 @@ def chunk_event(text: str, request: dict, finish):
     usage = {"usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}} if finish else {}
     return {
         **usage,
-        "id": "chatcmpl-stub",
+        "id": request.get("_id") or "chatcmpl-stub",
         "object": "chat.completion.chunk",
         "created": int(time.time()),
         "model": request.get("model", "stub"),
