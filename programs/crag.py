@@ -334,6 +334,7 @@ class CRAG(dspy.Module):
         """What the question names that the corpus lacks (supplements, and with no medicine named, words nobody
         knows), and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
         from retrievers.not_covered import supplement_words
+        from retrievers.question_frame import classes_and_symptoms
 
         r, names = st.result, self.backend.names
         if r is None or names is None:
@@ -350,7 +351,11 @@ class CRAG(dspy.Module):
             rest = rest.replace(w, " ")
         # a rule about the uncovered word itself (리피토 -> 아토르바스타틴) does not say what else the question is about
         rules = bool(lexicon.expand(rest)) if lexicon is not None else bool(r.expansions)
-        alone = uncovered_only(words, bool(r.products), rules, bool(frame.targets.classes), supplements)
+        speaks = False
+        if lexicon is not None:  # what the rest of the question asks that the leaflets have: a class's products, a symptom
+            classes, symptoms = classes_and_symptoms(rest, lexicon)
+            speaks = bool(symptoms) or bool(self.backend.class_members(classes))
+        alone = uncovered_only(words, bool(r.products), rules, bool(frame.targets.classes), supplements, speaks)
         return words, alone
 
     def _dur_only(self, st: QuestionState) -> list[str]:

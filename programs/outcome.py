@@ -61,15 +61,19 @@ def not_in_corpus_notice(words) -> str:
     return NOT_IN_CORPUS_NOTICE.format(words=_quoted(words)) if words else ""
 
 
-def uncovered_only(words, named: bool, has_rules: bool, has_class: bool, supplements=()) -> bool:
+def uncovered_only(
+    words, named: bool, has_rules: bool, has_class: bool, supplements=(), corpus_speaks: bool = False
+) -> bool:
     """Whether the question is about uncovered medicines alone: it names some (`words`) and no medicine the corpus
-    has (`named`). A supplement (`supplements`, a reviewed list checked against the corpus's names) is enough; a
-    word nobody knows (리피토) only when no symptom rule or class word says what the question is about either, since
-    such a word is as often a misspelling (로페라미트 설사약) as a medicine the corpus lacks."""
+    has (`named`). A supplement (`supplements`, a reviewed list checked against the corpus's names) is enough unless
+    the rest of the question names a class the leaflets have products of or a symptom (`corpus_speaks`: 감기약이랑
+    홍삼, 프로폴리스 목 아플 때); a word nobody knows (리피토) only when no symptom rule or class word says what the
+    question is about either, since such a word is as often a misspelling (로페라미트 설사약) as a medicine the
+    corpus lacks."""
     if not words or named:
         return False
     if any(w in supplements for w in words):
-        return True
+        return not corpus_speaks
     return not has_rules and not has_class
 
 

@@ -47,3 +47,7 @@ class SearchBackend(Protocol):
     def coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out: ``names_uncovered`` and ``unknown_words`` (lists)."""
         ...
+
+    def class_members(self, classes: list[str]) -> set[str]:
+        """The products (item_seq) whose leaflets a class word names (감기약 -> every cold medicine's item_seq)."""
+        ...

@@ -282,6 +282,10 @@ class Searcher:
         doc = self.get(f"easydrug:{seq}:efcy")
         return doc.text if doc else ""
 
+    def class_members(self, classes: list[str]) -> set[str]:
+        """The products a class word names, read from their 효능 sections (`retrievers.class_products`)."""
+        return self.class_products.products(classes, self.lexicon) if classes else set()
+
     def coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions
         and words nobody knows. Not part of `retrieve` (it costs a second Kiwi pass); the program asks for it."""

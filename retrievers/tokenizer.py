@@ -19,6 +19,7 @@ from collections.abc import Iterable
 KEEP_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "XR", "SL", "SH", "SN", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
 UNKNOWN_NOUN_IDS = frozenset({2, 3})  # Kiwi's placeholder morphemes for a common / proper noun it does not know
 KEPT_ADVERBS = frozenset({"안", "못", "잘", "덜", "더", "같이", "함께", "따로", "바로", "먼저", "미리", "다시", "또"})
+PREDICATE_TAGS = ("VV", "VA")  # verb and adjective stems, regular or not (VV-I, VA-R)
 STOP_FORMS = frozenset({"것", "수", "등", "때", "이", "하", "있", "되", "않", "없", "약", "경우", "및"})
 
 
@@ -60,18 +61,35 @@ class KiwiTokenizer:
         ]
 
     def reading(self, text: str) -> tuple[str, bool]:
-        """`text` with its degree and manner adverbs cut out (머리가 너무 아파요 -> 머리가 아파요), for rules written
-        without them; negations (안, 못) stay, since they turn what is said around. And whether the text names the
-        medicine itself (the noun 약: 약 먹고 바로 누워도 돼요).
+        """`text` as the rules are written: degree and manner adverbs cut out (머리가 너무 아파요 -> 머리가 아파요)
+        and each verb or adjective with its endings in one form, stem + 어 (아플 때, 아픈데, 아팠는데 -> 아파), so a
+        rule written as 목이아파 matches 목 아플때. Negations (안, 못) stay, since they turn what is said around.
+        And whether the text names the medicine itself (the noun 약: 약 먹고 바로 누워도 돼요).
 
         >>> KiwiTokenizer().reading("머리가 너무 아파요")
-        ('머리가  아파요', False)
+        ('머리가  아파', False)
+        >>> KiwiTokenizer().reading("목 아플때 약 써도 되나요")[0].replace(" ", "")
+        '목아파때약써돼'
         """
         tokens = self._kiwi.tokenize(text)
-        out = text
-        for t in sorted(tokens, key=lambda t: -t.start):
+        spans = []  # (start, end, replacement), in text order
+        i = 0
+        while i < len(tokens):
+            t = tokens[i]
             if t.tag == "MAG" and t.form not in KEPT_ADVERBS:
-                out = out[: t.start] + out[t.start + t.len :]
+                spans.append((t.start, t.start + t.len, ""))
+            elif t.tag.startswith(PREDICATE_TAGS):
+                end = i + 1
+                while end < len(tokens) and tokens[end].tag.startswith("E"):
+                    end += 1
+                last = tokens[end - 1]
+                spans.append((t.start, last.start + last.len, self._kiwi.join([(t.form, t.tag), ("어", "EC")])))
+                i = end
+                continue
+            i += 1
+        out = text
+        for start, end, word in reversed(spans):
+            out = out[:start] + word + out[end:]
         return out, any(t.form == "약" and t.tag == "NNG" for t in tokens)
 
     def batch(self, texts: list[str]) -> Iterable[list[str]]:

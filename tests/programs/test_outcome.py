@@ -33,6 +33,13 @@ def test_a_supplement_beside_a_medicine_the_corpus_has_opens_the_answer_about_th
     assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
 
 
+def test_a_supplement_beside_a_class_the_leaflets_have_opens_the_answer_about_the_class(searcher):
+    pred = CRAG(backend=searcher)(question="감기약이랑 홍삼 같이 먹어도 돼요?")
+    assert pred.answer.startswith("※ 질문의 '홍삼'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")
+    assert pred.trace["stop_reason"] != NOT_IN_CORPUS  # the search went on, for the cold medicines
+    assert any(c["cited"] for c in pred.citations)
+
+
 def test_an_ingredient_only_dur_knows_is_said_to_have_no_leaflet(searcher):
     pred = CRAG(backend=searcher)(question="임신 중인데 아카보즈 먹어도 되나요?")
     assert pred.answer.startswith("※ e약은요에서 '아카보즈'이(가) 든 일반의약품 설명서는 찾지 못했습니다")
@@ -64,7 +71,10 @@ def test_a_word_nobody_knows_is_a_medicine_the_corpus_lacks_only_when_nothing_el
     assert not uncovered_only(("로페라미트",), False, False, True)  # 로페라미트 설사약: a misspelling, a class said
     assert not uncovered_only(("파브론",), False, True, False)  # 파브론 먹고 감기: a symptom rule said
     assert not uncovered_only(("오메가3",), True, False, False, ("오메가3",))  # 아스피린 named: answer about it
-    assert uncovered_only(("유산균",), False, False, True, ("유산균",))  # 항생제 먹는 동안 유산균: a supplement
+    assert uncovered_only(("루테인",), False, False, False, ("루테인",))  # 루테인 효과: a supplement alone
+    # 감기약이랑 홍삼, 홍삼 먹고 목 아플때: the rest names a class with products, or a symptom
+    assert not uncovered_only(("홍삼",), False, True, True, ("홍삼",), corpus_speaks=True)
+    assert uncovered_only(("홍삼",), False, True, True, ("홍삼",), corpus_speaks=False)
     assert not uncovered_only((), False, False, False)
 
 

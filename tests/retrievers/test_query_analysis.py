@@ -139,3 +139,13 @@ def test_a_joining_word_asks_about_two_medicines_only_when_two_are_named():
     assert "intrc" not in taking.sections  # 다음주 holds 음주 (drinking)
     kind = analyse("혈압약 먹는데 타이레놀 먹어도 되나요", names, Lexicon.load())  # a medicine named by its kind
     assert {"intrc", "dur:ac"} <= set(kind.sections)
+
+
+@pytest.mark.parametrize("question", ["목 아플때 먹는 약", "목이 아픈데 뭐 먹어요", "어제부터 목이 아팠는데"])
+def test_a_symptom_rule_matches_whatever_ending_its_verb_takes(question):
+    from retrievers.tokenizer import KiwiTokenizer
+
+    lexicon = Lexicon.load()
+    assert "인후통" not in lexicon.expand(question) or "아파" in question  # the rule is written 목이아파 / 목아파
+    qa = analyse(question, NameIndex(), lexicon, reading=KiwiTokenizer().reading)
+    assert "인후통" in qa.expansions

@@ -146,3 +146,6 @@ class FakeBackend:
 
     def coverage(self, query, names, hits):
         return {"names_uncovered": [], "unknown_words": []}
+
+    def class_members(self, classes):
+        return set()  # no lexicon: no class word is read
