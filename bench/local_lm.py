@@ -9,6 +9,7 @@ rest are the documented extractive fallback).
 
     python bench/local_lm.py [--model 0.5b] [--questions 3] [--max-tokens 48] [--generate-tokens 96]
         [--time-budget 45] [--index-dir DIR] [--out bench/out/local_lm.json]
+        [--profiles all|P1,P2]   # also: LM calls and seconds per question for each ablation profile
 """
 
 from __future__ import annotations
@@ -72,6 +73,30 @@ def streamed_answer(program, question: str):
     return pred, first
 
 
+def profile_calls(args, searcher, config, questions: list[str]) -> dict:
+    """Per ablation profile: mean LM calls and seconds per question, on the same questions and server."""
+    from programs.ablations import PROFILES, get_profile
+    from programs.crag import CRAG
+
+    names = list(PROFILES) if args.profiles == "all" else [n.strip() for n in args.profiles.split(",") if n.strip()]
+    out = {}
+    for name in names:
+        settings = get_profile(name, web_references=False, time_budget_s=args.time_budget)
+        program = CRAG(backend=searcher, settings=settings, lms=config.build())
+        calls, seconds = [], []
+        for q in questions:
+            start = time.monotonic()
+            pred = program(question=q)
+            seconds.append(time.monotonic() - start)
+            calls.append(pred.trace["lm_calls"]["total"])
+        out[name] = {
+            "lm_calls_per_question": round(statistics.fmean(calls), 2),
+            "seconds_per_question": round(statistics.fmean(seconds), 1),
+        }
+        print(name, json.dumps(out[name]), flush=True)
+    return out
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--model", default="0.5b", help="a yaksa.local_models choice: 0.5b, 1.5b, gemma")
@@ -81,6 +106,7 @@ def main() -> int:
     p.add_argument("--time-budget", type=float, default=45.0, help="seconds per question")
     p.add_argument("--index-dir", help="search index (default: the built index)")
     p.add_argument("--out", type=Path, default=ROOT / "bench/out/local_lm.json")
+    p.add_argument("--profiles", default="", help="'all' or comma-separated ablation profiles to measure too")
     args = p.parse_args()
     if not local_extra_installed(args.model):
         print(f"skipped: {MISSING}")
@@ -121,6 +147,7 @@ def main() -> int:
             }
             results.append(row)
             print(json.dumps(row, ensure_ascii=False))
+        per_profile = profile_calls(args, searcher, config, questions) if args.profiles else {}
     survived = [r for r in results if r["method"] == "lm" and r["verification"] == "pass"]
     streamed = [r["first_answer_token_s"] for r in results if r["first_answer_token_s"] is not None]
     summary = {
@@ -136,6 +163,8 @@ def main() -> int:
         "cited": f"{sum(r['cited'] for r in results)}/{len(results)}",
         "limits": {"max_tokens": args.max_tokens, "generate": args.generate_tokens, "time_budget_s": args.time_budget},
     }
+    if per_profile:
+        summary["profiles"] = per_profile
     print(json.dumps(summary, ensure_ascii=False))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"summary": summary, "questions": results}, ensure_ascii=False, indent=2) + "\n")
