@@ -352,7 +352,7 @@ class CRAG(dspy.Module):
         # a rule about the uncovered word itself (리피토 -> 아토르바스타틴) does not say what else the question is about
         rules = bool(lexicon.expand(rest)) if lexicon is not None else bool(r.expansions)
         speaks = False
-        if lexicon is not None:  # what the rest of the question asks that the leaflets have: a class's products, a symptom
+        if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
             classes, symptoms = classes_and_symptoms(rest, lexicon)
             speaks = bool(symptoms) or bool(self.backend.class_members(classes))
         alone = uncovered_only(words, bool(r.products), rules, bool(frame.targets.classes), supplements, speaks)

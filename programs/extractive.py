@@ -77,6 +77,7 @@ ASPECT_SECTIONS = {
     "elderly": ("dur:fc",),
 }  # efficacy is left to retrieval's sections (a frame with nothing asked reads as efficacy by default); a group's
 # leaflet sentences are found by the ranker's group words (소아, 수유부), and its DUR rows here
+LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted first
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
@@ -281,9 +282,11 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     candidates: list[Quote] = []
     floor: dict[int, float] = {}
     shared: list[Quote] = []
+    framed_quotes: set[int] = set()
     strips = refiner.strips(question, docs, terms, sections)
     named_found = any(is_named(d) for d in docs)
     framed = asked_sections(question, named=named_found or bool(names))
+    leading = first_aspect_sections(question, named=named_found or bool(names))
     asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
@@ -310,8 +313,15 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             candidates.append(q)
+            if LEAD_FRAMED and (section or _dur_section(doc)) in leading:
+                framed_quotes.add(id(q))
     chosen: list[Quote] = []
-    for q in sorted(candidates, key=lambda q: -q.score):
+    ranked = sorted(candidates, key=lambda q: -q.score)
+    # the section the question's aspect asks leads, when one of its sentences speaks to the question at all
+    lead = next((q for q in ranked if id(q) in framed_quotes and floor[id(q)] - FRAME_PRIOR >= MIN_SCORE), None)
+    if lead is not None:
+        ranked = [lead] + [q for q in ranked if q is not lead]
+    for q in ranked:
         if _merge(chosen, q.text, q.score, q.sources[0]) or _merge(rules, q.text, q.score, q.sources[0]):
             continue
         if len(chosen) >= max_sentences or (chosen and floor.get(id(q), q.score) < MIN_SCORE):
@@ -350,6 +360,17 @@ def asked_sections(question: str, named: bool = False) -> set[str]:
     frame = _frame(question, named)
     out = {section for a in frame.aspects for section in ASPECT_SECTIONS.get(a, ())}
     return out | ({"efcy"} if "efficacy" in frame.aspects and not named else set())
+
+
+def first_aspect_sections(question: str, named: bool = False) -> tuple[str, ...]:
+    """The sections that answer the first aspect the question's frame asks (게보린 먹고 속이 쓰려요 → se); none when
+    that aspect is a situation no section holds (운전, 술).
+
+    >>> first_aspect_sections("게보린 먹고 속이 쓰려요", named=True), first_aspect_sections("감기약 먹고 운전해도 돼요")
+    (('se',), ())
+    """
+    aspects = _frame(question, named).aspects
+    return ASPECT_SECTIONS.get(aspects[0], ()) if aspects else ()
 
 
 @functools.lru_cache(maxsize=256)

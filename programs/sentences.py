@@ -31,6 +31,7 @@ VOCAB_GROUP = {
     "elderly": "elderly",
 }
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
+NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
@@ -43,6 +44,27 @@ def _tokenizer():
     from retrievers.tokenizer import KiwiTokenizer
 
     return KiwiTokenizer()
+
+
+@functools.lru_cache(maxsize=1)
+def _neighbours() -> dict[str, list[str]]:
+    import json
+
+    from retrievers.mine_neighbours import NEIGHBOURS_PATH
+
+    return json.loads(NEIGHBOURS_PATH.read_text(encoding="utf-8"))["neighbours"]
+
+
+def symptom_neighbours(forms) -> tuple[str, ...]:
+    """The mined neighbours (`retrievers/mine_neighbours.py`) of the listed symptoms that carry one of `forms`
+    (쓰림 → 속쓰림's: 구역, 소화불량 …), without the forms' own symptoms.
+
+    >>> "구역" in symptom_neighbours(("쓰림",))
+    True
+    """
+    table = _neighbours()
+    own = [item for item in table if any(f and f in item for f in forms)]
+    return tuple(dict.fromkeys(n for item in own for n in table[item] if n not in own))
 
 
 @functools.lru_cache(maxsize=256)
@@ -71,6 +93,8 @@ class SentenceRanker:
         self.words = {w: vocab.idf[w] for w in words}
         # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
         self.forms = {w: tuple(f for f in (w, nominal(w)) if f) for w in self.words}
+        # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
+        self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
         self.total = sum(self.words.values())
         self.grams = bigrams(question)
 
@@ -109,7 +133,12 @@ class SentenceRanker:
         return out
 
     def score(self, sentence: str) -> float:
-        found = sum(idf for w, idf in self.words.items() if any(f in sentence for f in self.forms[w]))
+        found = 0.0
+        for w, idf in self.words.items():
+            if any(f in sentence for f in self.forms[w]):
+                found += idf
+            elif any(n in sentence for n in self.near[w]):
+                found += NEIGHBOUR_SHARE * idf
         overlap = found / self.total if self.total else 0.0
         aspect = max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0)
         return overlap + ASPECT_WEIGHT * aspect + BIGRAM_WEIGHT * coverage(self.grams, sentence)

@@ -202,3 +202,23 @@ def test_the_frame_chooses_the_section_that_answers_its_aspect():
     assert extractive.asked_sections("감기약 먹으면 왜케 졸리죠?") == {"se"}
     assert extractive.asked_sections("두통약이랑 생리통약 같이 먹어도 돼요?") == {"intrc", "dur:ac", "dur:gc"}
     assert extractive.asked_sections("수면유도제는 자기 몇 분 전에 먹어야 돼요?") == {"useMethod"}
+
+
+def test_a_symptom_after_a_named_medicine_leads_with_its_side_effect_sentence(searcher):
+    # the README's example: 게보린's 이상반응 never says 속쓰림, but lists 구역, 구토, 식욕부진 beside it
+    pred = CRAG(backend=searcher)(question="게보린 먹고 속이 쓰려요")
+    first = body(pred.answer).splitlines()[0]
+    assert first.startswith("[이상반응(부작용)]") and "구역, 구토, 식욕부진" in first
+
+
+def test_without_the_lead_of_the_asked_section_a_caution_sentence_would_lead(searcher, monkeypatch):
+    monkeypatch.setattr(extractive, "LEAD_FRAMED", False)
+    pred = CRAG(backend=searcher)(question="게보린 먹고 속이 쓰려요")
+    assert not body(pred.answer).splitlines()[0].startswith("[이상반응(부작용)]")
+
+
+def test_a_symptom_word_finds_the_symptoms_leaflets_list_beside_it():
+    ranker = SentenceRanker("게보린 먹고 속이 쓰려요")
+    listing = "구역, 구토, 식욕부진, 발진이 나타나는 경우 복용을 즉각 중지하십시오."
+    assert ranker.score(listing) > ranker.score("두통, 치통, 생리통에 사용합니다.")
+    assert "구역" in sentences.symptom_neighbours(("쓰림",))
