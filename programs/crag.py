@@ -344,18 +344,15 @@ class CRAG(dspy.Module):
         words = (*supplements, *unknown)
         if not words:
             return (), False
-        frame = self.question_frame(st)
         lexicon = self.backend.lexicon
         rest = st.question
         for w in words:
             rest = rest.replace(w, " ")
-        # a rule about the uncovered word itself (리피토 -> 아토르바스타틴) does not say what else the question is about
-        rules = bool(lexicon.expand(rest)) if lexicon is not None else bool(r.expansions)
         speaks = False
         if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
             classes, symptoms = classes_and_symptoms(rest, lexicon)
             speaks = bool(symptoms) or bool(self.backend.class_members(classes))
-        alone = uncovered_only(words, bool(r.products), rules, bool(frame.targets.classes), supplements, speaks)
+        alone = uncovered_only(words, bool(r.products), supplements, speaks)
         return words, alone
 
     def _dur_only(self, st: QuestionState) -> list[str]:

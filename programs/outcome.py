@@ -12,9 +12,9 @@
 Each is a value of the trace's ``outcome`` and a column of `yaksa eval-answers`.
 
 Example:
-    >>> uncovered_only(("루테인",), named=False, has_rules=False, has_class=True, supplements=("루테인",))
+    >>> uncovered_only(("루테인",), named=False, supplements=("루테인",))
     True
-    >>> uncovered_only(("리피토",), named=False, has_rules=True, has_class=False, supplements=())
+    >>> uncovered_only(("리피토",), named=True)
     False
     >>> not_in_corpus_answer(["루테인", "오메가3"]).split(":")[0]
     "질문의 '루테인', '오메가3'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다"
@@ -61,20 +61,18 @@ def not_in_corpus_notice(words) -> str:
     return NOT_IN_CORPUS_NOTICE.format(words=_quoted(words)) if words else ""
 
 
-def uncovered_only(
-    words, named: bool, has_rules: bool, has_class: bool, supplements=(), corpus_speaks: bool = False
-) -> bool:
+def uncovered_only(words, named: bool, supplements=(), corpus_speaks: bool = False) -> bool:
     """Whether the question is about uncovered medicines alone: it names some (`words`) and no medicine the corpus
     has (`named`). A supplement (`supplements`, a reviewed list checked against the corpus's names) is enough unless
     the rest of the question names a class the leaflets have products of or a symptom (`corpus_speaks`: 감기약이랑
-    홍삼, 프로폴리스 목 아플 때); a word nobody knows (리피토) only when no symptom rule or class word says what the
-    question is about either, since such a word is as often a misspelling (로페라미트 설사약) as a medicine the
-    corpus lacks."""
+    홍삼, 프로폴리스 목 아플 때). A word nobody knows (리피토; 파브론 골드 감기에) is enough: a misspelt name
+    (로페라미트, 개보린) is read as the name it is a syllable or two off before this, so it is `named`; a sound word
+    (꾸륵꾸륵) is never counted unknown (`retrievers.query_coverage.mimetic`)."""
     if not words or named:
         return False
     if any(w in supplements for w in words):
         return not corpus_speaks
-    return not has_rules and not has_class
+    return True
 
 
 GROUP_RULE = {"pregnant": "임부금기", "elderly": "노인주의", "infant": "특정연령대금기", "child": "특정연령대금기",

@@ -35,11 +35,22 @@ def uncovered_names(names: Iterable[str], hits: list[Hit]) -> list[str]:
 
 def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Iterable[str], hits: list[Hit]) -> list[str]:
     """The question's unknown `words` (`KiwiTokenizer.unknown_words`, two characters or more) that are neither in
-    the corpus `vocabulary`, nor part of a recognised name, nor in any hit."""
+    the corpus `vocabulary`, nor part of a recognised name, nor in any hit, nor a mimetic word (`mimetic`)."""
     text = _hit_text(hits)
     known = [_squash(n) for n in names]
     return [
         w
         for w in dict.fromkeys(_squash(w) for w in words)
-        if len(w) >= 2 and w not in vocabulary and w not in text and not any(w in n for n in known)
+        if len(w) >= 2 and w not in vocabulary and w not in text and not any(w in n for n in known) and not mimetic(w)
     ]
+
+
+def mimetic(word: str) -> bool:
+    """A Korean sound or manner word, made by repeating its first half (꾸륵꾸륵, 헤롱헤롱, 지끈지끈, 욱신욱신): how
+    something feels, never a medicine's name.
+
+    >>> mimetic("꾸륵꾸륵"), mimetic("헤롱헤롱"), mimetic("부루팬"), mimetic("타타")
+    (True, True, False, False)
+    """
+    half = len(word) // 2
+    return len(word) >= 4 and len(word) % 2 == 0 and word[:half] == word[half:]

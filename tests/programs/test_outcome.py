@@ -65,17 +65,27 @@ def test_the_not_in_corpus_route_ends_the_search():
     assert routing.retrieval_stop(state, None) == ""
 
 
-def test_a_word_nobody_knows_is_a_medicine_the_corpus_lacks_only_when_nothing_else_says_what_is_asked():
-    # table: (words, named, has_rules, has_class, supplements) -> whole not-in-corpus answer
-    assert uncovered_only(("리피토",), False, False, False)  # 리피토 먹는데 자몽주스 마셔도
-    assert not uncovered_only(("로페라미트",), False, False, True)  # 로페라미트 설사약: a misspelling, a class said
-    assert not uncovered_only(("파브론",), False, True, False)  # 파브론 먹고 감기: a symptom rule said
-    assert not uncovered_only(("오메가3",), True, False, False, ("오메가3",))  # 아스피린 named: answer about it
-    assert uncovered_only(("루테인",), False, False, False, ("루테인",))  # 루테인 효과: a supplement alone
+def test_a_word_nobody_knows_or_a_supplement_alone_is_a_medicine_the_corpus_lacks():
+    # table: (words, named, supplements, corpus_speaks) -> the whole not-in-corpus answer
+    assert uncovered_only(("리피토",), False)  # 리피토 먹는데 자몽주스 마셔도
+    assert uncovered_only(("파브론",), False, (), corpus_speaks=True)  # 파브론 골드 감기에: a brand the corpus lacks
+    assert not uncovered_only(("오메가3",), True, ("오메가3",))  # 아스피린 named: answer about it
+    assert uncovered_only(("루테인",), False, ("루테인",))  # 루테인 효과: a supplement alone
     # 감기약이랑 홍삼, 홍삼 먹고 목 아플때: the rest names a class with products, or a symptom
-    assert not uncovered_only(("홍삼",), False, True, True, ("홍삼",), corpus_speaks=True)
-    assert uncovered_only(("홍삼",), False, True, True, ("홍삼",), corpus_speaks=False)
-    assert not uncovered_only((), False, False, False)
+    assert not uncovered_only(("홍삼",), False, ("홍삼",), corpus_speaks=True)
+    assert uncovered_only(("홍삼",), False, ("홍삼",), corpus_speaks=False)
+    assert not uncovered_only((), False)
+
+
+def test_a_misspelt_brand_is_read_as_its_name_not_as_a_medicine_the_corpus_lacks(searcher):
+    pred = CRAG(backend=searcher)(question="개보린 먹고 속이 쓰려요")
+    assert pred.trace["outcome"] != NOT_IN_CORPUS
+    assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
+
+
+def test_a_sound_word_is_not_an_unknown_medicine(searcher):
+    pred = CRAG(backend=searcher)(question="게보린 먹었는데 배가 꾸륵꾸륵해요")
+    assert "꾸륵꾸륵" not in pred.answer.split("\n\n")[0]
 
 
 def test_outcome_table():
