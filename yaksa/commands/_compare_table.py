@@ -69,10 +69,8 @@ def build_rows(records: list[dict]) -> tuple[list[str], list[dict]]:
         row.update(run_usage(rec))
         rows.append(row)
     metric_names = metric_columns(records)
-    param_names = []
-    for rec in records:
-        param_names += [k for k in run_params(rec) if k not in param_names]
-    param_names = [k for k in param_names if any(r.get(k) is not None for r in rows)]
+    roles = sorted({k for rec in records for k in run_params(rec) if k.startswith("lm.")})
+    param_names = [k for k in ("command", *PARAMS, *roles) if any(r.get(k) is not None for r in rows)]
     usage = [k for k in USAGE if any(r.get(k) is not None for r in rows)]
     return ["run", "name", *param_names, *metric_names, *usage], rows
 
@@ -111,7 +109,9 @@ def cell(value) -> str:
             return str(int(value))
         return f"{value:.3f}" if abs(value) < 1e4 else f"{value:.0f}"
     text = str(value)
-    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 1] + "…"
+    if len(text) <= MAX_CELL:
+        return text
+    return "…" + text[-(MAX_CELL - 1) :] if "/" in text else text[: MAX_CELL - 1] + "…"  # a path: its end
 
 
 def render(columns: list[str], rows: list[dict]) -> str:

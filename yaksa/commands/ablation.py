@@ -68,9 +68,10 @@ def summarize(profile: str, rows: list[dict], preds: list) -> dict:
 
 
 def table(rows: list[dict]) -> str:
-    """The comparison table. ``calls/q`` is the program's LM calls per question (cache hits included); ``sent`` and
-    ``cached`` are the profile's LM requests sent and served from the DSPy cache (the child run's ``lm_calls`` and
-    ``lm_cache_hits``), so ``sent + cached`` = ``calls/q`` x the questions."""
+    """The comparison table. ``calls/q`` is the program's LM calls per question (cache hits included, the metric's
+    judge calls not); ``sent`` and ``cached`` are all the profile's LM requests, the judge's included, sent to the
+    server and served from the DSPy cache: the child run's ``lm_calls`` and ``lm_cache_hits``, as every command
+    counts them (a profile run after another is served largely from the cache)."""
     head = (
         f"{'profile':28} {'quality':>8} {'grounding':>9} {'iters':>6} {'calls/q':>8} {'sent':>6} {'cached':>6} "
         f"{'loop stops':>10}  stop reasons"
