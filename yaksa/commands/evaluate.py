@@ -82,6 +82,7 @@ def run_evaluate(args, backend=None) -> dict:
                 "model": args.model or "uncompiled",
                 "metric": args.metric if args.program == "crag" else "turn",
                 "profile": getattr(program, "settings", None) and _profile(program, args),
+                "optimizer": (getattr(program, "yaksa_header", None) or {}).get("optimizer") or "none",
                 **_run_params.dataset_params(args, dev, data_hash),
                 "seed": args.seed,
                 "code_version": _version.code_version(),
