@@ -91,6 +91,10 @@ def test_a_warning_when_the_dev_sets_differ():
     assert "v1: aaaaaaaa" in warning and "v2: eeeeeeee" in warning
     compare_run = {"run_id": "f" * 32, "params": {"dataset_version": "v3"}, "metrics": {}}
     assert dataset_warning([GEPA, compare_run]) is None  # a run without scores measured nothing
+    older = {"run_id": "9" * 32, "params": {"metric": "quality"}, "metrics": {"dev_score": 0.5}}
+    assert dataset_warning([GEPA, older]) is None  # logged no dev set: not checked
+    unversioned = {"run_id": "8" * 32, "params": {"dataset": "qa", "dev_n": "5"}, "metrics": {"dev_score": 0.5}}
+    assert "qa n=5: 88888888" in dataset_warning([GEPA, unversioned])
 
 
 def test_json_has_the_same_columns_and_none_for_a_missing_metric():

@@ -86,15 +86,15 @@ def _metric_order(name: str) -> tuple:
 
 def dataset_warning(records: list[dict]) -> str | None:
     """A warning when the runs' scores were measured on different dev sets (``dataset_version``, else the dataset
-    name and dev size), else None."""
+    name and dev size; runs that logged neither are not checked), else None."""
     seen = {}
     for rec in records:
         if not run_metrics(rec):
             continue
         p = rec.get("params") or {}
-        key = p.get("dataset_version") or (p.get("dataset"), p.get("dev_n"))
-        if key != (None, None):
-            seen.setdefault(str(key), []).append(rec["run_id"][:8])
+        key = p.get("dataset_version") or (f"{p['dataset']} n={p.get('dev_n')}" if p.get("dataset") else None)
+        if key:  # a run that logged neither (older yaksa) cannot be checked
+            seen.setdefault(key, []).append(rec["run_id"][:8])
     if len(seen) < 2:
         return None
     parts = "; ".join(f"{k}: {', '.join(v)}" for k, v in seen.items())
