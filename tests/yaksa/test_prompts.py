@@ -28,8 +28,7 @@ def test_prompt_names_and_the_instructions_taken():
 
 
 def test_registered_and_linked_to_the_run_on_sqlite(mlflow_db):  # noqa: F405
-    with mlflow.start_run() as run:
-        pass
+    run = MlflowClient().create_run(mlflow.create_experiment("prompts"))
     line = _prompts.register(STATE, run.info.run_id, None, None, None)
     assert line.startswith("registered 2 prompts (yaksa-generator-generate/1, yaksa-grader-grade/1")
     prompt = mlflow.genai.load_prompt("prompts:/yaksa-generator-generate/1")
