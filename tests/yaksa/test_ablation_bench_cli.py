@@ -67,6 +67,8 @@ def test_bench_kormedmcqa_scores_both_arms(lab, capsys):
     assert run.data.metrics["no_retrieval.accuracy"] == expected
     assert run.data.params["n"] == "5"
     assert run.data.metrics["no_retrieval.lm_calls"] == 5
+    arm = next(line for line in out.splitlines() if line.startswith("no_retrieval "))
+    assert arm.split()[-2:] == ["5", str(int(run.data.metrics["no_retrieval.lm_cache_hits"]))]  # printed as logged
 
 
 def test_bench_without_an_lm_says_what_is_needed(lab, capsys):
