@@ -197,6 +197,19 @@ def load(
     return program
 
 
+def fetch_state(ref: str | Path) -> dict:
+    """The checked JSON state of a ``.json`` path or an MLflow URI (``models:/...``, ``runs:/...``): data only.
+
+    Raises:
+        StateError: a pickle, a missing or non-JSON file, a file that is not a yaksa state, or a model without one.
+    """
+    text = str(ref)
+    if text.endswith(".pkl"):
+        raise StateError(f"{text}: pickled programs can run code when loaded; only JSON states are read here")
+    path = _download(text) if text.startswith(("models:/", "runs:/", "mlflow-artifacts:")) else Path(text)
+    return read_state(path)
+
+
 def drop_incompatible(program, state: dict) -> list[str]:
     """Remove the state of predictors whose signature changed since the file was written (their demos would not
     fit the new fields), and say which: those predictors start uncompiled until `yaksa compile` runs again."""

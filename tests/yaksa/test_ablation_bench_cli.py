@@ -42,6 +42,12 @@ def test_ablation_prints_the_table_and_logs_one_child_run_per_profile(lab, capsy
         ]
     )
     assert all("quality" in r.data.metrics and "loop_stops" in r.data.metrics for r in children)
+    for child in children:  # the LM requests sent and served from cache: printed as logged
+        sent, cached = lines[child.data.params["profile"]].split()[5:7]
+        assert (int(sent), int(cached)) == (child.data.metrics["lm_calls"], child.data.metrics["lm_cache_hits"])
+        assert child.data.params["dataset_version"] == parent.data.params["dataset_version"]
+    assert "sent" in lines["profile"] and "cached" in lines["profile"]
+    assert sum(c.data.metrics["lm_cache_hits"] for c in children) > 0  # later profiles reuse earlier calls
 
 
 def test_ablation_without_an_lm_says_what_is_needed(lab, capsys):
@@ -61,6 +67,8 @@ def test_bench_kormedmcqa_scores_both_arms(lab, capsys):
     assert run.data.metrics["no_retrieval.accuracy"] == expected
     assert run.data.params["n"] == "5"
     assert run.data.metrics["no_retrieval.lm_calls"] == 5
+    arm = next(line for line in out.splitlines() if line.startswith("no_retrieval "))
+    assert arm.split()[-2:] == ["5", str(int(run.data.metrics["no_retrieval.lm_cache_hits"]))]  # printed as logged
 
 
 def test_bench_without_an_lm_says_what_is_needed(lab, capsys):

@@ -21,7 +21,9 @@ def test_evaluate_logs_the_score_and_the_per_example_table(lab, capsys):
     assert "quality score: 0.930 (undetermined: 0)" in out
     run = last_run()
     assert run.data.params["model"] == "uncompiled"
+    assert run.data.params["optimizer"] == "none"
     assert run.data.params["dev_n"] == "2"
+    assert len(run.data.params["dataset_version"]) == 12
     m = run.data.metrics
     assert abs(m["dev_score"] - 0.93) < 1e-9
     assert m["dev_undetermined"] == 0
@@ -47,10 +49,13 @@ def test_evaluate_a_compiled_state_file(lab, capsys, tmp_path):
     state = tmp_path / "compiled.json"
     argv = ["compile", "--train", "2", "--dev", "1", "--profile", "baseline", "--no-register", "--out", str(state)]
     assert cli.main(argv + lab.data + lab.lm) == 0
-    assert cli.main(["evaluate", "--model", str(state), *lab.data, *lab.lm]) == 0
+    assert cli.main(["evaluate", "--model", str(state), *lab.data, "--dev", "1", *lab.lm]) == 0
     run = last_run()
     assert run.data.params["model"] == str(state)
     assert run.data.params["profile"] == "baseline"
+    assert run.data.params["optimizer"] == "bootstrap"  # from the state's header, as `yaksa compare` shows it
+    compiled = MlflowClient().search_runs([run.info.experiment_id], filter_string="tags.`yaksa.command` = 'compile'")[0]
+    assert run.data.params["dataset_version"] == compiled.data.params["dataset_version"]  # the same dev question
 
 
 def test_turn_program_evaluates_on_the_turn_set(lab, capsys):

@@ -13,9 +13,19 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from yaksa.commands import _backend, _datasets, _evaluation, _lm_flags, _mlflow_table, _program, _usage, _version
+from yaksa.commands import (
+    _backend,
+    _datasets,
+    _evaluation,
+    _lm_flags,
+    _mlflow_table,
+    _program,
+    _run_params,
+    _usage,
+    _version,
+)
 
-COLUMNS = ("profile", "quality", "grounding", "iterations", "lm_calls", "loop_stops", "stops")
+COLUMNS = ("profile", "quality", "grounding", "iterations", "lm_calls", "sent", "cached", "loop_stops", "stops")
 LOOP_STOPS = ("iteration_cap", "duplicate_documents", "stagnation", "decline", "lm_budget_exhausted")
 
 
@@ -58,15 +68,20 @@ def summarize(profile: str, rows: list[dict], preds: list) -> dict:
 
 
 def table(rows: list[dict]) -> str:
+    """The comparison table. ``calls/q`` is the program's LM calls per question (cache hits included, the metric's
+    judge calls not); ``sent`` and ``cached`` are all the profile's LM requests, the judge's included, sent to the
+    server and served from the DSPy cache: the child run's ``lm_calls`` and ``lm_cache_hits``, as every command
+    counts them (a profile run after another is served largely from the cache)."""
     head = (
-        f"{'profile':28} {'quality':>8} {'grounding':>9} {'iters':>6} {'LM calls':>8} {'loop stops':>10}  stop reasons"
+        f"{'profile':28} {'quality':>8} {'grounding':>9} {'iters':>6} {'calls/q':>8} {'sent':>6} {'cached':>6} "
+        f"{'loop stops':>10}  stop reasons"
     )
     lines = [head, "-" * len(head)]
     for r in rows:
         stops = ", ".join(f"{k}:{v}" for k, v in sorted(r["stops"].items()))
         lines.append(
             f"{r['profile']:28} {r['quality']:8.3f} {r['grounding']:9.3f} {r['iterations']:6.2f} "
-            f"{r['lm_calls']:8.2f} {r['loop_stops']:10d}  {stops}"
+            f"{r['lm_calls']:8.2f} {r.get('sent', 0):6d} {r.get('cached', 0):6d} {r['loop_stops']:10d}  {stops}"
         )
     return "\n".join(lines)
 
@@ -100,8 +115,7 @@ def run_ablation(args, backend=None) -> list[dict]:
         mlflow.set_tags({"yaksa.command": "ablation"})
         mlflow.log_params(
             {
-                "dev_n": len(dev),
-                "dataset_hash": data_hash,
+                **_run_params.dataset_params(args, dev, data_hash),
                 "seed": args.seed,
                 "profiles": ",".join(names),
                 "code_version": _version.code_version(),
@@ -114,17 +128,27 @@ def run_ablation(args, backend=None) -> list[dict]:
             start = time.perf_counter()
             with mlflow.start_run(run_name=name, nested=True):
                 mlflow.set_tags({"yaksa.command": "ablation", "profile": name})
-                mlflow.log_params({"profile": name, "dev_n": len(dev), "dataset_hash": data_hash, "seed": args.seed})
+                mlflow.log_params(
+                    {
+                        "profile": name,
+                        "metric": "quality",
+                        **_run_params.dataset_params(args, dev, data_hash),
+                        "seed": args.seed,
+                        **_lm_flags.describe_lms(config),
+                    }
+                )
                 result = _evaluation.evaluate(program, dev, metric, args.threads, "crag", progress=True)
                 preds = [p for p in result["preds"] if hasattr(p, "trace")]
+                totals = usage.totals()
                 summary = summarize(name, result["rows"], preds)
+                summary.update(sent=totals["lm_calls"], cached=totals["lm_cache_hits"])
                 metrics = {
                     "quality": summary["quality"],
                     "grounding": summary["grounding"],
                     "iterations": summary["iterations"],
                     "lm_calls_per_question": summary["lm_calls"],
                     "loop_stops": summary["loop_stops"],
-                    **usage.totals(),
+                    **totals,
                     "duration_s": round(time.perf_counter() - start, 3),
                 }
                 mlflow.log_metrics({k: v for k, v in metrics.items() if v == v})

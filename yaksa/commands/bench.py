@@ -125,7 +125,7 @@ def run_bench(args, backend=None) -> dict:
         f"KorMedMCQA pharmacist {args.split}: {len(questions)} questions, LM {config.models.get('generate')} "
         f"-> run {run.info.run_id}"
     )
-    print(f"{'arm':14} {'accuracy':>9} {'unanswered':>10} {'LM calls':>9}")
+    print(f"{'arm':14} {'accuracy':>9} {'unanswered':>10} {'LM calls':>9} {'cached':>7}")  # as logged
     for arm, r in results.items():
-        print(f"{arm:14} {r['accuracy']:9.3f} {r['unanswered']:10d} {r['lm_calls']:9d}")
+        print(f"{arm:14} {r['accuracy']:9.3f} {r['unanswered']:10d} {r['lm_calls']:9d} {r['lm_cache_hits']:7d}")
     return results

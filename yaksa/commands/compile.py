@@ -8,6 +8,7 @@ Example:
 
 from __future__ import annotations
 
+import json
 import tempfile
 import time
 from pathlib import Path
@@ -23,7 +24,9 @@ from yaksa.commands import (
     _optimizers,
     _program,
     _promotion,
+    _prompts,
     _registry,
+    _run_params,
     _usage,
     _version,
 )
@@ -110,8 +113,7 @@ def run_compile(args, backend=None) -> dict:
                 "metric": args.metric if args.program == "crag" else "turn",
                 "profile": args.profile if args.program == "crag" else "n/a",
                 "train_n": len(train),
-                "dev_n": len(dev),
-                "dataset_hash": data_hash,
+                **_run_params.dataset_params(args, dev, data_hash),
                 "seed": args.seed,
                 "code_version": _version.code_version(),
                 "lm_cache": config.cache,
@@ -135,8 +137,6 @@ def run_compile(args, backend=None) -> dict:
             "dev_score_after": after["score"],
             "dev_undetermined_before": before["undetermined"],
             "dev_undetermined_after": after["undetermined"],
-            **usage.totals(),
-            "duration_s": round(time.perf_counter() - start, 3),
             **({"promotion_dev_score": scored["score"]} if scored["rescored"] else {}),
         }
         mlflow.log_metrics({k: v for k, v in metrics.items() if v == v})  # NaN (nothing determined) is not logged
@@ -157,6 +157,7 @@ def run_compile(args, backend=None) -> dict:
             if args.out:
                 args.out.parent.mkdir(parents=True, exist_ok=True)
                 args.out.write_text(state.read_text(encoding="utf-8"), encoding="utf-8")
+            state_text = state.read_text(encoding="utf-8")
             mlflow.log_artifact(str(state), artifact_path="program")
             info = mlflow.pyfunc.log_model(
                 name="model",
@@ -181,6 +182,11 @@ def run_compile(args, backend=None) -> dict:
                 dataset_version=scored["dataset_version"],
                 dev_n=scored["n"],
             )
+        prompts = _prompts.register(json.loads(state_text), run.info.run_id, model_name, version, info.model_id)
+        # one snapshot after the last LM call of the run (a champion re-scored by --promote included): logged and
+        # printed alike
+        final = {**usage.totals(), "duration_s": round(time.perf_counter() - start, 3)}
+        mlflow.log_metrics(final)
     _stop_autolog()
     result = {
         "run_id": run.info.run_id,
@@ -189,9 +195,10 @@ def run_compile(args, backend=None) -> dict:
         "promoted": promoted,
         "dev_score_before": before["score"],
         "dev_score_after": after["score"],
-        **usage.totals(),
+        **final,
     }
     _registry.print_result(result, args)
+    print(prompts)
     return result
 
 

@@ -9,7 +9,17 @@ from __future__ import annotations
 
 import time
 
-from yaksa.commands import _backend, _datasets, _evaluation, _lm_flags, _metric, _mlflow_table, _usage, _version
+from yaksa.commands import (
+    _backend,
+    _datasets,
+    _evaluation,
+    _lm_flags,
+    _metric,
+    _mlflow_table,
+    _run_params,
+    _usage,
+    _version,
+)
 from yaksa.errors import UserError
 
 
@@ -72,8 +82,8 @@ def run_evaluate(args, backend=None) -> dict:
                 "model": args.model or "uncompiled",
                 "metric": args.metric if args.program == "crag" else "turn",
                 "profile": getattr(program, "settings", None) and _profile(program, args),
-                "dev_n": len(dev),
-                "dataset_hash": data_hash,
+                "optimizer": (getattr(program, "yaksa_header", None) or {}).get("optimizer") or "none",
+                **_run_params.dataset_params(args, dev, data_hash),
                 "seed": args.seed,
                 "code_version": _version.code_version(),
                 **_lm_flags.describe_lms(config),
