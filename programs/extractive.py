@@ -27,11 +27,12 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from programs import citations, offer_guard
+from programs.child_dose import OLDER_DOSE_NOTICE, older_dose_sentences, states_dose
 from programs.coverage import SECTION_WORDS
 from programs.refinement import KnowledgeRefiner
 from programs.sentences import SentenceRanker, sentence_tokens
 from programs.shared_ingredient import shared_ingredient, shared_note
-from programs.text import bigrams
+from programs.text import bigrams, split_sentences
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex
@@ -306,8 +307,9 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         short_brand = NAMED_BONUS if not named_found and _product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
-        for s in doc_strips:
-            if not says_something(s.text):
+        older = older_dose_sentences([s.text for s in doc_strips], question, names) if section == "useMethod" else ()
+        for i, s in enumerate(doc_strips):
+            if not says_something(s.text) or i in older:  # an adult's dose, for a child's question: never quoted
                 continue
             relevance = ranker.score(s.text) + prior
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
@@ -476,11 +478,24 @@ def extractive_answer(
             opening = _opening(lead_doc, sections, has_rules, target="그 약")
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
+        if older_dose_left_out(question, docs, quotes, names):
+            opening = f"{OLDER_DOSE_NOTICE}\n{opening}".strip()
         body = [q.line() for q in quotes]
     opening = "\n".join(p for p in (withheld, opening) if p)
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()
     return "\n\n".join(p for p in [opening, "\n".join(body), SAFETY_LINE, notice] if p)
+
+
+def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=()) -> bool:
+    """A child's dose question whose answer quotes no dose (an amount from a 용법·용량 sentence), while the leaflets
+    found dose only older people (`programs.child_dose`): the answer says it left their dose out."""
+    if any(docs[q.sources[0] - 1].metadata.get("section") == "useMethod" and states_dose(q.text) for q in quotes):
+        return False
+    if "useMethod" not in asked_sections(question, named=bool(names)):
+        return False
+    dosing = [d for d in docs if d.metadata.get("section") == "useMethod"]
+    return any(older_dose_sentences(split_sentences(d.text.partition("\n")[2]), question, names) for d in dosing)
 
 
 def _allowed(shared, docs: list[Document]):

@@ -1,0 +1,43 @@
+"""An adult's dose is never quoted for a child (programs/child_dose.py), on the real Searcher over the mini index."""
+
+import pytest
+
+from programs import extractive
+from programs.child_dose import OLDER_DOSE_NOTICE, for_older_only, older_dose_sentences, oldest_age
+from programs.crag import CRAG
+
+QUESTION = "타이레놀 5살 아이 한번에 몇 알 먹여요"
+
+
+def test_a_childs_dose_question_quotes_no_adult_dose(searcher):
+    pred = CRAG(backend=searcher)(question=QUESTION)
+    assert "성인은 1회" not in pred.answer and "소아 및 성인은" not in pred.answer
+    assert OLDER_DOSE_NOTICE in pred.answer
+
+
+def test_without_the_check_the_adult_dose_would_be_quoted(searcher, monkeypatch):
+    monkeypatch.setattr(extractive, "older_dose_sentences", lambda sentences, question, names=(): set())
+    pred = CRAG(backend=searcher)(question=QUESTION)
+    assert "성인은 1회" in pred.answer or "소아 및 성인은" in pred.answer
+
+
+def test_an_adults_question_keeps_the_adult_dose(searcher):
+    pred = CRAG(backend=searcher)(question="타이레놀 한번에 몇 알 먹어요")
+    assert "성인은 1회" in pred.answer or "소아 및 성인은" in pred.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "oldest"),
+    [("아기 해열제", 2.0), ("5살 아들", 6), ("20개월 아기", 21 / 12), ("중학생 딸", 19), ("게보린 몇 알", None)],
+)
+def test_the_oldest_age_a_child_can_be(question, oldest):
+    got = oldest_age(question)
+    assert got == pytest.approx(oldest) if oldest is not None else got is None
+
+
+def test_age_bands_keep_the_sentence_that_doses_the_child():
+    assert not for_older_only("만 8세 이상~만 15세 미만은 1회 1정, 성인은 1회 2정", "10살 아이 멀미약")
+    assert for_older_only("만 15세 이상 및 성인은 1회 2정", "10살 아이 멀미약")
+    sentences = ["만 12세 이상 소아 및 성인은 1회 1~2정", "1일 최대 8정을 초과하지 않습니다.", "식후에 복용합니다."]
+    assert older_dose_sentences(sentences, "7살 아이 타이레놀") == {0, 1}
+    assert older_dose_sentences(sentences, "타이레놀 몇 알") == set()
