@@ -79,13 +79,17 @@ def answer_all(program, questions: list[dict], label: str) -> dict:
 
 
 def compile_with(server: LlamaServer, args, out: Path) -> tuple[int, float, str]:
-    """Run ``yaksa compile`` against the server; its exit code, seconds and the tail of its output."""
+    """Run ``yaksa compile`` against the server, with the same time budget per question (a ``[crag]`` config file);
+    its exit code, seconds and the tail of its output."""
+    config = out.with_name("yaksa.toml")
+    config.write_text(f"[crag]\ntime_budget_s = {args.time_budget}\n", encoding="utf-8")
     cmd = [
         sys.executable, "-c", "import sys; from yaksa.cli import main; sys.exit(main())", "compile",
         "--optimizer", args.optimizer, "--train", str(args.train), "--dev", str(args.compile_dev),
         "--demos", "1", "--candidates", "2", "--threads", "1", "--metric", "quality",
         "--lm", server.model, "--api-base", server.url, "--max-tokens", str(args.max_tokens),
         "--max-tokens", f"generate={args.generate_tokens}", "--experiment", args.experiment, "--out", str(out),
+        "--config", str(config),
     ]  # fmt: skip
     if args.index_dir:
         cmd += ["--index-dir", args.index_dir]
