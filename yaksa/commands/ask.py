@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 
 from programs.ablations import DEFAULT_PROFILE
 from programs.question import EmptyQuestion, clean_question
@@ -34,6 +35,7 @@ from yaksa.commands._answer_output import (
 from yaksa.commands._program import crag_settings, settings_overrides
 from yaksa.errors import UserError
 from yaksa.text_input import check_json, clean_text, read_text
+from yaksa.traces import QuestionTrace, QuestionTracer, flush
 
 
 def register(subparsers) -> None:
@@ -58,7 +60,12 @@ def register(subparsers) -> None:
         "--budget", type=int, help=f"LM calls allowed for this question (default {CragSettings().lm_call_budget})"
     )
     p.add_argument("--json", action="store_true", help="print the whole prediction and trace as JSON")
-    p.add_argument("--trace", action="store_true", help="print the steps the program took")
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="print the steps the program took, and record the question's MLflow trace (also on whenever "
+        "MLFLOW_TRACKING_URI is set; --json then carries its trace_id)",
+    )
     p.add_argument("--no-stream", action="store_true", help="do not stream tokens when an LM is configured")
     p.add_argument("--no-web", action="store_true", help="skip web references even when TAVILY_API_KEY is set")
     p.add_argument(
@@ -124,10 +131,16 @@ def run(args) -> int:
         print(f"yaksa: warning: {warning}", file=sys.stderr)
     user = parse_user(args.user)
     program, config = build_program(args)
+    tracer = question_tracer(args, config)
     stream = config.configured and not args.json and not args.no_stream
-    pred = stream_answer(program, question, user) if stream else program(question=question, user=user)
+    with traced(tracer, question, user) as traced_question:
+        pred = stream_answer(program, question, user) if stream else program(question=question, user=user)
+        traced_question.finish(pred)
+    if tracer is not None:
+        flush()  # the trace is in the store when the command ends
     if args.json:
-        print(json.dumps(prediction_json(pred, config), ensure_ascii=False, indent=2))
+        out = prediction_json(pred, config)
+        print(json.dumps({**out, "trace_id": traced_question.trace_id}, ensure_ascii=False, indent=2))
     else:
         if not stream:
             print(pred.answer)
@@ -138,21 +151,39 @@ def run(args) -> int:
     return STRICT_EXIT if args.strict and degraded(pred.trace) else 0
 
 
+def question_tracer(args, config):
+    """The MLflow tracer of this command: on with ``--trace`` or a configured tracking URI (None: off)."""
+    return QuestionTracer.from_environment(autolog_lm=config.configured, force=bool(getattr(args, "trace", False)))
+
+
+@contextmanager
+def traced(tracer, question: str, user):
+    """The question's trace when `tracer` is on, else an empty `QuestionTrace` (its ``trace_id`` None)."""
+    if tracer is None:
+        yield QuestionTrace()
+        return
+    with tracer.question(question, user, source="ask") as handle:
+        yield handle
+
+
 def run_batch(args, stream=None) -> int:
     """Answer one question per stdin line, writing one compact JSON object per line, in order."""
     from yaksa.text_input import stdin_lines
 
     user = parse_user(args.user)
     program, config = build_program(args)
+    tracer = question_tracer(args, config)
     fell_back = False
     for n, text in stdin_lines(stream):
-        answer = batch_answer(program, config, text, user, n)
+        answer = batch_answer(program, config, text, user, n, tracer)
         fell_back = fell_back or degraded(answer.get("trace") or {})
         print(json.dumps(answer, ensure_ascii=False), flush=True)
+    if tracer is not None:
+        flush()
     return STRICT_EXIT if getattr(args, "strict", False) and fell_back else 0
 
 
-def batch_answer(program, config, text, user, line: int) -> dict:
+def batch_answer(program, config, text, user, line: int, tracer=None) -> dict:
     """The JSON object of one batch line: the prediction, or ``{"line", "error"}`` when the line cannot be answered
     (`text` is the decoded line, or the error `stdin_lines` gave for it)."""
     if isinstance(text, Exception):
@@ -162,7 +193,9 @@ def batch_answer(program, config, text, user, line: int) -> dict:
     except EmptyQuestion:
         return {"line": line, "error": f"line {line} is empty"}
     try:
-        pred = program(question=question, user=user)
+        with traced(tracer, question, user) as handle:
+            pred = program(question=question, user=user)
+            handle.finish(pred)
     except Exception as e:  # one bad question must not stop the batch
         return {"line": line, "question": question, "error": f"{type(e).__name__}: {str(e)[:200]}"}
-    return {"line": line, **prediction_json(pred, config)}
+    return {"line": line, **prediction_json(pred, config), "trace_id": handle.trace_id}

@@ -1,0 +1,155 @@
+"""One MLflow trace per question: a root span around the program (its inputs the question, its outputs the answer),
+under which programs/spans.py records each graph node and each search, and DSPy's autolog each LM call.
+
+Tracing is on when a tracking URI is configured (``$MLFLOW_TRACKING_URI``) or asked for (``yaksa ask --trace``);
+off, nothing here imports MLflow. Traces go to the experiment ``$MLFLOW_EXPERIMENT_NAME`` (default ``yaksa-traces``).
+
+Example:
+    >>> tracer = QuestionTracer.from_environment(env={})   # no tracking URI: off
+    >>> tracer is None
+    True
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+DEFAULT_EXPERIMENT = "yaksa-traces"
+KEEP_IDS = 100_000  # trace ids a server remembers for feedback
+
+
+@dataclass
+class QuestionTrace:
+    """The trace of one question: its id (None when the question was not sampled) and the span to finish."""
+
+    trace_id: str | None = None
+    span: object | None = None
+
+    def finish(self, pred) -> None:
+        """Record the prediction as the trace's outputs: the answer, the citations and how it was made."""
+        if self.span is None or pred is None:
+            return
+        trace = getattr(pred, "trace", None) or {}
+        try:
+            self.span.set_outputs(
+                {
+                    "answer": pred.answer,
+                    "citations": [c.get("id") for c in pred.citations or []],
+                    "mode": trace.get("mode"),
+                    "method": trace.get("method"),
+                    "outcome": trace.get("outcome"),
+                    "lm_calls": (trace.get("lm_calls") or {}).get("total", 0),
+                }
+            )
+        except Exception:  # noqa: BLE001 — a trace must never break an answer
+            pass
+
+
+class QuestionTracer:
+    """Starts a trace for a question (a `sample` share of them) and remembers the ids it gave out.
+
+    Args:
+        sample: the share of questions traced, 0 to 1.
+        autolog_lm: turn on ``mlflow.dspy.autolog()`` so LM calls appear as DSPy's spans.
+        experiment: the MLflow experiment the traces go to.
+    """
+
+    def __init__(self, sample: float = 1.0, autolog_lm: bool = False, experiment: str | None = None):
+        if not 0.0 <= sample <= 1.0:
+            raise ValueError(f"the trace sample must be between 0 and 1, not {sample:g}")
+        self.sample = sample
+        self.experiment = experiment or os.environ.get("MLFLOW_EXPERIMENT_NAME") or DEFAULT_EXPERIMENT
+        self.autolog_lm = autolog_lm
+        self._ready = False
+        self._lock = threading.Lock()
+        self._issued: OrderedDict[str, None] = OrderedDict()
+
+    @classmethod
+    def from_environment(
+        cls, sample: float = 1.0, autolog_lm: bool = False, env: Mapping[str, str] | None = None, force: bool = False
+    ) -> QuestionTracer | None:
+        """A tracer when a tracking URI is configured (or `force`), else None."""
+        env = os.environ if env is None else env
+        if not force and not env.get("MLFLOW_TRACKING_URI"):
+            return None
+        return cls(sample, autolog_lm)
+
+    def setup(self) -> None:
+        """Point MLflow at the store and the experiment, and turn on DSPy's autolog when asked (once)."""
+        with self._lock:
+            if self._ready:
+                return
+            from yaksa.tracking import experiment
+
+            experiment(self.experiment)
+            if self.autolog_lm:
+                import mlflow
+
+                mlflow.dspy.autolog(log_traces=True)
+            self._ready = True
+
+    def sampled(self) -> bool:
+        return self.sample >= 1.0 or (self.sample > 0.0 and random.random() < self.sample)
+
+    @contextmanager
+    def question(self, question: str, user=None, source: str = "ask"):
+        """Trace what runs inside (a sampled question): yields a `QuestionTrace` whose ``finish(pred)`` records
+        the answer. Not sampled: yields an empty one, and DSPy's autolog starts no trace of its own."""
+        if not self.sampled():
+            with _without_autolog():
+                yield QuestionTrace()
+            return
+        self.setup()
+        import mlflow
+        from mlflow.entities import SpanType
+
+        with mlflow.start_span(name="yaksa.question", span_type=SpanType.CHAIN) as span:
+            profile = user.to_dict() if hasattr(user, "to_dict") else (user or {})
+            span.set_inputs({"question": question, "user": profile})
+            mlflow.update_current_trace(tags={"yaksa.source": source}, request_preview=question[:200])
+            handle = QuestionTrace(span.trace_id, span)
+            self._remember(span.trace_id)
+            yield handle
+
+    def _remember(self, trace_id: str) -> None:
+        with self._lock:
+            self._issued[trace_id] = None
+            while len(self._issued) > KEEP_IDS:
+                self._issued.popitem(last=False)
+
+    def issued(self, trace_id: str) -> bool:
+        """Whether this tracer gave out `trace_id` (among the last `KEEP_IDS`)."""
+        with self._lock:
+            return trace_id in self._issued
+
+
+@contextmanager
+def _without_autolog():
+    """Run without MLflow's DSPy callback (an unsampled question must not become a trace of its own)."""
+    import dspy
+
+    callbacks = dspy.settings.callbacks or []
+    kept = [c for c in callbacks if type(c).__name__ != "MlflowCallback"]
+    if len(kept) == len(callbacks):
+        yield
+        return
+    with dspy.context(callbacks=kept):
+        yield
+
+
+def flush() -> None:
+    """Send the traces still queued (async logging) to the store; a no-op when MLflow was never imported."""
+    import sys
+
+    mlflow = sys.modules.get("mlflow")
+    if mlflow is not None:
+        try:
+            mlflow.flush_trace_async_logging()
+        except Exception:  # noqa: BLE001
+            pass
