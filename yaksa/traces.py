@@ -153,3 +153,32 @@ def flush() -> None:
             mlflow.flush_trace_async_logging()
         except Exception:  # noqa: BLE001
             pass
+
+
+class FeedbackError(Exception):
+    """The tracking store refused the feedback or could not be reached (the message is one safe line)."""
+
+
+def log_feedback(trace_id: str, value: bool, comment: str | None = None, source_id: str = "yaksa-serve") -> str:
+    """Log a reader's 👍 (True) / 👎 (False) on the trace `trace_id` as MLflow feedback named ``user_feedback``;
+    returns the assessment id. A trace still queued for the store is sent first.
+
+    Raises:
+        FeedbackError: the store refused it or could not be reached.
+    """
+    import mlflow
+    from mlflow.entities import AssessmentSource, AssessmentSourceType
+
+    source = AssessmentSource(source_type=AssessmentSourceType.HUMAN, source_id=source_id)
+    for attempt in range(2):
+        try:
+            assessment = mlflow.log_feedback(
+                trace_id=trace_id, name="user_feedback", value=bool(value), source=source, rationale=comment or None
+            )
+            return assessment.assessment_id
+        except Exception as e:  # noqa: BLE001 — the store's own error, as one line
+            if attempt == 0:
+                flush()  # the trace may still be in the async queue
+                continue
+            raise FeedbackError(f"the tracking store did not take the feedback ({type(e).__name__})") from e
+    raise AssertionError("unreachable")
