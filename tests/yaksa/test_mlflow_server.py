@@ -1,52 +1,15 @@
 """A real MLflow tracking server on 127.0.0.1 (sqlite backend, local artifact root): a compile against the stub LM
 logs to it over HTTP and registers ``yaksa-crag``, and ``yaksa ask --model models:/yaksa-crag@champion`` loads it back
-through the server."""
+through the server. The server is the `mlflow_server` fixture of tests/yaksa/conftest.py."""
 
 import contextlib
 import io
 import json
-import os
-import shutil
-import sys
 
-import mlflow
-import pytest
 from mlflow import MlflowClient
 
 from tests.helpers.lab import *  # noqa: F403
 from yaksa import cli
-from yaksa.testing.ports import start_process_server, stop
-
-
-@pytest.fixture
-def mlflow_server(tmp_path, monkeypatch):
-    if shutil.which("mlflow") is None and not os.path.exists(os.path.join(os.path.dirname(sys.executable), "mlflow")):
-        pytest.skip("the mlflow command is not installed")
-    store = tmp_path / "server"
-    store.mkdir()
-
-    def command(port: int) -> list[str]:
-        return [
-            sys.executable, "-m", "mlflow", "server", "--host", "127.0.0.1", "--port", str(port), "--workers", "1",
-            "--backend-store-uri", f"sqlite:///{store / 'mlflow.db'}",
-            "--artifacts-destination", str(store / "artifacts"),
-        ]  # fmt: skip
-
-    try:
-        process, port = start_process_server(command, lambda port: f"http://127.0.0.1:{port}/health", timeout_s=90)
-    except RuntimeError as e:
-        pytest.fail(f"mlflow server did not start: {e}")
-    url = f"http://127.0.0.1:{port}"
-    try:
-        monkeypatch.setenv("MLFLOW_TRACKING_URI", url)
-        mlflow.set_tracking_uri(url)
-        yield url
-    finally:
-        if mlflow.active_run():
-            mlflow.end_run()
-        mlflow.dspy.autolog(disable=True)
-        mlflow.flush_trace_async_logging()  # traces still queued for this server must go before it stops
-        stop(process, 15)
 
 
 def test_compile_logs_over_http_and_ask_loads_the_champion_through_the_server(  # noqa: F405

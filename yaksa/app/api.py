@@ -146,6 +146,8 @@ def create_app(
 
         lms = getattr(program, "lms", None) or {}
         tracer = QuestionTracer.from_environment(settings.trace_sample, autolog_lm=any(lms.values()))
+    if tracer is not None:
+        tracer.setup()  # here, in the thread that configured DSPy (autolog changes its settings)
     host = ProgramHost(program, settings, scorer, mode, tracer)
     gate = Gate(settings.max_concurrent)
     page = (STATIC / "index.html").read_text(encoding="utf-8")

@@ -165,8 +165,6 @@ def run(args) -> int:
         app = create_app(program, settings=settings)
     except ValueError as e:  # --scores ragas without a judge LM
         raise UserError(str(e)) from None
-    if app.state.host.tracer is not None:
-        app.state.host.tracer.setup()  # an unreachable tracking server is one line (yaksa/errors.py), before serving
     print(f"yaksa: serving on http://{args.host}:{args.port}/ (API docs: /docs)", file=sys.stderr)
     if app.state.host.tracer is not None:
         print(
