@@ -6,6 +6,10 @@ sample of 0 records nothing. Without a tracking URI nothing is traced and /v1/fe
 import contextlib
 import io
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import mlflow
 import pytest
@@ -13,6 +17,7 @@ from fastapi.testclient import TestClient
 from mlflow import MlflowClient
 from mlflow.entities import SpanType
 
+from tests.helpers.lab import stub  # noqa: F401 — the stub OpenAI server fixture
 from yaksa import cli
 from yaksa.app import ServeSettings
 from yaksa.testing.scripted_lm import ScriptedLM
@@ -163,3 +168,34 @@ def test_without_a_tracking_uri_nothing_is_traced_and_feedback_says_tracing_is_o
     assert c.post("/v1/ask", json={"question": QUESTION}).json()["trace_id"] is None
     r = c.post("/v1/feedback", json={"trace_id": "tr-" + "0" * 32, "value": True})
     assert (r.status_code, r.json()["error"]) == (409, "tracing_off")
+
+
+def test_ask_with_an_lm_server_puts_its_lm_calls_in_the_question_trace(experiment, ask_on_mini_index, stub):  # noqa: F811
+    out = io.StringIO()
+    argv = ["ask", QUESTION, "--json", "--no-web", "--lm", "openai/stub", "--api-base", stub.url]
+    with contextlib.redirect_stdout(out):
+        assert cli.main(argv) == 0
+    pred = json.loads(out.getvalue())
+    assert pred["trace"]["lm_calls"]["total"] > 0
+    traces = traces_of(experiment)
+    assert [t.info.trace_id for t in traces] == [pred["trace_id"]]  # the LM's spans made no trace of their own
+    lm_spans = [s for s in traces[0].data.spans if s.span_type == SpanType.CHAT_MODEL]
+    assert len(lm_spans) == pred["trace"]["lm_calls"]["total"]
+
+
+def test_without_tracking_the_program_never_imports_mlflow():
+    code = """
+import sys
+from programs.crag import CRAG
+from yaksa.commands.ask import question_tracer, traced
+from yaksa.testing.fake_backend import FakeBackend
+from types import SimpleNamespace as NS
+tracer = question_tracer(NS(trace=False), NS(configured=False))
+with traced(tracer, "게보린 부작용", None) as handle:
+    pred = CRAG(backend=FakeBackend(), web=lambda q: None)(question="게보린 부작용")
+print(tracer, handle.trace_id, bool(pred.answer), "mlflow" in sys.modules)
+"""
+    env = {k: v for k, v in os.environ.items() if k != "MLFLOW_TRACKING_URI"}
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["None", "None", "True", "False"], done.stderr[-2000:]
