@@ -154,6 +154,19 @@ def test_ask_json_trace_returns_a_trace_id_the_server_has_with_node_spans(experi
     assert MlflowClient().get_experiment(trace.info.experiment_id).name == experiment
 
 
+def test_each_batch_line_is_a_trace_of_its_own(experiment, ask_on_mini_index, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO("게보린 부작용\n타이레놀 효능\n".encode())))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["ask", "--json", "--no-web", "-"]) == 0
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    traces = {t.info.trace_id: t for t in traces_of(experiment)}
+    assert sorted(traces) == sorted(line["trace_id"] for line in lines)
+    for line in lines:
+        root = next(s for s in traces[line["trace_id"]].data.spans if s.parent_id is None)
+        assert root.inputs["question"] == line["question"]
+
+
 def test_without_a_tracking_uri_nothing_is_traced_and_feedback_says_tracing_is_off(
     monkeypatch, ask_on_mini_index, tmp_path
 ):
