@@ -22,6 +22,31 @@ from dataclasses import dataclass
 
 DEFAULT_EXPERIMENT = "yaksa-traces"
 KEEP_IDS = 100_000  # trace ids a server remembers for feedback
+PROBE_TIMEOUT_S = 3.0  # a tracking server that does not answer its /health in this is taken as down
+
+
+class TracingUnavailable(Exception):
+    """The tracking server cannot be reached (one line naming it and the fix)."""
+
+
+def check_reachable(uri: str, timeout_s: float = PROBE_TIMEOUT_S) -> None:
+    """Raise `TracingUnavailable` when the tracking server at an http(s) `uri` does not answer ``/health`` within
+    `timeout_s` (MLflow's own client would retry for minutes); other stores (sqlite) are not probed."""
+    if not uri.startswith(("http://", "https://")):
+        return
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(uri.rstrip("/") + "/health", timeout=timeout_s):  # noqa: S310 — http(s) only
+            return
+    except urllib.error.HTTPError:
+        return  # it answered (a proxy or an older server without /health): MLflow's client says the rest
+    except (OSError, ValueError) as e:
+        raise TracingUnavailable(
+            f"the MLflow tracking server {uri} does not answer ({type(e).__name__}): start it, or unset "
+            "MLFLOW_TRACKING_URI to answer without traces"
+        ) from None
 
 
 @dataclass
@@ -81,12 +106,17 @@ class QuestionTracer:
         return cls(sample, autolog_lm)
 
     def setup(self) -> None:
-        """Point MLflow at the store and the experiment, and turn on DSPy's autolog when asked (once)."""
+        """Point MLflow at the store and the experiment, and turn on DSPy's autolog when asked (once).
+
+        Raises:
+            TracingUnavailable: the tracking server does not answer (within seconds, not MLflow's retries).
+        """
         with self._lock:
             if self._ready:
                 return
-            from yaksa.tracking import experiment
+            from yaksa.tracking import experiment, tracking_uri
 
+            check_reachable(tracking_uri())
             experiment(self.experiment)
             if self.autolog_lm:
                 import mlflow

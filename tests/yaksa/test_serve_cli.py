@@ -147,3 +147,14 @@ def test_a_tracking_uri_turns_tracing_on_at_the_sample_given(served, capsys, mlf
     tracer = app.state.host.tracer
     assert (tracer.sample, tracer.experiment) == (0.25, "serve-cli-traces")
     assert f"tracing 25% of questions to {mlflow_server}" in capsys.readouterr().err
+
+
+def test_a_tracking_server_that_is_down_is_one_line_before_serving(served, capsys, monkeypatch):
+    from yaksa.testing.ports import free_port
+
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    assert cli.main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert "does not answer" in err and "unset MLFLOW_TRACKING_URI" in err
+    assert err.count("\n") == 1
+    assert not served

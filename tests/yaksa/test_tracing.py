@@ -212,3 +212,20 @@ print(tracer, handle.trace_id, bool(pred.answer), "mlflow" in sys.modules)
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, timeout=120)
     assert done.stdout.split() == ["None", "None", "True", "False"], done.stderr[-2000:]
+
+
+def test_a_tracking_server_that_is_down_costs_seconds_and_a_warning_not_the_answer(
+    monkeypatch, ask_on_mini_index, capsys
+):
+    import time
+
+    from yaksa.testing.ports import free_port
+
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    start = time.monotonic()
+    assert cli.main(["ask", QUESTION, "--json", "--no-web"]) == 0
+    assert time.monotonic() - start < 30  # MLflow's own client would retry for minutes
+    captured = capsys.readouterr()
+    pred = json.loads(captured.out)
+    assert pred["answer"] and pred["trace_id"] is None
+    assert "does not answer" in captured.err and "this answer is not traced" in captured.err

@@ -35,7 +35,7 @@ from yaksa.commands._answer_output import (
 from yaksa.commands._program import crag_settings, settings_overrides
 from yaksa.errors import UserError
 from yaksa.text_input import check_json, clean_text, read_text
-from yaksa.traces import QuestionTrace, QuestionTracer, flush
+from yaksa.traces import QuestionTrace, QuestionTracer, TracingUnavailable, flush
 
 
 def register(subparsers) -> None:
@@ -152,8 +152,16 @@ def run(args) -> int:
 
 
 def question_tracer(args, config):
-    """The MLflow tracer of this command: on with ``--trace`` or a configured tracking URI (None: off)."""
-    return QuestionTracer.from_environment(autolog_lm=config.configured, force=bool(getattr(args, "trace", False)))
+    """The MLflow tracer of this command: on with ``--trace`` or a configured tracking URI (None: off, also when the
+    tracking server does not answer: a warning, and the question is answered untraced)."""
+    tracer = QuestionTracer.from_environment(autolog_lm=config.configured, force=bool(getattr(args, "trace", False)))
+    if tracer is not None:
+        try:
+            tracer.setup()
+        except TracingUnavailable as e:
+            print(f"yaksa: warning: {e}; this answer is not traced", file=sys.stderr)
+            return None
+    return tracer
 
 
 @contextmanager

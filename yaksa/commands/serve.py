@@ -161,9 +161,11 @@ def run(args) -> int:
     except ValueError as e:  # a bad value in [serve] or a flag: one line naming it
         raise UserError(str(e)) from None
     program = load_program(args, settings.request_timeout_s)
+    from yaksa.traces import TracingUnavailable
+
     try:
         app = create_app(program, settings=settings)
-    except ValueError as e:  # --scores ragas without a judge LM
+    except (ValueError, TracingUnavailable) as e:  # --scores ragas without a judge LM; a tracking server that is down
         raise UserError(str(e)) from None
     print(f"yaksa: serving on http://{args.host}:{args.port}/ (API docs: /docs)", file=sys.stderr)
     if app.state.host.tracer is not None:
