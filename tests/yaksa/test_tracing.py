@@ -119,10 +119,12 @@ def test_lm_calls_are_dspy_spans_inside_their_nodes(experiment):
 
 
 def test_a_sample_of_zero_records_no_trace(experiment):
-    app = make_app(settings=ServeSettings(scores="quality", api_token=None, trace_sample=0.0))
-    c = client(app)
+    lm = ScriptedLM()  # with an LM, DSPy's autolog is on: an unsampled question must not become its own trace
+    settings = ServeSettings(scores="quality", api_token=None, trace_sample=0.0)
+    c = client(make_app(lms=lm.roles(), settings=settings))
     data = c.post("/v1/ask", json={"question": QUESTION}).json()
     assert data["answer"]
+    assert lm.calls
     assert data["trace_id"] is None
     assert traces_of(experiment) == []
     events = c.post("/v1/ask/stream", json={"question": QUESTION}).text
