@@ -6,11 +6,13 @@ Example:
     $ yaksa ask "임신 중에 타이레놀 먹어도 되나요?" --user '{"pregnant": true}' --lm openai/gpt-4o-mini --json
     $ printf '게보린 부작용\n타이레놀 용법\n' | yaksa ask --json -     # one JSON object per line, in order
     $ yaksa ask "게보린 부작용" --lm openai/x --api-base http://127.0.0.1:8899/v1 --strict   # exit 3 on a fallback
+    $ MLFLOW_TRACKING_URI=http://127.0.0.1:5000 yaksa ask "게보린 부작용" --json   # "trace_id": its MLflow trace
 
 Every mode prints the answer the program produced, also when an LM could not be reached or a step fell back to its
 heuristic (a warning on stderr says what failed); the exit status tells a fallback apart only with ``--strict``.
 The ``--json`` trace keeps the LM servers' own error text (``errors``, ``fallbacks``, ``cut``): this is the user's
 own machine and their own servers, and the text is what tells them what to fix (``yaksa serve`` sends codes only).
+With a tracking URI configured, or ``--trace``, each question is an MLflow trace (yaksa/traces.py).
 """
 
 from __future__ import annotations
