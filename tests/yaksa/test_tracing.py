@@ -132,10 +132,12 @@ def test_a_sample_of_zero_records_no_trace(experiment):
     assert traces_of(experiment) == []
 
 
-def test_the_stream_answer_event_carries_the_trace_id(experiment):
+def test_the_stream_answer_event_carries_the_trace_id_and_scoring_makes_no_trace_of_its_own(experiment):
     from yaksa.testing.serve_app import parse_sse
 
-    events = dict(parse_sse(client(make_app()).post("/v1/ask/stream", json={"question": QUESTION}).text))
+    lm = ScriptedLM()  # DSPy's autolog is on; the scores after the answer run DSPy modules outside the trace
+    events = dict(parse_sse(client(make_app(lms=lm.roles())).post("/v1/ask/stream", json={"question": QUESTION}).text))
+    assert events["scores"]["scores"]
     trace_id = events["answer"]["trace_id"]
     assert [t.info.trace_id for t in traces_of(experiment)] == [trace_id]
 
