@@ -1,6 +1,6 @@
 """A real MLflow tracking server on 127.0.0.1 (sqlite backend, local artifact root): a compile against the stub LM
 logs to it over HTTP and registers ``yaksa-crag``, and ``yaksa ask --model models:/yaksa-crag@champion`` loads it back
-through the server. The server is the `mlflow_server` fixture of tests/yaksa/conftest.py."""
+through the server."""
 
 import contextlib
 import io
@@ -9,6 +9,7 @@ import json
 from mlflow import MlflowClient
 
 from tests.helpers.lab import *  # noqa: F403
+from tests.helpers.mlflow_server import *  # noqa: F403
 from yaksa import cli
 
 

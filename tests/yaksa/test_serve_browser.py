@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from programs.lm_config import load_lm_config
+from tests.helpers.shared_mlflow_server import *  # noqa: F403
 from tests.programs.test_stub_lm import by_prompt, chat
 from yaksa.testing.serve_app import LiveServer, make_app
 from yaksa.testing.stub_openai import StubOpenAI
@@ -195,7 +196,7 @@ def test_no_lm_banner_and_out_of_scope_notice(browser, shots):
         assert "user" not in json.loads(w.requests[0].post_data)  # empty profile fields send no profile
 
 
-def test_thumbs_down_with_a_comment_lands_as_feedback_on_the_answers_trace(browser, mlflow_server, monkeypatch):
+def test_thumbs_down_with_a_comment_lands_as_feedback_on_the_answers_trace(browser, shared_mlflow_server, monkeypatch):
     import mlflow
     from mlflow import MlflowClient
 

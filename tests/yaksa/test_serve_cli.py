@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from programs.crag import CRAG
+from tests.helpers.shared_mlflow_server import *  # noqa: F403
 from yaksa import cli
 from yaksa.app import ServeSettings
 from yaksa.commands import _backend
@@ -140,13 +141,13 @@ def test_a_trace_sample_from_the_environment_that_is_not_a_number_is_one_line(se
     assert err.count("\n") == 1
 
 
-def test_a_tracking_uri_turns_tracing_on_at_the_sample_given(served, capsys, mlflow_server, monkeypatch):
+def test_a_tracking_uri_turns_tracing_on_at_the_sample_given(served, capsys, shared_mlflow_server, monkeypatch):
     monkeypatch.setenv("MLFLOW_EXPERIMENT_NAME", "serve-cli-traces")
     assert cli.main(["serve", "--trace-sample", "0.25"]) == 0
     app, _ = served[0]
     tracer = app.state.host.tracer
     assert (tracer.sample, tracer.experiment) == (0.25, "serve-cli-traces")
-    assert f"tracing 25% of questions to {mlflow_server}" in capsys.readouterr().err
+    assert f"tracing 25% of questions to {shared_mlflow_server}" in capsys.readouterr().err
 
 
 def test_a_tracking_server_that_is_down_is_one_line_before_serving(served, capsys, monkeypatch):

@@ -1,7 +1,7 @@
-"""MLflow traces of questions against a real ``mlflow server`` on 127.0.0.1 (the `mlflow_server` fixture): a question
-through ``yaksa serve`` is a trace with a RETRIEVER span holding its documents and a span per graph node, LM calls
-are DSPy's spans, ``yaksa ask --json --trace`` returns a trace_id the server has, feedback lands on the trace, and a
-sample of 0 records nothing. Without a tracking URI nothing is traced and /v1/feedback says so."""
+"""MLflow traces of questions against a real ``mlflow server`` on 127.0.0.1 (`shared_mlflow_server`, one per session):
+a question through ``yaksa serve`` is a trace with a RETRIEVER span holding its documents and a span per graph node,
+LM calls are DSPy's spans, ``yaksa ask --json --trace`` returns a trace_id the server has, feedback lands on the
+trace, and a sample of 0 records nothing. Without a tracking URI nothing is traced and /v1/feedback says so."""
 
 import contextlib
 import io
@@ -18,6 +18,7 @@ from mlflow import MlflowClient
 from mlflow.entities import SpanType
 
 from tests.helpers.lab import stub  # noqa: F401 — the stub OpenAI server fixture
+from tests.helpers.shared_mlflow_server import *  # noqa: F403
 from yaksa import cli
 from yaksa.app import ServeSettings
 from yaksa.testing.scripted_lm import ScriptedLM
@@ -27,7 +28,7 @@ QUESTION = "게보린 먹고 속이 쓰려요"
 
 
 @pytest.fixture
-def experiment(mlflow_server, monkeypatch, request):
+def experiment(shared_mlflow_server, monkeypatch, request):
     """This test's own experiment on the server (traces of other tests stay out of its searches)."""
     name = f"traces-{request.node.name}"
     monkeypatch.setenv("MLFLOW_EXPERIMENT_NAME", name)
