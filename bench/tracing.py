@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -102,6 +103,8 @@ def figures(args) -> dict:
             times["traced"].append((time.perf_counter() - t) * 1000)
     mlflow.flush_trace_async_logging()
     spans = len(mlflow.get_trace(trace_ids[0]).data.spans) if trace_ids else 0
+    if not args.tracking_uri:
+        shutil.rmtree(store, ignore_errors=True)  # the throw-away store goes with the run
     off, on = spread(times["untraced"]), spread(times["traced"])
     return {
         "index": args.index_dir or "mini corpus",
