@@ -73,7 +73,7 @@ def figures(args) -> dict:
 
     from yaksa.traces import QuestionTracer
 
-    store = tempfile.mkdtemp(prefix="yaksa-bench-tracing-")
+    store = None if args.tracking_uri else tempfile.mkdtemp(prefix="yaksa-bench-tracing-")
     mlflow.set_tracking_uri(args.tracking_uri or f"sqlite:///{store}/mlflow.db")
     os.environ["MLFLOW_TRACKING_URI"] = mlflow.get_tracking_uri()
     tracer = QuestionTracer(1.0, experiment="bench-tracing")
@@ -103,7 +103,7 @@ def figures(args) -> dict:
             times["traced"].append((time.perf_counter() - t) * 1000)
     mlflow.flush_trace_async_logging()
     spans = len(mlflow.get_trace(trace_ids[0]).data.spans) if trace_ids else 0
-    if not args.tracking_uri:
+    if store is not None:
         shutil.rmtree(store, ignore_errors=True)  # the throw-away store goes with the run
     off, on = spread(times["untraced"]), spread(times["traced"])
     return {
