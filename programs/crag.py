@@ -28,7 +28,7 @@ import time
 
 import dspy
 
-from programs import coverage, forbidden, graph, offer_guard, safety_rules, user_rules
+from programs import coverage, forbidden, graph, offer_guard, safety_rules, spans, user_rules
 from programs.ablations import get_profile
 from programs.aspect_check import self_check
 from programs.budget import BudgetExhausted
@@ -190,12 +190,15 @@ class CRAG(dspy.Module):
     def _run_graph(self, st: QuestionState) -> None:
         node = "retrieve"
         for _ in range(MAX_STEPS):
-            info = graph.NODES[node](self, st)
-            st.trace.step(node, **info)
-            edge = graph.EDGES[node]
-            if edge is None:
+            with spans.node(node, _node_inputs(st)) as span:  # a no-op unless an MLflow trace is active
+                info = graph.NODES[node](self, st)
+                st.trace.step(node, **info)
+                edge = graph.EDGES[node]
+                following = edge(st, self.settings) if edge is not None else None
+                span.done({**info, "route": st.route}, following)
+            if following is None:
                 return
-            node = edge(st, self.settings)
+            node = following
         raise RuntimeError(f"the CRAG graph did not stop within {MAX_STEPS} steps (last node {node})")
 
     def start_web(self, query: str):
@@ -449,6 +452,11 @@ class CRAG(dspy.Module):
             out_of_scope=st.out_of_scope,
             mode=best["mode"],
         )
+
+
+def _node_inputs(st: QuestionState) -> dict:
+    """What a node's span records as its inputs: the question, the query to search and why, the route so far."""
+    return {"question": st.question, "query": st.query, "purpose": st.purpose, "route": st.route}
 
 
 def _collect_web(future, timeout: float):

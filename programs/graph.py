@@ -27,6 +27,7 @@ from programs import (
     routing,
     safety_rules,
     sentences,
+    spans,
 )
 from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
 from programs.fallback import FallBack
@@ -66,7 +67,9 @@ def hashes(docs) -> list[str]:
 def retrieve(p, st: QuestionState) -> dict:
     """Search `st.query`; keep the result unless a later search came back out of scope or empty."""
     t = time.perf_counter()
-    result = p.backend.retrieve(st.query, k=p.settings.k, extra_terms=st.terms or None, avoid_terms=st.avoid or None)
+    result = spans.search(  # a RETRIEVER span holding the documents when an MLflow trace is active
+        p.backend.retrieve, st.query, k=p.settings.k, extra_terms=st.terms or None, avoid_terms=st.avoid or None
+    )
     ms = round((time.perf_counter() - t) * 1000, 2)
     st.trace.timings["retrieval_ms"] = st.trace.timings.get("retrieval_ms", 0.0) + ms
     st.trace.doc_history.append([h.id for h in result.hits])

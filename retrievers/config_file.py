@@ -35,7 +35,7 @@ TABLES = ("crag", "lm", "retrieval", "serve")
 
 # every environment variable that overrides a settings field: table -> {field: variable}
 ENVIRONMENT: dict[str, dict[str, str]] = {
-    "serve": {"api_token": "YAKSA_API_TOKEN"},
+    "serve": {"api_token": "YAKSA_API_TOKEN", "trace_sample": "YAKSA_TRACE_SAMPLE"},
 }
 
 

@@ -19,11 +19,16 @@ def default_tracking_uri() -> str:
     return f"sqlite:///{DEFAULT_STORE / 'mlflow.db'}"
 
 
+def tracking_uri() -> str:
+    """``$MLFLOW_TRACKING_URI``, else the default sqlite store (without importing MLflow)."""
+    return os.environ.get("MLFLOW_TRACKING_URI") or default_tracking_uri()
+
+
 def configure() -> str:
     """Point MLflow at ``$MLFLOW_TRACKING_URI`` or sqlite:///mlruns/mlflow.db; returns the URI."""
     import mlflow
 
-    uri = os.environ.get("MLFLOW_TRACKING_URI") or default_tracking_uri()
+    uri = tracking_uri()
     if uri.startswith("sqlite:///"):
         Path(uri[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
     mlflow.set_tracking_uri(uri)

@@ -38,7 +38,11 @@ def test_out_of_scope_message(capsys):
     assert "범위 밖 질문입니다" in capsys.readouterr().out
 
 
-def test_trace_flag_prints_the_steps(capsys):
+def test_trace_flag_prints_the_steps(capsys, monkeypatch):
+    from yaksa.traces import QuestionTracer
+
+    # the MLflow trace --trace also records is tested against a real server (tests/yaksa/test_tracing.py)
+    monkeypatch.setattr(QuestionTracer, "from_environment", classmethod(lambda cls, **kw: None))
     assert cli.main(["ask", "게보린 부작용", "--trace", "--profile", "baseline"]) == 0
     out = capsys.readouterr().out
     assert "추적:" in out

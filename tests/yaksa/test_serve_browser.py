@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from programs.lm_config import load_lm_config
+from tests.helpers.shared_mlflow_server import *  # noqa: F403
 from tests.programs.test_stub_lm import by_prompt, chat
 from yaksa.testing.serve_app import LiveServer, make_app
 from yaksa.testing.stub_openai import StubOpenAI
@@ -184,6 +185,7 @@ def test_no_lm_banner_and_out_of_scope_notice(browser, shots):
         assert page.locator("#notice").is_hidden()  # the no-LM banner above already says it
         assert "언어 모델(LM) 없이" in page.inner_text("#answer")
         assert "[문서 1]" in page.inner_text("#tab-sources")
+        assert page.locator("#feedback").is_hidden()  # no tracking URI: no trace to rate
         page.fill("#question", "삼성전자 주가 알려줘")
         page.click("#submit")
         page.locator("#notice", has_text="범위 밖").wait_for(timeout=20_000)
@@ -192,3 +194,31 @@ def test_no_lm_banner_and_out_of_scope_notice(browser, shots):
         page.close()
         assert w.errors == []
         assert "user" not in json.loads(w.requests[0].post_data)  # empty profile fields send no profile
+
+
+def test_thumbs_down_with_a_comment_lands_as_feedback_on_the_answers_trace(browser, shared_mlflow_server, monkeypatch):
+    import mlflow
+    from mlflow import MlflowClient
+
+    monkeypatch.setenv("MLFLOW_EXPERIMENT_NAME", "browser-feedback")
+    with LiveServer(make_app()) as server:
+        w = Watched(browser, {"width": 1000, "height": 800})
+        traced = []
+        w.page.on("response", lambda r: traced.append(r) if r.url.endswith("/v1/feedback") else None)
+        page = w.page
+        page.goto(server.url + "/")
+        page.fill("#question", "게보린 부작용")
+        page.click("#submit")
+        page.locator("#status", has_text="답변 완료").wait_for(timeout=20_000)
+        page.wait_for_selector("#feedback:not(.hidden)")
+        page.fill("#feedback-comment", "용법도 알려 주세요")
+        page.click("#thumbs-down")
+        page.locator("#feedback-note", has_text="고맙습니다").wait_for(timeout=20_000)
+        assert page.locator("#thumbs-up").is_disabled()
+        page.close()
+    assert w.errors == []
+    sent = json.loads(traced[0].request.post_data)
+    assert (sent["value"], sent["comment"]) == (False, "용법도 알려 주세요")
+    mlflow.flush_trace_async_logging()
+    feedback = MlflowClient().get_trace(sent["trace_id"]).info.assessments
+    assert [(a.name, a.value, a.rationale) for a in feedback] == [("user_feedback", False, "용법도 알려 주세요")]

@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from programs.crag import CRAG
+from tests.helpers.shared_mlflow_server import *  # noqa: F403
 from yaksa import cli
 from yaksa.app import ServeSettings
 from yaksa.commands import _backend
@@ -34,6 +35,7 @@ def test_defaults_serve_a_fresh_program_on_loopback(served, capsys):
     assert isinstance(host.program, CRAG)
     assert host.scores_mode == "quality"
     assert app.state.settings.api_token is None
+    assert host.tracer is None  # no MLFLOW_TRACKING_URI: no traces
     assert "serving on http://127.0.0.1:8000/" in capsys.readouterr().err
 
 
@@ -100,6 +102,7 @@ def test_loopback_serves_only_loopback_host_names_with_a_header_timeout(served):
         (["serve", "--port", "0"], "--port must be between 1 and 65535"),
         (["serve", "--max-concurrent", "0"], "max_concurrent and workers must be at least 1"),
         (["serve", "--scores", "ragas"], "RAGAS scores need a judge LM"),
+        (["serve", "--trace-sample", "1.5"], "trace_sample must be between 0 and 1, not 1.5"),
     ],
 )
 def test_user_mistakes_are_one_line_errors(served, capsys, argv, message):
@@ -128,3 +131,31 @@ def test_a_token_no_request_could_send_is_refused_at_startup(served, capsys, mon
     assert not served
     with pytest.raises(ValueError, match="whitespace"):
         ServeSettings(api_token=token)
+
+
+def test_a_trace_sample_from_the_environment_that_is_not_a_number_is_one_line(served, capsys, monkeypatch):
+    monkeypatch.setenv("YAKSA_TRACE_SAMPLE", "often")
+    assert cli.main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert "trace_sample must be a number between 0 and 1, not 'often'" in err
+    assert err.count("\n") == 1
+
+
+def test_a_tracking_uri_turns_tracing_on_at_the_sample_given(served, capsys, shared_mlflow_server, monkeypatch):
+    monkeypatch.setenv("MLFLOW_EXPERIMENT_NAME", "serve-cli-traces")
+    assert cli.main(["serve", "--trace-sample", "0.25"]) == 0
+    app, _ = served[0]
+    tracer = app.state.host.tracer
+    assert (tracer.sample, tracer.experiment) == (0.25, "serve-cli-traces")
+    assert f"tracing 25% of questions to {shared_mlflow_server}" in capsys.readouterr().err
+
+
+def test_a_tracking_server_that_is_down_is_one_line_before_serving(served, capsys, monkeypatch):
+    from yaksa.testing.ports import free_port
+
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", f"http://127.0.0.1:{free_port()}")  # nothing listens there
+    assert cli.main(["serve"]) == 2
+    err = capsys.readouterr().err
+    assert "does not answer" in err and "unset MLFLOW_TRACKING_URI" in err
+    assert err.count("\n") == 1
+    assert not served

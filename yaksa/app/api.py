@@ -26,7 +26,16 @@ from yaksa import __version__
 from yaksa.app.cancel import Work
 from yaksa.app.events import EVENTS
 from yaksa.app.limits import Gate, RequestGuard, token_ok
-from yaksa.app.schemas import PROFILE_NAMES, AskRequest, AskResponse, ErrorBody, Health, SearchResponse
+from yaksa.app.schemas import (
+    PROFILE_NAMES,
+    AskRequest,
+    AskResponse,
+    ErrorBody,
+    FeedbackRequest,
+    FeedbackResponse,
+    Health,
+    SearchResponse,
+)
 from yaksa.app.scores import make_scorer
 from yaksa.app.service import ProgramHost, in_thread
 from yaksa.app.settings import ServeSettings
@@ -77,10 +86,13 @@ def _errors(*codes: int) -> dict:
     text = {
         400: "the body could not be read (not UTF-8 JSON), or a text holds invalid bytes or lone surrogates",
         401: "missing or wrong bearer token (YAKSA_API_TOKEN)",
+        404: "unknown trace: this server did not answer a traced question with this trace_id",
+        409: "tracing is off on this server (no MLFLOW_TRACKING_URI): no trace to give feedback on",
         413: "request body too large",
         422: "invalid request (question too long or blank, unknown profile, bad user profile)",
         429: "too many questions in flight; retry later",
         500: "internal error (details in the server log only)",
+        502: "the MLflow tracking store did not take the feedback",
         504: "the question took longer than the request timeout",
     }
     return {c: {"model": ErrorBody, "description": text[c]} for c in codes}
@@ -102,6 +114,7 @@ def create_app(
     backend=None,
     settings: ServeSettings | None = None,
     scorer=DEFAULT,
+    tracer=DEFAULT,
 ) -> FastAPI:
     """Build the app over one shared program.
 
@@ -112,6 +125,8 @@ def create_app(
         settings: limits and timeouts (default `ServeSettings()`, token from ``YAKSA_API_TOKEN``).
         scorer: ``scorer(question, prediction) -> dict`` for the ``scores`` event, None for none; by default
             chosen by ``settings.scores`` (see yaksa/app/scores.py).
+        tracer: a `yaksa.traces.QuestionTracer` recording questions as MLflow traces, None for none; by default
+            one sampling ``settings.trace_sample`` of them when ``$MLFLOW_TRACKING_URI`` is set.
     """
     settings = settings or ServeSettings()
     if program is None:
@@ -126,7 +141,14 @@ def create_app(
         scorer, mode = make_scorer(settings.scores, judge)
     else:
         mode = "custom" if scorer is not None else "off"
-    host = ProgramHost(program, settings, scorer, mode)
+    if tracer is DEFAULT:
+        from yaksa.traces import QuestionTracer
+
+        lms = getattr(program, "lms", None) or {}
+        tracer = QuestionTracer.from_environment(settings.trace_sample, autolog_lm=any(lms.values()))
+    if tracer is not None:
+        tracer.setup()  # here, in the thread that configured DSPy (autolog changes its settings)
+    host = ProgramHost(program, settings, scorer, mode, tracer)
     gate = Gate(settings.max_concurrent)
     page = (STATIC / "index.html").read_text(encoding="utf-8")
 
@@ -278,6 +300,34 @@ def create_app(
             on_close=work.closed,
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "X-Request-ID": request_id},
         )
+
+    @app.post(
+        "/v1/feedback",
+        response_model=FeedbackResponse,
+        summary="a reader's 👍 / 👎 (and comment) on an answer, logged as MLflow feedback on its trace",
+        responses=_errors(400, 401, 404, 409, 413, 422, 502),
+        dependencies=guard,
+    )
+    async def feedback(body: FeedbackRequest):
+        tracer = host.tracer
+        if tracer is None:
+            raise ApiError(409, "tracing_off", "this server records no traces (start it with MLFLOW_TRACKING_URI set)")
+        try:
+            comment = clean_text(body.comment, "comment") if body.comment else None
+        except TextInputError as e:
+            raise ApiError(400, "bad_text", str(e)) from None
+        if not tracer.issued(body.trace_id):
+            raise ApiError(404, "unknown_trace", f"this server answered no traced question {body.trace_id}")
+        from yaksa.traces import FeedbackError, log_feedback
+
+        try:
+            assessment_id = await in_thread(
+                lambda: log_feedback(body.trace_id, body.value, comment), host.limiter("scores")
+            )
+        except FeedbackError as e:
+            log.error("feedback on %s: %s", body.trace_id, e.__cause__ or e)
+            raise ApiError(502, "tracking_unavailable", str(e)) from None
+        return {"trace_id": body.trace_id, "assessment_id": assessment_id}
 
     @app.get(
         "/v1/search",

@@ -69,6 +69,7 @@ class Work:
         self._open = 1  # the response; `start` adds the work
         self._released = False
         self._lock = threading.Lock()
+        self.trace_id: str | None = None  # the question's MLflow trace, when it was traced
 
     def start(self) -> bool:
         """The work starts in a worker thread; False (do not start) when everything was already released."""

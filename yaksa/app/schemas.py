@@ -11,6 +11,7 @@ from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS, NO_WORDS,
 from yaksa.app.settings import MAX_QUESTION_CHARS
 
 PROFILE_NAMES = tuple(PROFILES)
+MAX_COMMENT_CHARS = 1000
 
 
 def _whole_number(value):
@@ -124,6 +125,9 @@ class AskResponse(BaseModel):
     quality: dict[str, Any] | None
     warnings: list[str]
     trace: dict[str, Any]
+    trace_id: str | None = Field(
+        None, description="the question's MLflow trace (send feedback on it to /v1/feedback); null when not traced"
+    )
 
 
 class SearchHit(BaseModel):
@@ -159,3 +163,22 @@ class Health(BaseModel):
 class ErrorBody(BaseModel):
     error: str = Field(..., description="a short code, e.g. question_too_long, busy, timeout")
     message: str = Field(..., description="what went wrong, for people")
+
+
+class FeedbackRequest(BaseModel):
+    """A reader's verdict on an answer: thumbs up (true) or down (false), with an optional comment."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        strict=True,
+        json_schema_extra={"examples": [{"trace_id": "tr-" + "0" * 32, "value": True, "comment": "도움이 됐어요"}]},
+    )
+
+    trace_id: str = Field(..., pattern=r"^tr-[0-9a-f]{32}$", description="the answer's trace_id")
+    value: bool = Field(..., description="true: the answer helped (👍); false: it did not (👎)")
+    comment: str | None = Field(None, max_length=MAX_COMMENT_CHARS, description="why, in the reader's words")
+
+
+class FeedbackResponse(BaseModel):
+    trace_id: str
+    assessment_id: str = Field(..., description="the feedback's id on the trace")

@@ -75,30 +75,41 @@ class _Threaded:
     """What `dspy.streamify` needs from a program (``named_predictors``, ``acall``), running it in our own pool
     (dspy's default pool holds 8 threads, fewer than the streams we serve) under the question's `work`."""
 
-    def __init__(self, program, limiter: anyio.CapacityLimiter, work: Work):
+    def __init__(self, program, limiter: anyio.CapacityLimiter, work: Work, tracer=None):
         self.program = program
         self.limiter = limiter
         self.work = work
+        self.tracer = tracer
 
     def named_predictors(self):
         return self.program.named_predictors()
 
     async def acall(self, on_step=None, **kwargs):
-        return await run_question(self.program, self.limiter, self.work, on_step=on_step, **kwargs)
+        return await run_question(self.program, self.limiter, self.work, on_step=on_step, tracer=self.tracer, **kwargs)
 
 
-async def run_question(program, limiter: anyio.CapacityLimiter, work: Work, on_step=None, **kwargs):
+async def run_question(program, limiter: anyio.CapacityLimiter, work: Work, on_step=None, tracer=None, **kwargs):
     """Run `program` on one question in a thread of `limiter` under `work`.
 
     It stops at its next step or LM call once the work is cancelled (returning None), and the work counts as
-    running until the thread is done.
+    running until the thread is done. With a `tracer` (yaksa/traces.py) the question is an MLflow trace (when
+    sampled), whose id is set on ``work.trace_id``.
     """
+
+    def answer():
+        return program(**kwargs, on_step=step_guard(work.event, on_step))
 
     def run():
         if not work.start():
             return None
         try:
-            return program(**kwargs, on_step=step_guard(work.event, on_step))
+            if tracer is None:
+                return answer()
+            with tracer.question(kwargs.get("question", ""), kwargs.get("user"), source="serve") as traced:
+                work.trace_id = traced.trace_id
+                pred = answer()
+                traced.finish(pred)
+                return pred
         finally:
             work.finished()
 
@@ -113,10 +124,14 @@ class ProgramHost:
         settings: limits and timeouts.
         scorer: ``scorer(question, prediction) -> dict`` run after the answer (None: no scores event).
         scores_mode: what `scorer` is (``quality``, ``ragas``, ``off`` or a custom name), for /healthz.
+        tracer: records each (sampled) question as an MLflow trace (yaksa/traces.py); None records none.
     """
 
-    def __init__(self, program, settings: ServeSettings, scorer: Scorer | None = None, scores_mode: str = "off"):
+    def __init__(
+        self, program, settings: ServeSettings, scorer: Scorer | None = None, scores_mode: str = "off", tracer=None
+    ):
         self.program = program
+        self.tracer = tracer  # a yaksa.traces.QuestionTracer, or None: no MLflow traces
         self.settings = settings
         self.scorer = scorer
         self.scores_mode = scores_mode if scorer is not None else "off"
@@ -157,7 +172,7 @@ class ProgramHost:
             return self._variants[profile]
 
     # ------------------------------------------------------------------ answers
-    def payload(self, pred, program=None, request_id: str | None = None) -> dict:
+    def payload(self, pred, program=None, request_id: str | None = None, trace_id: str | None = None) -> dict:
         """The JSON answer: the prediction, each citation with its document text, notices and the trace (its LM
         errors and fallbacks as codes: their own text goes to the server log, yaksa/app/public_trace.py)."""
         program = program or self.program
@@ -194,6 +209,7 @@ class ProgramHost:
             "quality": trace.get("quality"),
             "warnings": list(trace.get("warnings") or []),
             "trace": public_trace(trace),
+            "trace_id": trace_id,
         }
 
     async def ask(
@@ -217,7 +233,9 @@ class ProgramHost:
         """
         program = self.program_for(profile)
         work = work or Work()
-        task = asyncio.ensure_future(run_question(program, self.limiter(), work, question=question, user=user))
+        task = asyncio.ensure_future(
+            run_question(program, self.limiter(), work, tracer=self.tracer, question=question, user=user)
+        )
         deadline = time.perf_counter() + self.settings.request_timeout_s
         try:
             while not task.done():
@@ -233,7 +251,7 @@ class ProgramHost:
         pred = task.result()
         if pred is None:
             raise ConnectionAbortedError("the question was cancelled")
-        return self.payload(pred, program)
+        return self.payload(pred, program, trace_id=work.trace_id)
 
     async def stream(
         self, question: str, user, profile: str | None, request_id: str | None = None, work: Work | None = None
@@ -293,7 +311,7 @@ class ProgramHost:
                     pred = value
                 if beat.due():
                     yield event("heartbeat", beat.data("answer"))
-            data = self.payload(pred, program, request_id)
+            data = self.payload(pred, program, request_id, work.trace_id)
             if not tokens:
                 for piece in answer_pieces(data["answer"]):
                     yield event("token", {"text": piece, "source": "final"})
@@ -322,7 +340,7 @@ class ProgramHost:
 
         listeners = answer_listeners(program)
         streaming = dspy.streamify(
-            _Threaded(program, self.limiter(), work),
+            _Threaded(program, self.limiter(), work, self.tracer),
             stream_listeners=listeners,
             is_async_program=True,
             async_streaming=True,

@@ -57,6 +57,8 @@ class ServeSettings:
             60 s for RAGAS, the seed's figure).
         api_token: when set, /v1/* need ``Authorization: Bearer <token>`` (default: env ``YAKSA_API_TOKEN``); a
             token that is blank or has surrounding whitespace is refused (ValueError): no header could match it.
+        trace_sample: the share of questions recorded as MLflow traces when a tracking URI is configured
+            (``$MLFLOW_TRACKING_URI``), 0 to 1 (env ``YAKSA_TRACE_SAMPLE``).
     """
 
     max_question_chars: int = MAX_QUESTION_CHARS
@@ -73,6 +75,7 @@ class ServeSettings:
     scores_timeout_s: float = 180.0
     scores_expected_s: float | None = None
     api_token: str | None = field(default_factory=lambda: environment("serve", "api_token"))
+    trace_sample: float = 1.0
 
     def __post_init__(self):
         if not 1 <= self.max_question_chars <= MAX_QUESTION_CHARS:
@@ -84,6 +87,13 @@ class ServeSettings:
         if self.scores not in SCORES:
             raise ValueError(f"scores must be one of {', '.join(SCORES)}")
         check_token(self.api_token)
+        try:
+            sample = float(self.trace_sample)  # from the environment it is text
+        except (TypeError, ValueError):
+            raise ValueError(f"trace_sample must be a number between 0 and 1, not {self.trace_sample!r}") from None
+        if not 0.0 <= sample <= 1.0:
+            raise ValueError(f"trace_sample must be between 0 and 1, not {sample:g}")
+        object.__setattr__(self, "trace_sample", sample)
 
     @classmethod
     def load(cls, path=None, **values) -> ServeSettings:

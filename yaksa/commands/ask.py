@@ -6,17 +6,20 @@ Example:
     $ yaksa ask "임신 중에 타이레놀 먹어도 되나요?" --user '{"pregnant": true}' --lm openai/gpt-4o-mini --json
     $ printf '게보린 부작용\n타이레놀 용법\n' | yaksa ask --json -     # one JSON object per line, in order
     $ yaksa ask "게보린 부작용" --lm openai/x --api-base http://127.0.0.1:8899/v1 --strict   # exit 3 on a fallback
+    $ MLFLOW_TRACKING_URI=http://127.0.0.1:5000 yaksa ask "게보린 부작용" --json   # "trace_id": its MLflow trace
 
 Every mode prints the answer the program produced, also when an LM could not be reached or a step fell back to its
 heuristic (a warning on stderr says what failed); the exit status tells a fallback apart only with ``--strict``.
 The ``--json`` trace keeps the LM servers' own error text (``errors``, ``fallbacks``, ``cut``): this is the user's
 own machine and their own servers, and the text is what tells them what to fix (``yaksa serve`` sends codes only).
+With a tracking URI configured, or ``--trace``, each question is an MLflow trace (yaksa/traces.py).
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from contextlib import contextmanager
 
 from programs.ablations import DEFAULT_PROFILE
 from programs.question import EmptyQuestion, clean_question
@@ -34,6 +37,7 @@ from yaksa.commands._answer_output import (
 from yaksa.commands._program import crag_settings, settings_overrides
 from yaksa.errors import UserError
 from yaksa.text_input import check_json, clean_text, read_text
+from yaksa.traces import QuestionTrace, QuestionTracer, TracingUnavailable, flush
 
 
 def register(subparsers) -> None:
@@ -58,7 +62,12 @@ def register(subparsers) -> None:
         "--budget", type=int, help=f"LM calls allowed for this question (default {CragSettings().lm_call_budget})"
     )
     p.add_argument("--json", action="store_true", help="print the whole prediction and trace as JSON")
-    p.add_argument("--trace", action="store_true", help="print the steps the program took")
+    p.add_argument(
+        "--trace",
+        action="store_true",
+        help="print the steps the program took, and record the question's MLflow trace (also on whenever "
+        "MLFLOW_TRACKING_URI is set; --json then carries its trace_id)",
+    )
     p.add_argument("--no-stream", action="store_true", help="do not stream tokens when an LM is configured")
     p.add_argument("--no-web", action="store_true", help="skip web references even when TAVILY_API_KEY is set")
     p.add_argument(
@@ -124,10 +133,16 @@ def run(args) -> int:
         print(f"yaksa: warning: {warning}", file=sys.stderr)
     user = parse_user(args.user)
     program, config = build_program(args)
+    tracer = question_tracer(args, config)
     stream = config.configured and not args.json and not args.no_stream
-    pred = stream_answer(program, question, user) if stream else program(question=question, user=user)
+    with traced(tracer, question, user) as traced_question:
+        pred = stream_answer(program, question, user) if stream else program(question=question, user=user)
+        traced_question.finish(pred)
+    if tracer is not None:
+        flush()  # the trace is in the store when the command ends
     if args.json:
-        print(json.dumps(prediction_json(pred, config), ensure_ascii=False, indent=2))
+        out = prediction_json(pred, config)
+        print(json.dumps({**out, "trace_id": traced_question.trace_id}, ensure_ascii=False, indent=2))
     else:
         if not stream:
             print(pred.answer)
@@ -138,21 +153,47 @@ def run(args) -> int:
     return STRICT_EXIT if args.strict and degraded(pred.trace) else 0
 
 
+def question_tracer(args, config):
+    """The MLflow tracer of this command: on with ``--trace`` or a configured tracking URI (None: off, also when the
+    tracking server does not answer: a warning, and the question is answered untraced)."""
+    tracer = QuestionTracer.from_environment(autolog_lm=config.configured, force=bool(getattr(args, "trace", False)))
+    if tracer is not None:
+        try:
+            tracer.setup()
+        except TracingUnavailable as e:
+            print(f"yaksa: warning: {e}; this answer is not traced", file=sys.stderr)
+            return None
+    return tracer
+
+
+@contextmanager
+def traced(tracer, question: str, user):
+    """The question's trace when `tracer` is on, else an empty `QuestionTrace` (its ``trace_id`` None)."""
+    if tracer is None:
+        yield QuestionTrace()
+        return
+    with tracer.question(question, user, source="ask") as handle:
+        yield handle
+
+
 def run_batch(args, stream=None) -> int:
     """Answer one question per stdin line, writing one compact JSON object per line, in order."""
     from yaksa.text_input import stdin_lines
 
     user = parse_user(args.user)
     program, config = build_program(args)
+    tracer = question_tracer(args, config)
     fell_back = False
     for n, text in stdin_lines(stream):
-        answer = batch_answer(program, config, text, user, n)
+        answer = batch_answer(program, config, text, user, n, tracer)
         fell_back = fell_back or degraded(answer.get("trace") or {})
         print(json.dumps(answer, ensure_ascii=False), flush=True)
+    if tracer is not None:
+        flush()
     return STRICT_EXIT if getattr(args, "strict", False) and fell_back else 0
 
 
-def batch_answer(program, config, text, user, line: int) -> dict:
+def batch_answer(program, config, text, user, line: int, tracer=None) -> dict:
     """The JSON object of one batch line: the prediction, or ``{"line", "error"}`` when the line cannot be answered
     (`text` is the decoded line, or the error `stdin_lines` gave for it)."""
     if isinstance(text, Exception):
@@ -162,7 +203,9 @@ def batch_answer(program, config, text, user, line: int) -> dict:
     except EmptyQuestion:
         return {"line": line, "error": f"line {line} is empty"}
     try:
-        pred = program(question=question, user=user)
+        with traced(tracer, question, user) as handle:
+            pred = program(question=question, user=user)
+            handle.finish(pred)
     except Exception as e:  # one bad question must not stop the batch
         return {"line": line, "question": question, "error": f"{type(e).__name__}: {str(e)[:200]}"}
-    return {"line": line, **prediction_json(pred, config)}
+    return {"line": line, **prediction_json(pred, config), "trace_id": handle.trace_id}

@@ -38,6 +38,12 @@ def register(subparsers) -> None:
         help=f"scores sent after the answer (default {d.scores}): auto = RAGAS when a judge LM is set, else the "
         "quality evaluation",
     )
+    p.add_argument(
+        "--trace-sample",
+        type=float,
+        help=f"share of questions recorded as MLflow traces when MLFLOW_TRACKING_URI is set, 0 to 1 "
+        f"(default {d.trace_sample:g}; env YAKSA_TRACE_SAMPLE)",
+    )
     p.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     p.add_argument(
         "--insecure",
@@ -148,17 +154,26 @@ def run(args) -> int:
             workers=args.workers,
             request_timeout_s=args.timeout,
             scores=args.scores,
+            trace_sample=args.trace_sample,
             api_token=token,
             allowed_hosts=LOOPBACK_NAMES if _loopback(args.host) else None,
         )
     except ValueError as e:  # a bad value in [serve] or a flag: one line naming it
         raise UserError(str(e)) from None
     program = load_program(args, settings.request_timeout_s)
+    from yaksa.traces import TracingUnavailable
+
     try:
         app = create_app(program, settings=settings)
-    except ValueError as e:  # --scores ragas without a judge LM
+    except (ValueError, TracingUnavailable) as e:  # --scores ragas without a judge LM; a tracking server that is down
         raise UserError(str(e)) from None
     print(f"yaksa: serving on http://{args.host}:{args.port}/ (API docs: /docs)", file=sys.stderr)
+    if app.state.host.tracer is not None:
+        print(
+            f"yaksa: tracing {settings.trace_sample:.0%} of questions to {os.environ['MLFLOW_TRACKING_URI']} "
+            f"(experiment {app.state.host.tracer.experiment})",
+            file=sys.stderr,
+        )
     uvicorn.run(
         app,
         host=args.host,
