@@ -72,8 +72,8 @@ def judge(row: dict, backend) -> dict:
 def same_ingredient(backend):
     """The ingredient comparison: the backend's name index (one canonical name) when it has one, else
     `programs.forbidden.same_name`."""
-    names = getattr(backend, "names", None)
-    if not hasattr(names, "canonical"):
+    names = backend.names
+    if names is None:
         from programs.forbidden import same_name
 
         return same_name
