@@ -17,17 +17,19 @@ from contextlib import contextmanager
 
 @contextmanager
 def one_worker():
-    """Run genai.evaluate's predictions one at a time (the program and its LM call counts are per process)."""
-    key = "MLFLOW_GENAI_EVAL_MAX_WORKERS"
-    saved = os.environ.get(key)
-    os.environ[key] = "1"
+    """Run genai.evaluate's predictions one at a time (the program and its LM call counts are per process), and
+    without its trial call of the first question (each question is answered once)."""
+    settings = {"MLFLOW_GENAI_EVAL_MAX_WORKERS": "1", "MLFLOW_GENAI_EVAL_SKIP_TRACE_VALIDATION": "True"}
+    saved = {key: os.environ.get(key) for key in settings}
+    os.environ.update(settings)
     try:
         yield
     finally:
-        if saved is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = saved
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
 
 
 def evaluate(program, dataset, questions: list[dict], scorers: list, prediction_json) -> tuple[list[dict], dict]:
@@ -37,6 +39,7 @@ def evaluate(program, dataset, questions: list[dict], scorers: list, prediction_
     answers: dict[str, dict] = {}
     lock = threading.Lock()
 
+    @mlflow.trace(name="answer", span_type="CHAIN")
     def predict_fn(question: str) -> dict:
         start = time.perf_counter()
         pred = program(question=question)
