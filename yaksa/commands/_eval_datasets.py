@@ -12,7 +12,7 @@ Example:
     >>> records([{"id": "q1", "question": "게보린 부작용", "gold": ["a"], "note": None}])
     [{'inputs': {'question': '게보린 부작용'}, 'expectations': {'id': 'q1', 'gold': ['a']}}]
     >>> version(records([{"question": "게보린 부작용"}]))
-    '8f3a5fd0ec0b'
+    'fa82ef82b827'
 """
 
 from __future__ import annotations
