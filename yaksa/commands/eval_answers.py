@@ -82,35 +82,98 @@ def load_set(args) -> list[dict]:
 
 
 def run(args) -> int:
-    from tqdm import tqdm
-
-    from metrics.answer_eval import answer_row, summarise
     from programs.crag import CRAG
-    from yaksa.commands._answer_output import prediction_json
     from yaksa.commands._program import crag_settings
 
     settings = crag_settings(args, web_references=False)
     questions = load_set(args)
     config = lm_config(args)
     backend = backend_for(args)
-    program = CRAG(backend=backend, settings=settings, lms=config.build())
-    rows, answers = [], []
-    for q in tqdm(questions, desc="answering", unit="q"):
-        start = time.perf_counter()
-        pred = program(question=q["question"])
-        as_json = prediction_json(pred)
-        row = answer_row(q, as_json, (time.perf_counter() - start) * 1000, doc_text(backend))
-        rows.append(row)
-        answers.append({**row, "answer": as_json.get("answer", "")})
+    lms = config.build()
+    program = CRAG(backend=backend, settings=settings, lms=lms)
+    if args.no_mlflow:
+        report(args, questions, [answer(program, q["question"]) for q in _progress(questions)], backend)
+        return 0
+    _evaluate_in_mlflow(args, questions, program, backend, config, lms)
+    return 0
+
+
+def _progress(questions: list[dict]):
+    from tqdm import tqdm
+
+    return tqdm(questions, desc="answering", unit="q")
+
+
+def answer(program, question: str) -> dict:
+    """The prediction as ``yaksa ask --json`` writes it, with the milliseconds it took (``latency_ms``)."""
+    from yaksa.commands._answer_output import prediction_json
+
+    start = time.perf_counter()
+    as_json = prediction_json(program(question=question))
+    return {**as_json, "latency_ms": (time.perf_counter() - start) * 1000}
+
+
+def report(args, questions: list[dict], predictions: list[dict], backend) -> tuple[dict, list[dict]]:
+    """Rows and summary of the predictions; prints the summary and writes ``--rows``."""
+    from metrics.answer_eval import answer_row, summarise
+
+    text_of = doc_text(backend)
+    rows = [answer_row(q, p, p["latency_ms"], text_of) for q, p in zip(questions, predictions, strict=True)]
     if args.rows:
+        answers = [{**r, "answer": p.get("answer", "")} for r, p in zip(rows, predictions, strict=True)]
         write_rows(Path(args.rows), answers)
     summary = summarise(rows)
     if questions and all("aspects" in q and "targets" in q for q in questions):
         summary["frame"] = understanding_accuracy(questions, backend)
     print(json.dumps(summary, ensure_ascii=False, indent=1) if args.json else format_summary(summary))
-    if not args.no_mlflow:
-        _log(summary, rows, args, config)
-    return 0
+    return summary, rows
+
+
+def dataset_name(args) -> str:
+    """The evaluation dataset's name: the split, or the question file's stem; ``[:N]`` with --limit N."""
+    name = args.split if not args.questions else Path(args.questions).stem
+    return f"{name}[:{args.limit}]" if args.limit else name
+
+
+def _evaluate_in_mlflow(args, questions, program, backend, config, lms) -> None:
+    """One MLflow run: the question set registered as an evaluation dataset, answered and scored by
+    ``mlflow.genai.evaluate`` (per-scorer metrics and per-question assessments), then the summary, its metrics and the
+    per-question table as without it."""
+    import mlflow
+
+    from metrics.lm_scorers import lm_scorers
+    from metrics.scorers import answer_scorers
+    from yaksa.commands import _eval_datasets, _genai_eval
+    from yaksa.commands._answer_output import prediction_json
+    from yaksa.commands._lm_flags import describe_lms
+    from yaksa.tracking import experiment
+
+    experiment("yaksa-answers")
+    name = dataset_name(args)
+    source = str(args.questions or SETS[args.split])
+    with mlflow.start_run(run_name=f"eval-answers-{args.split if not args.questions else 'file'}") as run:
+        dataset, version = _eval_datasets.register(name, questions, source)
+        scorers = answer_scorers(backend) + lm_scorers(lms.get("judge"))
+        mlflow.log_params(
+            {
+                "split": args.split,
+                "profile": args.profile,
+                "n": len(questions),
+                "dataset": name,
+                "dataset_version": version,
+                "scorers": ",".join(s.name for s in scorers),
+                **describe_lms(config),
+            }
+        )
+        predictions, scores = _genai_eval.evaluate(program, dataset, questions, scorers, prediction_json)
+        summary, rows = report(args, questions, predictions, backend)
+        _log(summary, rows)
+        means = ", ".join(f"{k.split('/')[0]} {v:.3f}" for k, v in sorted(scores.items()) if k.endswith("/mean"))
+        print(f"scorers (mean): {means}")
+        print(
+            f"logged MLflow run {run.info.run_id} (experiment yaksa-answers, dataset {name} version {version}); "
+            "per-question assessments are on the run's traces"
+        )
 
 
 def understanding_accuracy(questions: list[dict], backend) -> dict:
@@ -236,17 +299,12 @@ def metric_values(summary: dict, prefix: str = "") -> dict[str, float]:
     return out
 
 
-def _log(summary: dict, rows: list[dict], args, config) -> None:
+def _log(summary: dict, rows: list[dict]) -> None:
+    """The summary's figures as metrics, the summary itself and the per-question table, to the active run."""
     import mlflow
 
-    from yaksa.commands._lm_flags import describe_lms
     from yaksa.commands._mlflow_table import log_table
-    from yaksa.tracking import experiment
 
-    experiment("yaksa-answers")
-    with mlflow.start_run(run_name=f"eval-answers-{args.split if not args.questions else 'file'}"):
-        mlflow.log_params({"split": args.split, "profile": args.profile, "n": len(rows), **describe_lms(config)})
-        mlflow.log_metrics(metric_values(summary))
-        mlflow.log_dict(summary, "summary.json")
-        log_table([{**r, "routes": ",".join(r["routes"])} for r in rows], "answers")
-        print(f"logged MLflow run {mlflow.active_run().info.run_id} (experiment yaksa-answers)")
+    mlflow.log_metrics(metric_values(summary))
+    mlflow.log_dict(summary, "summary.json")
+    log_table([{**r, "routes": ",".join(r["routes"])} for r in rows], "answers")
