@@ -8,13 +8,13 @@ sentence is left out of a child's answer, and the answer says the dose it found 
 (`OLDER_DOSE_NOTICE`). A sentence with an age band the child is in ("만 3세 이상~만 7세 미만은 1회 6.5 mL") is kept.
 
 Example:
-    >>> for_older_only("성인은 1회 1정씩, 1일 3회 복용합니다.", "아기 해열제 몇미리")
+    >>> for_older_only("성인은 1회 1정씩, 1일 3회 복용합니다.", oldest_age("아기 해열제 몇미리"))
     True
-    >>> for_older_only("만 12세 이상 소아 및 성인은 1회 1~2정씩 복용합니다.", "5살 아이 타이레놀")
+    >>> for_older_only("만 12세 이상 소아 및 성인은 1회 1~2정씩 복용합니다.", oldest_age("5살 아이 타이레놀"))
     True
-    >>> for_older_only("만 3세 이상~만 7세 미만은 1회 6.5 mL, 성인은 1회 20 mL 복용합니다.", "5살 아이 감기약")
+    >>> for_older_only("만 3세 이상~만 7세 미만은 1회 6.5 mL, 성인은 1회 20 mL 복용합니다.", oldest_age("5살 아이"))
     False
-    >>> for_older_only("성인은 1회 1정씩 복용합니다.", "게보린 몇 알 먹어요")
+    >>> for_older_only("성인은 1회 1정씩 복용합니다.", oldest_age("게보린 몇 알 먹어요"))
     False
 """
 
@@ -48,20 +48,20 @@ def dose_ages(sentence: str) -> list[float]:
     return [int(m) for m in _FROM_YEARS.findall(sentence)] + [int(m) / 12 for m in _FROM_MONTHS.findall(sentence)]
 
 
-def older_dose_sentences(sentences: list[str], question: str, names=()) -> set[int]:
+def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]:
     """The positions of a 용법·용량 section's sentences that dose only older people: those `for_older_only` says so
     of, and the dose sentences right after one that state no age of their own ("단, 1일 4정을 초과하지 않습니다"
     after "성인은 1회 1정"), which go on with the same person's dose.
 
     >>> older_dose_sentences(["성인은 1회 1정 복용합니다.", "단, 1일 4정을 초과하지 않습니다.", "식후에 복용합니다."],
-    ...                      "아기 해열제")
+    ...                      oldest_age("아기 해열제"))
     {0, 1}
     """
-    if oldest_age(question, names) is None:
+    if oldest is None:
         return set()
     out, older = set(), False
     for i, sentence in enumerate(sentences):
-        if for_older_only(sentence, question, names):
+        if for_older_only(sentence, oldest):
             older = True
             out.add(i)
         elif older and states_dose(sentence) and not dose_ages(sentence):
@@ -80,10 +80,9 @@ def states_dose(sentence: str) -> bool:
     return bool(_DOSE.search(sentence))
 
 
-def for_older_only(sentence: str, question: str, names=()) -> bool:
-    """Whether `sentence` doses only people older than the child `question` is about (False when the question is
-    not about a child, or the sentence doses no adult)."""
-    oldest = oldest_age(question, names)
+def for_older_only(sentence: str, oldest: float | None) -> bool:
+    """Whether `sentence` doses only people older than `oldest` (`oldest_age` of the question; False when None, the
+    question not being about a child, or when the sentence doses no adult)."""
     if oldest is None or _ADULT not in sentence:
         return False
     return all(age >= oldest for age in dose_ages(sentence))

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
 from programs import citations, offer_guard
-from programs.child_dose import OLDER_DOSE_NOTICE, older_dose_sentences, states_dose
+from programs.child_dose import OLDER_DOSE_NOTICE, older_dose_sentences, oldest_age, states_dose
 from programs.coverage import SECTION_WORDS
 from programs.refinement import KnowledgeRefiner
 from programs.sentences import SentenceRanker, sentence_tokens
@@ -288,6 +288,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     named_found = any(is_named(d) for d in docs)
     framed = asked_sections(question, named=named_found or bool(names))
     leading = first_aspect_sections(question, named=named_found or bool(names))
+    child_age = oldest_age(question, names)  # None unless the question is about a child
     asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
@@ -307,7 +308,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         short_brand = NAMED_BONUS if not named_found and _product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
-        older = older_dose_sentences([s.text for s in doc_strips], question, names) if section == "useMethod" else ()
+        older = older_dose_sentences([s.text for s in doc_strips], child_age) if section == "useMethod" else ()
         for i, s in enumerate(doc_strips):
             if not says_something(s.text) or i in older:  # an adult's dose, for a child's question: never quoted
                 continue
@@ -494,8 +495,9 @@ def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote]
         return False
     if "useMethod" not in asked_sections(question, named=bool(names)):
         return False
+    oldest = oldest_age(question, names)
     dosing = [d for d in docs if d.metadata.get("section") == "useMethod"]
-    return any(older_dose_sentences(split_sentences(d.text.partition("\n")[2]), question, names) for d in dosing)
+    return any(older_dose_sentences(split_sentences(d.text.partition("\n")[2]), oldest) for d in dosing)
 
 
 def _allowed(shared, docs: list[Document]):

@@ -55,7 +55,8 @@ def _neighbours() -> dict[str, list[str]]:
     return json.loads(NEIGHBOURS_PATH.read_text(encoding="utf-8"))["neighbours"]
 
 
-def symptom_neighbours(forms) -> tuple[str, ...]:
+@functools.lru_cache(maxsize=512)
+def symptom_neighbours(forms: tuple[str, ...]) -> tuple[str, ...]:
     """The mined neighbours (`retrievers/mine_neighbours.py`) of the listed symptoms that carry one of `forms`
     (쓰림 → 속쓰림's: 구역, 소화불량 …), without the forms' own symptoms.
 

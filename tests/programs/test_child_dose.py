@@ -16,7 +16,7 @@ def test_a_childs_dose_question_quotes_no_adult_dose(searcher):
 
 
 def test_without_the_check_the_adult_dose_would_be_quoted(searcher, monkeypatch):
-    monkeypatch.setattr(extractive, "older_dose_sentences", lambda sentences, question, names=(): set())
+    monkeypatch.setattr(extractive, "older_dose_sentences", lambda sentences, oldest: set())
     pred = CRAG(backend=searcher)(question=QUESTION)
     assert "성인은 1회" in pred.answer or "소아 및 성인은" in pred.answer
 
@@ -36,8 +36,9 @@ def test_the_oldest_age_a_child_can_be(question, oldest):
 
 
 def test_age_bands_keep_the_sentence_that_doses_the_child():
-    assert not for_older_only("만 8세 이상~만 15세 미만은 1회 1정, 성인은 1회 2정", "10살 아이 멀미약")
-    assert for_older_only("만 15세 이상 및 성인은 1회 2정", "10살 아이 멀미약")
+    ten = oldest_age("10살 아이 멀미약")
+    assert not for_older_only("만 8세 이상~만 15세 미만은 1회 1정, 성인은 1회 2정", ten)
+    assert for_older_only("만 15세 이상 및 성인은 1회 2정", ten)
     sentences = ["만 12세 이상 소아 및 성인은 1회 1~2정", "1일 최대 8정을 초과하지 않습니다.", "식후에 복용합니다."]
-    assert older_dose_sentences(sentences, "7살 아이 타이레놀") == {0, 1}
-    assert older_dose_sentences(sentences, "타이레놀 몇 알") == set()
+    assert older_dose_sentences(sentences, oldest_age("7살 아이 타이레놀")) == {0, 1}
+    assert older_dose_sentences(sentences, oldest_age("타이레놀 몇 알")) == set()
