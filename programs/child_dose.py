@@ -20,32 +20,13 @@ Example:
 
 from __future__ import annotations
 
-import re
+from retrievers.age_doses import dose_ages, for_older_only, oldest_age, states_dose
 
-from retrievers.population import ADULT_AGE, CHILD_AGE, INFANT_MONTHS, read_population, stated_ages
+__all__ = ["OLDER_DOSE_NOTICE", "dose_ages", "for_older_only", "older_dose_sentences", "oldest_age", "states_dose"]
 
 OLDER_DOSE_NOTICE = (
     "※ 찾은 용법·용량 문장은 더 큰 나이(성인 등)의 용량이라 옮기지 않았습니다: 나이에 맞는 용량은 약사에게 확인하세요."
 )
-GROUP_TOP = {"infant": INFANT_MONTHS / 12, "child": CHILD_AGE, "adolescent": ADULT_AGE}  # oldest age of each group
-_FROM_YEARS = re.compile(r"(\d+)\s*세\s*(?:이상|초과|부터)")
-_FROM_MONTHS = re.compile(r"(\d+)\s*개월\s*(?:이상|초과|부터)")
-_ADULT = "성인"
-_DOSE = re.compile(r"\d[\d,.~]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울)")
-
-
-def oldest_age(question: str, names=()) -> float | None:
-    """The oldest age in years the child the question is about can be (None: not about a child)."""
-    group = read_population(question, names).group
-    if group not in GROUP_TOP:
-        return None
-    stated = stated_ages(question)
-    return stated[1] if stated else GROUP_TOP[group]
-
-
-def dose_ages(sentence: str) -> list[float]:
-    """The ages in years a sentence gives a dose from (만 12세 이상 → 12; 6개월 이상 → 0.5)."""
-    return [int(m) for m in _FROM_YEARS.findall(sentence)] + [int(m) / 12 for m in _FROM_MONTHS.findall(sentence)]
 
 
 def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]:
@@ -69,20 +50,3 @@ def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]
         else:
             older = False
     return out
-
-
-def states_dose(sentence: str) -> bool:
-    """The sentence gives an amount (1회 1정, 5 mL, 1,200 mg).
-
-    >>> states_dose("1회 6.5 mL 복용합니다."), states_dose("복용간격은 4시간 이상으로 합니다.")
-    (True, False)
-    """
-    return bool(_DOSE.search(sentence))
-
-
-def for_older_only(sentence: str, oldest: float | None) -> bool:
-    """Whether `sentence` doses only people older than `oldest` (`oldest_age` of the question; False when None, the
-    question not being about a child, or when the sentence doses no adult)."""
-    if oldest is None or _ADULT not in sentence:
-        return False
-    return all(age >= oldest for age in dose_ages(sentence))

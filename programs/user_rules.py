@@ -20,6 +20,7 @@ Example:
 
 from __future__ import annotations
 
+from programs import dosage_form, dur_rule
 from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
 
 
@@ -36,11 +37,40 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
         product = Product.of(doc)
         verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same)
     forbidding = {r.id for rules in verdicts.values() for r in rules}
-    rules = [r for r in (fetch(ingredients, types) if ingredients else []) if applies(r, who)]
+    products = [Product.of(d) for d in docs if d.source == "easydrug"]
+    rules = [
+        r
+        for r in (fetch(ingredients, types) if ingredients else [])
+        if applies(r, who) and (r.id in forbidding or binds_held(r, products, same))
+    ]
     rules.sort(key=lambda r: r.id not in forbidding)  # stable: the ingredients' order kept within each half
     quoted = _one_per_label(rules, [])  # the same rule's rows for other forms are not quoted again
     quoted = quoted[:limit]
     return quoted, {seq: _one_per_label(rules, quoted) for seq, rules in verdicts.items() if rules}
+
+
+def binds_held(rule, products: list, same=same_name) -> bool:
+    """Whether a DUR rule binds the documents' products that contain its ingredient: True when none contains it (the
+    rule speaks of the ingredient), else when its dosage forms bind one of them. A rule for 서방정 beside
+    어린이타이레놀현탁액 does not: it is not quoted as if it were about what the answer is about.
+
+    >>> from retrievers.documents import Document
+    >>> rule = Document("dur:bc:1", "[특정연령대금기] … 대상 제형: 서방정.", {"ingredient": "아세트아미노펜"})
+    >>> syrup = Product("2", "어린이타이레놀현탁액", ("아세트아미노펜(미분화)",))
+    >>> tablet = Product("3", "타이레놀8시간이알서방정", ("아세트아미노펜",))
+    >>> binds_held(rule, [syrup]), binds_held(rule, [syrup, tablet]), binds_held(rule, [])
+    (False, True, True)
+    """
+    ingredient = str(rule.metadata.get("ingredient", ""))
+    holding = [p for p in products if ingredient and any(same(ingredient, i) for i in p.ingredients)]
+    return not holding or any(dosage_form.binds(dur_rule.forms(rule.text), p.name) for p in holding)
+
+
+def unbound_rules(docs: list, same=same_name) -> set[str]:
+    """Ids of the DUR rules among `docs` that bind none of the documents' products holding their ingredient
+    (`binds_held`): the answer neither quotes them nor gets them added."""
+    products = [Product.of(d) for d in docs if d.source == "easydrug"]
+    return {d.id for d in docs if d.source == "dur" and not binds_held(d, products, same)}
 
 
 def _one_per_label(rules: list, quoted: list) -> list:

@@ -24,12 +24,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from retrievers.age_doses import child_ages, doses_child
 from retrievers.class_products import ClassProducts
 from retrievers.documents import Document
 from retrievers.dosage_forms import external_form, question_forms, taken_by_mouth
 from retrievers.lexicon import Lexicon
 from retrievers.name_keys import ingredient_keys
 from retrievers.names import NameIndex
+from retrievers.population import CHILD_AGE
 from retrievers.query_analysis import QueryAnalysis
 
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
@@ -41,6 +43,7 @@ OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form
 LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
 MAX_CLASS_SECTION_PRODUCTS = 20  # class products whose asked sections join the candidates
 CLASS_WEIGHT = 0.9  # product feature of a candidate whose product is in the class the question names (감기약)
+ADULT_PRODUCT_WORDS = ("어른", "성인용")  # "어른 타이레놀 반 쪼개서 6살 애한테": the adults' product is asked about
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
 
 
@@ -88,11 +91,13 @@ class Candidates:
         """Documents the recognised names point at, with how directly (1 named, 0.6 via the product's ingredient)."""
         out: dict[int, float] = {}
         products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
+        family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
         preferred = self.by_dosage_form(products, qa.query)
+        if for_child := self.dosing_the_child(products | family, qa.query):
+            preferred, products, family = for_child, products | for_child, family - for_child
         for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
             for i in self.product_docs.get(seq, []):
                 out[i] = 1.0 if seq in preferred else 0.7
-        family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
         for seq in sorted(family):  # the brand's other members (겔포스 -> 겔포스엠), below the named product
             for i in self.product_docs.get(seq, []):
                 out.setdefault(i, FAMILY_WEIGHT)
@@ -167,6 +172,22 @@ class Candidates:
         if leaflet_question and len(single) <= MAX_SINGLE_PRODUCTS:
             out.update(dict.fromkeys(single, 0.9))
         return out
+
+    def dosing_the_child(self, products: set[str], query: str) -> set[str]:
+        """Of a brand's products, those whose 용법·용량 doses the young child the question is about (5살 아이 타이레놀
+        -> 어린이타이레놀현탁액, not 타이레놀정500; `retrievers.age_doses`); empty when the question is about no child
+        under 12, says it means the adults' product (어른 타이레놀, 성인용), or none of them doses the child."""
+        ages = child_ages(query)
+        if ages is None or ages[1] > CHILD_AGE or len(products) < 2 or any(w in query for w in ADULT_PRODUCT_WORDS):
+            return set()
+        return {seq for seq in products if doses_child(self.section_text(seq, "useMethod"), ages)}
+
+    def section_text(self, seq: str, section: str) -> str:
+        """The text of a product's leaflet section ("" when the index lacks it)."""
+        for i in self.product_docs.get(seq, []):
+            if self.sections[i] == section:
+                return self.docs[i].text
+        return ""
 
     def by_dosage_form(self, products: set[str], query: str) -> set[str]:
         """Among products a name matched, those whose name has a dosage form the question mentions

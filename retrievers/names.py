@@ -79,6 +79,9 @@ class NameMatch:
         return bool(self.keys)
 
 
+CHILDREN_PREFIX = "어린이"  # a brand's children's edition: 어린이타이레놀, 어린이부루펜
+
+
 class NameIndex:
     """Dictionary of product and ingredient names built from the corpus."""
 
@@ -309,7 +312,20 @@ class NameIndex:
             if len(k) - len(key) <= max_extra:
                 seqs |= self.products[k]
         seqs -= self.products.get(key, set())
-        return seqs if len(seqs) <= max_products else set()
+        if len(seqs) > max_products:
+            return set()
+        return seqs | self.children_edition(key)
+
+    def children_edition(self, key: str) -> set[str]:
+        """The products a brand sells for children under its own name (타이레놀 -> 어린이타이레놀현탁액,
+        어린이타이레놀산160밀리그램): the keys `CHILDREN_PREFIX` + `key`. A child's question prefers them
+        (retrievers/candidates.py).
+
+        >>> docs = [Document("easydrug:1:efcy", "", {"item_name": "어린이타이레놀현탁액", "item_seq": "1"})]
+        >>> sorted(NameIndex.from_documents(docs).children_edition("타이레놀"))
+        ['1']
+        """
+        return set(self.products.get(CHILDREN_PREFIX + key, set())) if len(key) >= 3 else set()
 
     def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
         if not hasattr(self, "_sorted_keys"):

@@ -87,7 +87,25 @@ def test_verdicts_judge_every_product_and_the_quoted_rules_put_the_binding_ones_
     who = Asker(pregnant=True, ages=((5.0, 6.0),))
     quoted, verdicts = user_rules.gather(docs, ["에페드린", "아세트아미노펜"], who, fetch)
     assert verdicts == {"7": [EPHEDRINE]}
-    assert quoted == [EPHEDRINE, ACETAMINOPHEN_SR]
+    assert quoted == [EPHEDRINE]  # the 서방정 rule binds no capsule: not quoted beside 그린콜연질캡슐
+    docs.append(leaflet("9", "타이레놀8시간이알서방정", "아세트아미노펜"))
+    quoted, verdicts = user_rules.gather(docs, ["에페드린", "아세트아미노펜"], who, fetch)
+    assert set(quoted) == {EPHEDRINE, ACETAMINOPHEN_SR} and verdicts["9"] == [ACETAMINOPHEN_SR]
+
+
+def test_a_rule_for_another_form_of_the_answers_products_is_left_out_of_the_context():
+    """아기 + 어린이타이레놀현탁액: retrieval's 서방정 rule and a nasal spray's rule bind none of the products holding
+    their ingredient, so the answer neither quotes them nor gets them added; a rule of an ingredient no product holds
+    still speaks of that ingredient."""
+    syrup = leaflet("1", "어린이타이레놀현탁액(아세트아미노펜)", "아세트아미노펜(미분화)")
+    cold = leaflet("2", "판피린큐액", "아세트아미노펜,클로르페니라민말레산염")
+    assert user_rules.unbound_rules([ACETAMINOPHEN_SR, CHLORPHENIRAMINE_SPRAY, syrup, cold]) == {
+        ACETAMINOPHEN_SR.id,
+        CHLORPHENIRAMINE_SPRAY.id,
+    }
+    assert user_rules.unbound_rules([EPHEDRINE, syrup]) == set()
+    tablet = leaflet("3", "타이레놀8시간이알서방정", "아세트아미노펜")
+    assert user_rules.unbound_rules([ACETAMINOPHEN_SR, syrup, tablet]) == set()
 
 
 def which_medicine_docs(forbid: set[str]) -> list[Document]:

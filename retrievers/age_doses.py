@@ -1,0 +1,127 @@
+"""Which ages a leaflet's dose sentences are for, read from the ages they state.
+
+A question about a child (아기, 5살, 20개월, 중학생: `retrievers.population`) has an oldest possible age: the age the
+question states, or the top of its group (an infant is under 2, a child under 12, an adolescent under 19). A dose
+sentence is **for older people only** when it doses 성인 (adults) and every age it gives a dose from ("만 12세 이상 소아
+및 성인", "15세 이상") is above that age. A leaflet **doses the child** when one of its dose sentences names an age
+band the child can be in ("만 3세 이상~만 7세 미만은 1회 6.5 mL"). Retrieval reads this to prefer a brand's
+children's product (어린이타이레놀현탁액 over 타이레놀정500 for a 5-year-old); the answer to leave adults' doses out.
+
+Example:
+    >>> for_older_only("만 12세 이상 소아 및 성인은 1회 1~2정씩 복용합니다.", oldest_age("5살 아이 타이레놀"))
+    True
+    >>> doses_child("만 3세 이상~만 7세 미만은 1회 6.5 mL 복용합니다.", child_ages("5살 아이"))
+    True
+    >>> doses_child("성인 및 12세 이상의 소아는 1회 1~2정씩 복용합니다.", child_ages("5살 아이"))
+    False
+"""
+
+from __future__ import annotations
+
+import re
+
+from retrievers.population import ADULT_AGE, CHILD_AGE, INFANT_MONTHS, read_population, stated_ages
+
+GROUP_TOP = {"infant": INFANT_MONTHS / 12, "child": CHILD_AGE, "adolescent": ADULT_AGE}  # oldest age of each group
+_FROM_YEARS = re.compile(r"(\d+)\s*세\s*(?:이상|초과|부터)")
+_FROM_MONTHS = re.compile(r"(\d+)\s*개월\s*(?:이상|초과|부터)")
+_BAND = re.compile(r"(\d+)\s*(세|개월)?\s*[~-]\s*(?:만\s*)?(\d+)\s*(세|개월)")  # 만 7~12세, 3-6세
+_BOUND = re.compile(r"(\d+)\s*(세|개월)\s*(이상|초과|부터|이하|미만|까지)")  # 만 12세 이하, 6개월 이상
+_CHILD_WORDS = ("소아", "어린이", "영아", "유아")
+_PER_DOSE = ("1회", "권장용량")  # "1회 권장용량을 4-6시간마다": a dose, its amount in a table
+_NOT_FOR = re.compile(r"투여하지|복용하지|사용하지|먹이지")  # "2세 미만은 복용하지 마십시오": an age it is not for
+_ADULT = "성인"
+_DOSE = re.compile(r"\d[\d,.~]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울)")
+
+
+def child_ages(question: str, names=()) -> tuple[float, float] | None:
+    """The ages [low, high) in years the child the question is about can be (None: not about a child)."""
+    oldest = oldest_age(question, names)
+    if oldest is None:
+        return None
+    stated = stated_ages(question)
+    return (stated[0] if stated else 0.0), oldest
+
+
+def oldest_age(question: str, names=()) -> float | None:
+    """The oldest age in years the child the question is about can be (None: not about a child)."""
+    group = read_population(question, names).group
+    if group not in GROUP_TOP:
+        return None
+    stated = stated_ages(question)
+    return stated[1] if stated else GROUP_TOP[group]
+
+
+def dose_ages(sentence: str) -> list[float]:
+    """The ages in years a sentence gives a dose from (만 12세 이상 → 12; 6개월 이상 → 0.5)."""
+    return [int(m) for m in _FROM_YEARS.findall(sentence)] + [int(m) / 12 for m in _FROM_MONTHS.findall(sentence)]
+
+
+def states_dose(sentence: str) -> bool:
+    """The sentence gives an amount (1회 1정, 5 mL, 1,200 mg).
+
+    >>> states_dose("1회 6.5 mL 복용합니다."), states_dose("복용간격은 4시간 이상으로 합니다.")
+    (True, False)
+    """
+    return bool(_DOSE.search(sentence))
+
+
+def for_older_only(sentence: str, oldest: float | None) -> bool:
+    """Whether `sentence` doses only people older than `oldest` (`oldest_age` of the question; False when None, the
+    question not being about a child, or when the sentence doses no adult)."""
+    if oldest is None or _ADULT not in sentence:
+        return False
+    return all(age >= oldest for age in dose_ages(sentence))
+
+
+def dose_bands(sentence: str) -> list[tuple[float, float]]:
+    """The age bands [low, high) in years a dose sentence doses: each "A~B세" of a table, else one band of its bounds
+    (만 3세 이상~만 7세 미만 → 3 to 7; 만 12세 이하의 소아 → 0 to 13); a sentence dosing 소아 or 어린이 without an
+    age doses 0 to 12; none when it names no age and no child.
+
+    >>> dose_bands("7~10세는 1회 150~200 mg, 3~6세는 1회 100~150 mg")
+    [(7.0, 11.0), (3.0, 7.0)]
+    >>> dose_bands("만 3세 이상~만 7세 미만은 1회 6.5 mL")
+    [(3.0, 7.0)]
+    >>> dose_bands("만 12세 이하의 소아는 1회 권장용량을"), dose_bands("성인은 1회 1정")
+    ([(0.0, 13.0)], [])
+    """
+    bands = []
+    for m in _BAND.finditer(sentence):
+        low_unit, high_unit = (m.group(2) or m.group(4)), m.group(4)
+        low = int(m.group(1)) / (12 if low_unit == "개월" else 1)
+        bands.append((low, int(m.group(3)) / (12 if high_unit == "개월" else 1) + (0 if high_unit == "개월" else 1)))
+    if bands:
+        return bands
+    low, high, found = 0.0, 200.0, False
+    for m in _BOUND.finditer(sentence):
+        age = int(m.group(1)) / (12 if m.group(2) == "개월" else 1)
+        if m.group(3) in ("이상", "초과", "부터"):
+            low = max(low, age)
+        else:
+            high = min(high, age + (1 if m.group(3) in ("이하", "까지") else 0))
+        found = True
+    if found:
+        return [(low, high)]
+    return [(0.0, float(CHILD_AGE))] if any(w in sentence for w in _CHILD_WORDS) else []
+
+
+def doses_child(text: str, ages: tuple[float, float] | None) -> bool:
+    """Whether a 용법·용량 text gives a dose for an age band the child (`child_ages` of the question) can be in, in a
+    sentence that is not a "do not give it under N" warning.
+
+    >>> doses_child("만 12세 이하의 소아는 1회 권장용량을 4-6시간마다 복용합니다.", child_ages("5살 아이"))
+    True
+    >>> doses_child("만 7~12세 소아는 1회 권장용량을 복용합니다.", child_ages("5살 아이"))
+    False
+    """
+    if ages is None:
+        return False
+    for sentence in re.split(r"(?<=[.다])\s+", text):
+        if not (states_dose(sentence) or any(w in sentence for w in _PER_DOSE)) or _NOT_FOR.search(sentence):
+            continue
+        if for_older_only(sentence, ages[1]):
+            continue
+        if any(low < ages[1] and ages[0] < high for low, high in dose_bands(sentence)):
+            return True
+    return False

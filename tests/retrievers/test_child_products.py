@@ -1,0 +1,80 @@
+"""A child's question about a brand prefers the brand's product that doses the child (issue 27, item 4), read from
+the products' own 용법·용량 (real leaflet text, two products of one brand)."""
+
+import pytest
+
+from retrievers.candidates import Candidates
+from retrievers.class_products import ClassProducts
+from retrievers.documents import Document
+from retrievers.lexicon import Lexicon
+from retrievers.names import NameIndex
+from retrievers.query_analysis import analyse
+
+SYRUP = (
+    "어린이부루펜시럽 (이부프로펜)\n[용법·용량] 11~14세는 1회 200~250 mg (10~13 mL), "
+    "7~10세는 1회 150~200 mg (8~10 mL), "
+    "3~6세는 1회 100~150 mg (5~8 mL), 1~ 2세는 1회 50~100 mg (3~5 mL)을 1일 3~4회 복용합니다."
+)
+TABLET = (
+    "부루펜정200밀리그램 (이부프로펜)\n[용법·용량] 경증 및 중등도의 동통이나 감기에는 성인 1회 1~2정(200~400 mg) "
+    "1일 3~4회 복용합니다."
+)
+
+
+def _leaflet(seq: str, name: str, section: str, text: str) -> Document:
+    meta = {"item_seq": seq, "item_name": name, "main_ingr": "이부프로펜", "section": section}
+    return Document(f"easydrug:{seq}:{section}", text, meta)
+
+
+@pytest.fixture(scope="module")
+def policy():
+    docs = [
+        _leaflet("197700120", "부루펜정200밀리그램(이부프로펜)", "useMethod", TABLET),
+        _leaflet(
+            "197700120", "부루펜정200밀리그램(이부프로펜)", "efcy", "부루펜정200밀리그램\n[효능·효과] 감기로 인한 발열"
+        ),
+        _leaflet("198601920", "어린이부루펜시럽(이부프로펜)", "useMethod", SYRUP),
+        _leaflet("198601920", "어린이부루펜시럽(이부프로펜)", "efcy", "어린이부루펜시럽\n[효능·효과] 감기로 인한 발열"),
+    ]
+    names = NameIndex.from_documents(docs)
+    return Candidates(docs, names, ClassProducts.from_documents(docs), Lexicon.load())
+
+
+def _weights(policy, question: str) -> dict[str, float]:
+    qa = analyse(question, policy.names, Lexicon.load())
+    return {policy.docs[i].id: w for i, w in policy.name_candidates(qa).items()}
+
+
+def test_the_brand_brings_its_childrens_edition(policy):
+    found = policy.names.match("부루펜 몇 알")
+    assert "198601920" in found.family and "197700120" in found.products
+
+
+@pytest.mark.parametrize("question", ["부루펜 6살 몇 미리 먹여요", "20개월 아기 부루펜 먹여도 돼요"])
+def test_a_young_childs_question_puts_the_product_dosing_the_child_first(policy, question):
+    weights = _weights(policy, question)
+    assert weights["easydrug:198601920:useMethod"] == 1.0
+    assert weights["easydrug:197700120:useMethod"] < 1.0
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "부루펜 하루에 몇 알 먹어요",  # no child: the named tablet leads
+        "어른 부루펜 반 쪼개서 6살 애한테 먹여도 돼요",  # the adults' product is what is asked about
+        "중학생 딸 부루펜 먹여도 돼요",  # an adolescent takes the adults' forms
+    ],
+)
+def test_otherwise_the_named_product_leads(policy, question):
+    weights = _weights(policy, question)
+    assert weights["easydrug:197700120:useMethod"] == 1.0
+    assert weights["easydrug:198601920:useMethod"] < 1.0
+
+
+def test_a_band_the_child_is_not_in_does_not_count(policy):
+    """The syrup doses 1 to 14: a child of 5 is in a band; the tablet doses adults only."""
+    from retrievers.age_doses import child_ages, doses_child
+
+    assert doses_child(SYRUP, child_ages("5살 아이"))
+    assert not doses_child(TABLET, child_ages("5살 아이"))
+    assert not doses_child(SYRUP, child_ages("3개월 아기"))  # the youngest band starts at 1
