@@ -17,11 +17,17 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from retrievers.mine_aspects import SEEDS_PATH, WORDS_PATH
 
+# an amount of the medicine: a number, written in digits or in words, and a counter (두 알, 한알로, 4정, 2번, 10미리)
+_COUNTER = r"(?:알|정|포|번|회|미리|ml|mL|방울|캡슐|봉|스푼|병|장)(?:[로을씩에만은도이째]|까지|정도)?(?![가-힣])"
+AMOUNT = re.compile(
+    rf"(?:\d+|두|세|네|다섯|반)\s*{_COUNTER}|한\s*{_COUNTER.replace('번|', '')}"
+)  # 한번: "once, to try"
 POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
 MINED_SHARE = 0.5  # a sentence with only mined words of an aspect speaks to it half as surely as one with a seed
 
@@ -45,7 +51,9 @@ class AspectVocabulary:
         def says(word: str) -> bool:
             return word in found if len(word) == 1 else word in compact
 
-        return [a for a in self.seeds if any(says(w) for w in self.asks[a])]
+        return [
+            a for a in self.seeds if any(says(w) for w in self.asks[a]) or (a == "dose" and AMOUNT.search(question))
+        ]
 
     def match(self, aspect: str, sentence: str) -> float:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""

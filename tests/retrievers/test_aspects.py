@@ -66,6 +66,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("먹고 술 마셔도 돼요", "alcohol"),
         ("임신 12주인데 먹어도 되나요", "pregnancy"),
         ("하루에 몇 번 먹어요", "dose"),
+        ("스트렙실 그냥 깨물어 먹으면 안돼요", "crushing"),  # 깨물거나 부수지 말고: the leaflets' word
     ],
 )
 def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
@@ -92,3 +93,19 @@ def test_seeds_match_sentences_but_not_inside_common_words():
 def test_symptom_and_class_words_are_the_targets_of_a_question():
     assert Lexicon.load().target_words("감기약 먹고 운전해도 돼요") == ["감기"]
     assert Lexicon.load().target_words("운전해도 돼요") == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["한알로 안되면 두알 먹어도 되나요", "반 알만 먹여도 돼요", "파스 2장 붙여도 돼요", "하루 3번씩 먹어도 돼요"],
+)
+def test_an_amount_with_its_counter_asks_the_dose(tok, question):
+    assert "dose" in load_vocabulary().asked(question, tok(question))
+
+
+@pytest.mark.parametrize(
+    "question", ["한번 먹어봤는데 괜찮나요", "두통이 심해요", "두 알레르기약 같이 먹어도", "부루펜정200 먹어도"]
+)
+def test_a_number_word_that_is_no_amount_asks_no_dose(tok, question):
+    """한번 is "once, to try"; 두통 and 알레르기 begin with a number word or a counter, and a strength is no amount."""
+    assert "dose" not in load_vocabulary().asked(question, tok(question))
