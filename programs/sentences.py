@@ -30,6 +30,7 @@ VOCAB_GROUP = {
     "adolescent": "children",
     "elderly": "elderly",
 }
+CARRIED = ("breastfeeding", "pregnancy")  # the baby a question about these speaks of is not who takes the medicine
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
@@ -86,6 +87,8 @@ class SentenceRanker:
         group = VOCAB_GROUP.get(read_population(question, names).group or "")
         if group and group not in self.aspects:
             self.aspects.append(group)  # 7살 아들, 수유 중, 고2: who it is for, as the question says it
+        if group in CARRIED:
+            self.aspects = [a for a in self.aspects if a != "children"]  # 모유 먹이는데 애기한테: the baby nursed
         # content words: two characters or more (one-syllable stems match inside too many words), known to the
         # leaflets (a product name or slang word cannot be in a sentence's body)
         # and not part of a symptom or class word (감기약, 두통): those chose the products, they are not asked about

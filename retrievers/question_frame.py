@@ -76,6 +76,7 @@ VOCAB_ASPECT = {
 FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet words speak to it
 for _v, _f in VOCAB_ASPECT.items():
     FRAME_VOCAB.setdefault(_f, []).append(_v)
+CARRYING = ("pregnant", "breastfeeding")  # a baby these questions speak of is carried or nursed, not the patient
 GENERIC = frozenset({"cautions", "efficacy"})  # asked by "may I" and "what for": any more specific aspect comes first
 # Words saying something was already taken or applied: with a side-effect word, the question is about that effect.
 AFTER_INTAKE = (
@@ -265,6 +266,8 @@ def read_aspects(
     aspects = [a for a in dict.fromkeys(aspects) if a in ASPECTS]
     if any(a not in GENERIC for a in aspects):
         aspects = [a for a in aspects if a not in GENERIC] + [a for a in aspects if a in GENERIC and a != "cautions"]
+    if population.group in CARRYING:
+        aspects = [a for a in aspects if a != "child_use"]  # 모유 먹이는데 애기한테 갈까봐: the baby is not the patient
     particular = [a for a in aspects if a not in POPULATION_ASPECTS]
     if population.aspect and (not particular or all(a in GENERIC for a in particular)):
         aspects = [population.aspect, *[a for a in aspects if a != population.aspect]]

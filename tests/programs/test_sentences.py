@@ -222,3 +222,12 @@ def test_a_symptom_word_finds_the_symptoms_leaflets_list_beside_it():
     listing = "구역, 구토, 식욕부진, 발진이 나타나는 경우 복용을 즉각 중지하십시오."
     assert ranker.score(listing) > ranker.score("두통, 치통, 생리통에 사용합니다.")
     assert "구역" in sentences.symptom_neighbours(("쓰림",))
+
+
+def test_a_nursing_askers_baby_does_not_make_the_question_a_childs():
+    """모유 먹이는데 애기한테 갈까봐: the sentence naming 수유부 answers, not one about 영아 or 어린이."""
+    ranker = SentenceRanker("모유 먹이는 중인데 종합감기약 먹어도 되나요? 애기한테 갈까봐 걱정")
+    assert "breastfeeding" in ranker.aspects and "children" not in ranker.aspects
+    nursing = ranker.score("임부 또는 임신하고 있을 가능성이 있는 여성 및 수유부는 의사 또는 약사와 상의하십시오.")
+    child = ranker.score("어린이에게 투여할 경우 보호자의 지도 감독하에 투여하십시오.")
+    assert nursing > child

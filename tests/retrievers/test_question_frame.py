@@ -71,3 +71,17 @@ def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
     # retrieval's names, given without the index (the answer's reading of the frame)
     frame = read_frame("게보린 먹고 속이 쓰려요", NameIndex(), Lexicon.load(), named=True)
     assert frame.aspects[0] == "side_effects"
+
+
+@pytest.mark.parametrize(
+    "question, group",
+    [
+        ("모유 먹이는 중인데 감기약 먹어도 되나요? 애기한테 갈까봐", "breastfeeding"),
+        ("임신 중인데 뱃속 아기한테 괜찮을까요", "pregnant"),
+    ],
+)
+def test_the_baby_of_a_nursing_or_pregnant_asker_is_not_who_takes_the_medicine(read, question, group):
+    frame = read(question)
+    assert frame.population.group == group
+    assert "child_use" not in frame.aspects
+    assert "child_use" in read("애기한테 감기약 먹여도 되나요").aspects  # the baby who takes it
