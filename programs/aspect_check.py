@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 
 from programs.citations import product
-from retrievers.aspects import load_vocabulary
+from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
 from retrievers.population import GROUP_ASPECT, leaflet_words
 from retrievers.question_frame import FRAME_VOCAB, GENERIC, POPULATION_ASPECTS, SECTION_ASPECT, QuestionFrame
@@ -47,7 +47,6 @@ SECTIONS["dosage"].add("useMethod")
 SECTIONS["contraindication"] = {"atpn", "atpnWarn"}
 # vocabulary aspects that also speak to a frame aspect beyond its own (바로 밥 먹어도 → 음식을 먹지 마십시오)
 RELATED_VOCAB = {"timing_food": ("food",)}
-PERIOD = re.compile(r"\d\s*(?:일|주|주일|개월)\s*(?:간|동안|정도|째|이상\s*(?:계속|연속|복용|사용|투여))")
 AGE_BOUND = re.compile(r"\d\s*(?:세|개월)\s*(?:미만|이하|이상|초과)")  # 18세 미만 환자: an age limit speaks to a child
 NOT_ABOUT_PEOPLE = frozenset({"depositMethod"})  # 어린이의 손이 닿지 않는 곳에 보관: where it is kept, not for whom
 # each aspect as the notice says it: "찾은 설명서에는 {words}에 대한 내용이 없습니다"

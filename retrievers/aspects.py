@@ -28,6 +28,9 @@ _COUNTER = r"(?:알|정|포|번|회|미리|ml|mL|방울|캡슐|봉|스푼|병|�
 AMOUNT = re.compile(
     rf"(?:\d+|두|세|네|다섯|반)\s*{_COUNTER}|한\s*{_COUNTER.replace('번|', '')}"
 )  # 한번: "once, to try"
+# a period of days, weeks or months a medicine is taken for (7일 이상 복용하여도, 1개월 정도, 5~6회 복용하여도 is no
+# period): a sentence saying one speaks to how long to take it
+PERIOD = re.compile(r"\d\s*(?:일|주|주일|개월)\s*(?:간|동안|정도|째|이상|이내|까지)")
 POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
 MINED_SHARE = 0.5  # a sentence with only mined words of an aspect speaks to it half as surely as one with a seed
 
@@ -57,7 +60,7 @@ class AspectVocabulary:
 
     def match(self, aspect: str, sentence: str) -> float:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""
-        if any(w in sentence for w in self.seeds[aspect]):
+        if any(w in sentence for w in self.seeds[aspect]) or (aspect == "duration" and PERIOD.search(sentence)):
             return 1.0
         return MINED_SHARE if any(w in sentence for w in self.mined[aspect]) else 0.0
 
