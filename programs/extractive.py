@@ -278,14 +278,14 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     in the question (`naming`)."""
     refiner = KnowledgeRefiner(threshold=0.0)
     is_named = naming(question, docs, names)
-    ranker = SentenceRanker(question, names)
+    named_found = any(is_named(d) for d in docs)
+    ranker = SentenceRanker(question, names, _frame(question, named_found or bool(names)).vocabulary_aspects)
     rules: list[Quote] = []
     candidates: list[Quote] = []
     floor: dict[int, float] = {}
     shared: list[Quote] = []
     framed_quotes: set[int] = set()
     strips = refiner.strips(question, docs, terms, sections)
-    named_found = any(is_named(d) for d in docs)
     framed = asked_sections(question, named=named_found or bool(names))
     leading = first_aspect_sections(question, named=named_found or bool(names))
     child_age = oldest_age(question, names)  # None unless the question is about a child

@@ -79,11 +79,13 @@ class SentenceRanker:
     """Scores sentences against one question: IDF-weighted share of its content words the sentence contains, plus
     `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap."""
 
-    def __init__(self, question: str, names=()):
+    def __init__(self, question: str, names=(), framed=()):
         vocab = load_vocabulary()
         morphemes = sentence_tokens(question)
         self.vocab = vocab
         self.aspects = vocab.asked(question, morphemes)
+        if not self.aspects:  # what the question's frame read by its section words (계속 먹어도 → duration)
+            self.aspects = [a for a in framed if a in vocab.seeds]
         group = VOCAB_GROUP.get(read_population(question, names).group or "")
         if group and group not in self.aspects:
             self.aspects.append(group)  # 7살 아들, 수유 중, 고2: who it is for, as the question says it

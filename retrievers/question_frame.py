@@ -167,7 +167,7 @@ class QuestionFrame:
     @property
     def vocabulary_aspects(self) -> list[str]:
         """The situation vocabulary's aspects (retrievers/aspects.py) that speak to the frame's aspects and group."""
-        out = [v for a in self.aspects for v in FRAME_VOCAB.get(a, ())]
+        out = [v for a in self.aspects if a not in GENERIC for v in FRAME_VOCAB.get(a, ())]  # cautions is no lens
         return list(dict.fromkeys(out))
 
     def to_dict(self) -> dict:

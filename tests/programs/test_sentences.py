@@ -231,3 +231,19 @@ def test_a_nursing_askers_baby_does_not_make_the_question_a_childs():
     nursing = ranker.score("임부 또는 임신하고 있을 가능성이 있는 여성 및 수유부는 의사 또는 약사와 상의하십시오.")
     child = ranker.score("어린이에게 투여할 경우 보호자의 지도 감독하에 투여하십시오.")
     assert nursing > child
+
+
+def test_the_frames_aspects_count_when_the_ranker_reads_none_of_its_own():
+    """계속 먹어도 되나요: the frame reads duration from the section words; a period then speaks to it."""
+    from programs.extractive import _frame
+
+    question = "스타빅 먹은지 일주일 됐는데 아직도 설사해요 계속 먹어도 되나요?"
+    framed = _frame(question, True).vocabulary_aspects
+    assert "duration" in framed
+    ranker = SentenceRanker(question, framed=framed)
+    assert ranker.aspects == ["duration"]
+    period = ranker.score(
+        "7일 이상 복용하여도 증상의 개선이 없을 경우 복용을 즉각 중지하고 의사 또는 약사와 상의하십시오."
+    )
+    assert period > ranker.score("정해진 용법과 용량을 잘 지키십시오.")
+    assert SentenceRanker("감기약 먹고 운전해도 돼요?", framed=["meal"]).aspects == ["driving"]  # its own words first

@@ -115,4 +115,4 @@ def test_a_period_of_days_or_months_speaks_to_how_long():
     vocab = load_vocabulary()
     assert vocab.match("duration", "1개월 정도 복용하여도 증상의 개선이 없을 경우 의사와 상의하십시오.") == 1.0
     assert vocab.match("duration", "7일 이상 복용하여도 증상이 좋아지지 않으면 복용을 중지하십시오.") == 1.0
-    assert vocab.match("duration", "5~6회 복용하여도 증상이 좋아지지 않을 경우 상의하십시오.") == 0.0  # doses, no period
+    assert vocab.match("duration", "5~6회 복용하여도 좋아지지 않으면 상의하십시오.") == 0.0  # doses, no period
