@@ -136,6 +136,8 @@ class Candidates:
         if not pool or not (members or question_forms(qa.query)):
             return {}
         preferred = self.by_dosage_form(pool, qa.query)
+        if for_child := self.dosing_the_child(pool, qa.query):  # 아기 해열제: those dosing a baby, not adults' tablets
+            preferred = (preferred & for_child) or for_child
         if not members and preferred == pool:
             return {}  # a form the question names, but no candidate has it
         out = {

@@ -78,3 +78,16 @@ def test_a_band_the_child_is_not_in_does_not_count(policy):
     assert doses_child(SYRUP, child_ages("5살 아이"))
     assert not doses_child(TABLET, child_ages("5살 아이"))
     assert not doses_child(SYRUP, child_ages("3개월 아기"))  # the youngest band starts at 1
+
+
+def test_a_young_childs_class_question_prefers_the_class_products_dosing_the_child(policy):
+    """아기 해열제 몇 미리: of the fever medicines found, the syrup that doses a baby, not the adults' tablet."""
+    from retrievers.candidates import CLASS_WEIGHT
+
+    qa = analyse("아기 해열제 몇 미리 먹여요", policy.names, Lexicon.load())
+    weights = {policy.docs[i].id: w for i, w in policy.class_members(qa, list(range(len(policy.docs))), {}).items()}
+    assert weights["easydrug:198601920:efcy"] == CLASS_WEIGHT
+    assert weights["easydrug:197700120:efcy"] < CLASS_WEIGHT
+    adult = analyse("해열제 몇 알 먹어요", policy.names, Lexicon.load())
+    weights = {policy.docs[i].id: w for i, w in policy.class_members(adult, list(range(len(policy.docs))), {}).items()}
+    assert weights["easydrug:197700120:efcy"] == weights["easydrug:198601920:efcy"] == CLASS_WEIGHT
