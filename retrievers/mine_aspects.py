@@ -29,7 +29,7 @@ MIN_PMI = math.log(4)  # and is at least 4 times likelier in them than in any se
 MIN_SHARE = 0.3  # and at least this share of its own sentences carry a seed
 MAX_WORDS = 12  # mined words kept per aspect, the most frequent first
 MAX_TOKENS = 20  # longer sentences (lists of conditions and drugs) are left out of the mining: they go with anything
-MIN_DF = 3  # morphemes rarer than this are left out of the IDF table (the ranker gives them the largest IDF)
+MIN_DF = 1  # every morpheme a leaflet sentence uses (a rare one, 냄새 in one product's 주의사항, is the most telling)
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|\n+")
 
 

@@ -247,3 +247,11 @@ def test_the_frames_aspects_count_when_the_ranker_reads_none_of_its_own():
     )
     assert period > ranker.score("정해진 용법과 용량을 잘 지키십시오.")
     assert SentenceRanker("감기약 먹고 운전해도 돼요?", framed=["meal"]).aspects == ["driving"]  # its own words first
+
+
+def test_a_word_only_one_leaflet_uses_still_counts():
+    """냄새 is in one product's 주의사항 only ("특유의 냄새가 있습니다"): rare, so the most telling, never dropped."""
+    ranker = SentenceRanker("카베진 먹으면 이상한 냄새가 나던데 상한 건가요?")
+    assert "냄새" in ranker.words
+    smell = ranker.score("이 약에는 메틸메티오닌설포늄염화물이 배합되어 있어 특유의 냄새가 있습니다.")
+    assert smell > ranker.score("이 약을 복용하는 동안 위장진통, 진경제는 복용하지 마십시오.")
