@@ -116,3 +116,10 @@ def test_a_period_of_days_or_months_speaks_to_how_long():
     assert vocab.match("duration", "1개월 정도 복용하여도 증상의 개선이 없을 경우 의사와 상의하십시오.") == 1.0
     assert vocab.match("duration", "7일 이상 복용하여도 증상이 좋아지지 않으면 복용을 중지하십시오.") == 1.0
     assert vocab.match("duration", "5~6회 복용하여도 좋아지지 않으면 상의하십시오.") == 0.0  # doses, no period
+
+
+def test_keeping_an_enteric_coating_whole_speaks_to_crushing():
+    """아스피린 장용정 부숴서 먹어도: the leaflets say it as 장용피막을 파손하지 않도록 (조갑파손, nail damage, is not it)."""
+    vocab = load_vocabulary()
+    assert vocab.match("crushing", "이 약의 장용피막을 파손하지 않도록 유의하십시오.") == 1.0
+    assert vocab.match("crushing", "조갑파손, 탈모가 나타날 수 있습니다.") < 1.0
