@@ -63,7 +63,7 @@ def mine(aspects: dict, sentences: list[list[str]], min_count: int = MIN_COUNT) 
             pmi = math.log((c / len(inside)) / (df[w] / n))
             if pmi >= MIN_PMI:
                 scored[w] = (round(pmi, 2), c)
-        best = sorted(scored.items(), key=lambda kv: (-kv[1][1], -kv[1][0]))[:MAX_WORDS]
+        best = sorted(scored.items(), key=lambda kv: (-kv[1][1], -kv[1][0], kv[0]))[:MAX_WORDS]  # ties by word
         out[name] = {w: pmi for w, (pmi, _) in best}
     return out
 

@@ -119,7 +119,7 @@ def test_a_period_of_days_or_months_speaks_to_how_long():
 
 
 def test_keeping_an_enteric_coating_whole_speaks_to_crushing():
-    """아스피린 장용정 부숴서 먹어도: the leaflets say it as 장용피막을 파손하지 않도록 (조갑파손, nail damage, is not it)."""
+    """장용정 부숴서 먹어도: the leaflets say 장용피막을 파손하지 않도록 (조갑파손, nail damage, is not it)."""
     vocab = load_vocabulary()
     assert vocab.match("crushing", "이 약의 장용피막을 파손하지 않도록 유의하십시오.") == 1.0
     assert vocab.match("crushing", "조갑파손, 탈모가 나타날 수 있습니다.") < 1.0
