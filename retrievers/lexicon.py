@@ -80,6 +80,19 @@ class Lexicon:
         q = squash(query)
         return list(dict.fromkeys(m for matches, _ in self.expansion_rules for m in matches if m and m in q))
 
+    def expansion_terms(self, word: str) -> list[str]:
+        """The terms the expansion rules a word matches add (변비약 → 변비, 비사코딜 …): what it is about.
+
+        >>> "변비" in Lexicon.load().expansion_terms("변비약")
+        True
+        """
+        w = squash(word)
+        return list(
+            dict.fromkeys(
+                a for matches, adds in self.expansion_rules for a in adds if any(m and m in w for m in matches)
+            )
+        )
+
     def heads(self, query: str) -> list[str]:
         """The first term each matching rule adds: the rule's own symptom word (두통, 인후통), weighted up in BM25."""
         q = squash(query)

@@ -95,6 +95,9 @@ AFTER_INTAKE = (
     "뿌리고",
     "뿌렸",
 )
+CLASS_INTAKE = ("먹으면", "먹였", "먹이구", "먹이니")  # 철분제 먹으면 변비 생긴다던데, 해열제 먹였더니
+# 콧물이 안 멈춰요: what it was taken for; 생리통 때문에: the reason for another medicine
+NOT_HELPED = re.compile(r"안\s*(?:나|낫|떨어|멈|내려|듣|들)|않|그대로|여전|때문")
 COMPARE_WORDS = tuple(
     squash(w)
     for w in (
@@ -253,6 +256,8 @@ def read_aspects(
         and any(w in unnamed for w in AFTER_INTAKE)
     ):
         aspects.append("side_effects")  # 게보린 먹고 속이 쓰려요: a named medicine, then a symptom, is its side effect
+    if "side_effects" not in aspects and not (found.keys or named) and new_symptom(question, unnamed, lexicon):
+        aspects.append("side_effects")  # 변비약 먹고 배가 아파요: a class, then a symptom it is not for
     if not strong:
         aspects += [SECTION_ASPECT[s] for s in hits if s in SECTION_ASPECT and not aspects]
     if any(w in unnamed for w in lexicon.condition_words) and any(s in strong for s in ("atpn", "atpnWarn")):
@@ -272,6 +277,26 @@ def read_aspects(
     if population.aspect and (not particular or all(a in GENERIC for a in particular)):
         aspects = [population.aspect, *[a for a in aspects if a != population.aspect]]
     return aspects or ["efficacy"]
+
+
+def new_symptom(question: str, unnamed: str, lexicon: Lexicon) -> bool:
+    """A class of medicine taken, then a symptom the class is not for, with nothing saying it did not help: the
+    symptom is what the medicine did (철분제 먹으면 변비, 두통약 먹었더니 메슥거려요), not what it was taken for
+    (감기약 먹었는데 콧물이 안 멈춰요). "Not for": no term the lexicon adds for the class is one it adds for the
+    symptom.
+
+    >>> new_symptom("변비약 먹고 배가 아파요", "변비약먹고배가아파요", Lexicon.load())
+    True
+    >>> new_symptom("감기약 먹었는데 콧물이 안 멈춰요", "감기약먹었는데콧물이안멈춰요", Lexicon.load())
+    False
+    """
+    if not any(w in unnamed for w in (*AFTER_INTAKE, *CLASS_INTAKE)) or NOT_HELPED.search(question):
+        return False
+    classes, symptoms = classes_and_symptoms(question, lexicon)
+    if not classes or not symptoms:
+        return False
+    treated = {a for c in classes for a in lexicon.expansion_terms(c)}
+    return any(not (treated & set(lexicon.expansion_terms(s))) for s in symptoms)
 
 
 def read_frame(
