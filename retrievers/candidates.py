@@ -42,6 +42,7 @@ DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredie
 OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
 LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
 MAX_CLASS_SECTION_PRODUCTS = 20  # class products whose asked sections join the candidates
+MAX_CLASS_SECTION_DOCS = 5  # documents of the asked section a class question adds from all its class's products
 CLASS_WEIGHT = 0.9  # product feature of a candidate whose product is in the class the question names (감기약)
 ADULT_PRODUCT_WORDS = ("어른", "성인용")  # "어른 타이레놀 반 쪼개서 6살 애한테": the adults' product is asked about
 MAX_SINGLE_PRODUCTS = 120  # single-ingredient products of a named ingredient added as candidates, at most
@@ -123,14 +124,20 @@ class Candidates:
                     out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
         return out
 
-    def class_members(self, qa: QueryAnalysis, cand_idx: list[int], named: dict[int, float]) -> dict[int, float]:
+    def class_members(
+        self, qa: QueryAnalysis, cand_idx: list[int], named: dict[int, float], scores=None, asked_first=()
+    ) -> dict[int, float]:
         """Candidates whose product is in a class the question names (감기약 먹고 운전: the cold medicines' leaflets)
         or, without a class, has the dosage form it names (코 스프레이, 질정), when it names no product or
         ingredient: the class chooses the products, the other words what is asked. Of a class, the products in
-        the form the question names (어린이 감기시럽, 붙이는 멀미약) come first."""
+        the form the question names (어린이 감기시럽, 붙이는 멀미약) come first. With `scores` (BM25 of every
+        document) and `asked_first` (the leaflet sections of the frame's first aspect), the class's documents of those
+        sections that the question's words match best join too (`class_sections`), found or not."""
         if qa.names:
             return {}
         members = self.class_products.products(qa.classes, self.lexicon) if qa.classes else set()
+        if members and scores is not None and asked_first:
+            cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, set(asked_first), scores)]))
         seqs = {i: self.docs[i].metadata.get("item_seq") for i in cand_idx if i not in named}
         pool = {seq for seq in seqs.values() if seq and (seq in members or not members)}
         if not pool or not (members or question_forms(qa.query)):
@@ -157,6 +164,16 @@ class Candidates:
                 if i not in named and self.docs[i].metadata.get("section") in asked:
                     out.setdefault(i, CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY)
         return out
+
+    def class_sections(
+        self, members: set[str], sections: set[str], scores, k: int = MAX_CLASS_SECTION_DOCS
+    ) -> list[int]:
+        """The `k` documents of the class's products in `sections` that the question's words match best (BM25 > 0):
+        두통약 먹었더니 메슥거려요 → the headache medicines' 이상반응 sections that list 구역, not the efficacy of
+        medicines for nausea."""
+        idx = sorted(i for seq in members for i in self.product_docs.get(seq, ()) if self.sections[i] in sections)
+        ranked = sorted(idx, key=lambda i: -float(scores[i]))
+        return [i for i in ranked[:k] if scores[i] > 0]
 
     def ingredient_products(
         self, canon: str, dur_question: bool = False, leaflet_question: bool = True

@@ -184,7 +184,10 @@ class Searcher:
         cand = dict.fromkeys([i for i, _ in bm25_top])
         cand.update(dict.fromkeys(self.by_id[i] for i, _ in dense_top if i in self.by_id))
         cand.update(dict.fromkeys(name_weight))
-        class_weight = self.candidates.class_members(qa, list(cand), name_weight)
+        # a class's side effect (두통약 먹었더니 메슥거려요): the symptom's words pick medicines for it, so the class's
+        # own 이상반응 sections that list it join the candidates
+        first = ["se"] if frame.aspects[:1] == ("side_effects",) else []
+        class_weight = self.candidates.class_members(qa, list(cand), name_weight, bm25_all, first)
         cand.update(dict.fromkeys(class_weight))
         cand_idx = list(cand)
         name_weight.update(class_weight)
