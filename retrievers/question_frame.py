@@ -72,6 +72,7 @@ VOCAB_ASPECT = {
     "expiry": "expiry",
     "smoking": "smoking",
     "onset": "onset",
+    "sharing": "how_to_take",
 }
 FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet words speak to it
 for _v, _f in VOCAB_ASPECT.items():
@@ -262,6 +263,8 @@ def read_aspects(
         aspects += [SECTION_ASPECT[s] for s in hits if s in SECTION_ASPECT and not aspects]
     if any(w in unnamed for w in lexicon.condition_words) and any(s in strong for s in ("atpn", "atpnWarn")):
         aspects.append("contraindication")  # 위궤양 있는 사람도 먹어도 되나요: whether the disease forbids it
+    if "sharing" in situations:
+        aspects = [a for a in aspects if a != "interactions"]  # 남편이랑 같이 써도: shared with a person, not a drug
     if "overdose" in aspects and "missed_dose" in aspects:
         aspects.remove("missed_dose")  # 깜빡하고 두 번 먹였어요: taken twice, not missed
     if population.aspect and (population.stated or not any(a not in GENERIC for a in aspects)):

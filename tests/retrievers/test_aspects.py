@@ -67,6 +67,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("임신 12주인데 먹어도 되나요", "pregnancy"),
         ("하루에 몇 번 먹어요", "dose"),
         ("스트렙실 그냥 깨물어 먹으면 안돼요", "crushing"),  # 깨물거나 부수지 말고: the leaflets' word
+        ("코 스프레이 남편이랑 같이 써도 되나요", "sharing"),  # 가능한 공동으로 사용하지 마십시오
     ],
 )
 def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):

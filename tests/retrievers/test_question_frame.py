@@ -85,3 +85,9 @@ def test_the_baby_of_a_nursing_or_pregnant_asker_is_not_who_takes_the_medicine(r
     assert frame.population.group == group
     assert "child_use" not in frame.aspects
     assert "child_use" in read("애기한테 감기약 먹여도 되나요").aspects  # the baby who takes it
+
+
+def test_sharing_with_a_person_is_how_it_is_used_not_an_interaction(read):
+    frame = read("코 스프레이 하나 사서 식구들끼리 같이 써도 되나요?")
+    assert "how_to_take" in frame.aspects and "interactions" not in frame.aspects
+    assert "interactions" in read("게보린이랑 판콜 같이 먹어도 되나요").aspects  # two medicines together
