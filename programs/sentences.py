@@ -14,6 +14,7 @@ Example:
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 
 from programs.text import bigrams, coverage, target_words
@@ -37,6 +38,7 @@ ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; 
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
 NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
+_LABEL = re.compile(r"^\[[^\]]*\]\s*")
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
 
 
@@ -139,6 +141,7 @@ class SentenceRanker:
         return out
 
     def score(self, sentence: str) -> float:
+        sentence = _LABEL.sub("", sentence)  # "[용법·용량] …": the section's label is no word of the sentence
         found = 0.0
         for w, idf in self.words.items():
             if any(f in sentence for f in self.forms[w]):

@@ -255,3 +255,11 @@ def test_a_word_only_one_leaflet_uses_still_counts():
     assert "냄새" in ranker.words
     smell = ranker.score("이 약에는 메틸메티오닌설포늄염화물이 배합되어 있어 특유의 냄새가 있습니다.")
     assert smell > ranker.score("이 약을 복용하는 동안 위장진통, 진경제는 복용하지 마십시오.")
+
+
+def test_a_sections_label_is_no_word_of_its_first_sentence():
+    """부작용인가요 must not pick the 이상반응 section's first sentence for its "[이상반응(부작용)]" label."""
+    ranker = SentenceRanker("키미테 떼고 나서 어지럽고 토할 것 같아요 부작용인가요")
+    labelled = ranker.score("[이상반응(부작용)] 착란, 불안, 환각이 나타나는 경우 의사와 상의하십시오.")
+    assert labelled == ranker.score("착란, 불안, 환각이 나타나는 경우 의사와 상의하십시오.")
+    assert ranker.score("떼어낸 후 금단증상(어지러움, 구역, 구토, 두통)이 나타날 수 있습니다.") > labelled
