@@ -33,9 +33,11 @@ from programs.refinement import KnowledgeRefiner
 from programs.sentences import SentenceRanker, sentence_tokens
 from programs.shared_ingredient import shared_ingredient, shared_note
 from programs.text import bigrams, split_sentences
+from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex
+from retrievers.population import CHILD_AGE
 from retrievers.question_frame import read_frame
 
 SAFETY_LINE = "전문가와 꼭 상담하세요."
@@ -289,6 +291,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     framed = asked_sections(question, named=named_found or bool(names))
     leading = first_aspect_sections(question, named=named_found or bool(names))
     child_age = oldest_age(question, names)  # None unless the question is about a child
+    adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if _is_rule(doc):
@@ -311,6 +314,8 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         older = older_dose_sentences([s.text for s in doc_strips], child_age) if section == "useMethod" else ()
         for i, s in enumerate(doc_strips):
             if not says_something(s.text) or i in older:  # an adult's dose, for a child's question: never quoted
+                continue
+            if doc.metadata.get("item_seq") in adults_only and states_dose(s.text):
                 continue
             relevance = ranker.score(s.text) + prior
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
@@ -341,6 +346,26 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         for q in chosen:
             q.product = _product(_source(q, docs))
     return rules + chosen
+
+
+def adult_products(docs: list[Document], question: str, names=()) -> set[str]:
+    """For a question about a child under 12, the products among `docs` whose 용법·용량 (when it is among them) doses
+    no child at all (`retrievers.age_doses`): an amount any of their sentences states is an adult's.
+
+    >>> use = Document("easydrug:1:useMethod", "세토펜정\\n[용법·용량] 성인은 1회 1~2정 복용합니다.",
+    ...                {"item_seq": "1", "section": "useMethod"})
+    >>> adult_products([use], "애기 해열제 두 번 먹였어요"), adult_products([use], "해열제 두 번 먹었어요")
+    ({'1'}, set())
+    """
+    ages = child_ages(question, names)
+    if ages is None or ages[1] > CHILD_AGE:
+        return set()
+    children = (0.0, float(CHILD_AGE))  # a children's product keeps its table, even when the child is below it
+    return {
+        str(d.metadata.get("item_seq"))
+        for d in docs
+        if d.metadata.get("section") == "useMethod" and not doses_child(d.text, children)
+    }
 
 
 def which_medicine(question: str, docs: list[Document], sections=()) -> bool:

@@ -26,6 +26,8 @@ GROUP_TOP = {"infant": INFANT_MONTHS / 12, "child": CHILD_AGE, "adolescent": ADU
 _FROM_YEARS = re.compile(r"(\d+)\s*세\s*(?:이상|초과|부터)")
 _FROM_MONTHS = re.compile(r"(\d+)\s*개월\s*(?:이상|초과|부터)")
 _BAND = re.compile(r"(\d+)\s*(세|개월)?\s*[~-]\s*(?:만\s*)?(\d+)\s*(세|개월)")  # 만 7~12세, 3-6세
+# 만 5세 이상~만 8세 미만, 3개월 이상 ~ 2세 이하: a band written as two bounds
+_PAIR = re.compile(r"(\d+)\s*(세|개월)\s*(?:이상|부터)\s*[~-]?\s*(?:만\s*)?(\d+)\s*(세|개월)\s*(미만|이하|까지)")
 _BOUND = re.compile(r"(\d+)\s*(세|개월)\s*(이상|초과|부터|이하|미만|까지)")  # 만 12세 이하, 6개월 이상
 _CHILD_WORDS = ("소아", "어린이", "영아", "유아")
 _PER_DOSE = ("1회", "권장용량")  # "1회 권장용량을 4-6시간마다": a dose, its amount in a table
@@ -83,10 +85,17 @@ def dose_bands(sentence: str) -> list[tuple[float, float]]:
     [(7.0, 11.0), (3.0, 7.0)]
     >>> dose_bands("만 3세 이상~만 7세 미만은 1회 6.5 mL")
     [(3.0, 7.0)]
+    >>> dose_bands("만 15세 이상은 1병, 만 8세 이상~만 11세 미만은 1/2병, 만 5세 이상~만 8세 미만은 1/3병")
+    [(8.0, 11.0), (5.0, 8.0)]
     >>> dose_bands("만 12세 이하의 소아는 1회 권장용량을"), dose_bands("성인은 1회 1정")
     ([(0.0, 13.0)], [])
     """
     bands = []
+    for m in _PAIR.finditer(sentence):
+        low = int(m.group(1)) / (12 if m.group(2) == "개월" else 1)
+        high = int(m.group(3)) / (12 if m.group(4) == "개월" else 1)
+        bands.append((low, high + (1 if m.group(5) != "미만" and m.group(4) == "세" else 0)))
+    sentence = _PAIR.sub(" ", sentence)
     for m in _BAND.finditer(sentence):
         low_unit, high_unit = (m.group(2) or m.group(4)), m.group(4)
         low = int(m.group(1)) / (12 if low_unit == "개월" else 1)

@@ -15,8 +15,9 @@ def test_a_childs_dose_question_quotes_no_adult_dose(searcher):
     assert OLDER_DOSE_NOTICE in pred.answer
 
 
-def test_without_the_check_the_adult_dose_would_be_quoted(searcher, monkeypatch):
+def test_without_the_checks_the_adult_dose_would_be_quoted(searcher, monkeypatch):
     monkeypatch.setattr(extractive, "older_dose_sentences", lambda sentences, oldest: set())
+    monkeypatch.setattr(extractive, "adult_products", lambda docs, question, names=(): set())
     pred = CRAG(backend=searcher)(question=QUESTION)
     assert "성인은 1회" in pred.answer or "소아 및 성인은" in pred.answer
 
@@ -42,3 +43,23 @@ def test_age_bands_keep_the_sentence_that_doses_the_child():
     sentences = ["만 12세 이상 소아 및 성인은 1회 1~2정", "1일 최대 8정을 초과하지 않습니다.", "식후에 복용합니다."]
     assert older_dose_sentences(sentences, oldest_age("7살 아이 타이레놀")) == {0, 1}
     assert older_dose_sentences(sentences, oldest_age("타이레놀 몇 알")) == set()
+
+
+def test_an_adults_products_amounts_in_any_section_are_left_out_of_a_childs_answer():
+    """세토펜정325's 용법 doses adults only: its 경고 line "1일 최고 4,000 mg" is no child's amount."""
+    from retrievers.documents import Document
+
+    def doc(section: str, text: str) -> Document:
+        meta = {"item_seq": "325", "item_name": "세토펜정325밀리그램", "section": section}
+        return Document(f"easydrug:325:{section}", f"세토펜정325밀리그램\n{text}", meta)
+
+    docs = [
+        doc(
+            "atpnWarn",
+            "[사용 전 경고] 1일 최고 4,000 mg까지 투여할 수 있습니다. 매일 세 잔 이상 음주자는 상의하십시오.",
+        ),
+        doc("useMethod", "[용법·용량] 성인은 1회 300~1,000 mg을 1일 3~4회 복용합니다."),
+    ]
+    child = " ".join(q.text for q in extractive.choose("애기 해열제 최고 몇 mg까지 먹여요", docs, max_sentences=3))
+    adult = " ".join(q.text for q in extractive.choose("해열제 최고 몇 mg까지 먹어요", docs, max_sentences=3))
+    assert "4,000 mg" not in child and "4,000 mg" in adult
