@@ -229,10 +229,10 @@ class CRAG(dspy.Module):
                 st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}", "backend_error", "no DUR rules")
             seen = {d.id for d in out}
             added = [r for r in rules if r.id not in seen]
-            unbound = user_rules.unbound_rules(out, self._same_ingredient())  # 서방정's rule beside a syrup
-            out = offer_guard.mark(
-                added + [d for d in out if d.id not in unbound], verdicts
-            )  # the user's safety rules first (programs/safety_rules.py)
+            # the user's safety rules first (programs/safety_rules.py); a rule that binds none of the products
+            # holding its ingredient is left out (the 서방정 rule beside a syrup)
+            unbound = user_rules.unbound_rules(out, self._same_ingredient())
+            out = offer_guard.mark(added + [d for d in out if d.id not in unbound], verdicts)
             st.trace.step(
                 "dur_rules",
                 types=types,

@@ -38,8 +38,8 @@ ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; 
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
 NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
-_LABEL = re.compile(r"^\[[^\]]*\]\s*")
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
+_LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sentence: "[용법·용량] "
 
 
 @functools.lru_cache(maxsize=1)
@@ -79,7 +79,8 @@ def sentence_tokens(text: str) -> tuple[str, ...]:
 
 class SentenceRanker:
     """Scores sentences against one question: IDF-weighted share of its content words the sentence contains, plus
-    `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap."""
+    `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap.
+    `framed`: the vocabulary aspects of the question's frame, read when the question has none of their words."""
 
     def __init__(self, question: str, names=(), framed=()):
         vocab = load_vocabulary()

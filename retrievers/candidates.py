@@ -131,8 +131,8 @@ class Candidates:
         or, without a class, has the dosage form it names (코 스프레이, 질정), when it names no product or
         ingredient: the class chooses the products, the other words what is asked. Of a class, the products in
         the form the question names (어린이 감기시럽, 붙이는 멀미약) come first. With `scores` (BM25 of every
-        document) and `asked_first` (the leaflet sections of the frame's first aspect), the class's documents of those
-        sections that the question's words match best join too (`class_sections`), found or not."""
+        document) and `asked_first` (leaflet sections: 이상반응 when the frame reads a class's side effect), the class's
+        documents of those sections that the question's words match best join too (`class_sections`), found or not."""
         if qa.names:
             return {}
         members = self.class_products.products(qa.classes, self.lexicon) if qa.classes else set()
