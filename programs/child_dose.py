@@ -1,21 +1,9 @@
 """An adult's dose is never quoted as if it applied to a child.
 
-A question about a child (아기, 5살, 20개월, 중학생: `retrievers.population`) reads the 용법·용량 sentences it could
-quote by the ages they state. A sentence is **for older people only** when it doses 성인 (adults) and every age it
-gives a dose from ("만 12세 이상 소아 및 성인", "15세 이상") is above the child's oldest possible age — the age the
-question states, or the top of its group (an infant is under 2, a child under 12, an adolescent under 19). Such a
-sentence is left out of a child's answer, and the answer says the dose it found was for older people
-(`OLDER_DOSE_NOTICE`). A sentence with an age band the child is in ("만 3세 이상~만 7세 미만은 1회 6.5 mL") is kept.
-
-Example:
-    >>> for_older_only("성인은 1회 1정씩, 1일 3회 복용합니다.", oldest_age("아기 해열제 몇미리"))
-    True
-    >>> for_older_only("만 12세 이상 소아 및 성인은 1회 1~2정씩 복용합니다.", oldest_age("5살 아이 타이레놀"))
-    True
-    >>> for_older_only("만 3세 이상~만 7세 미만은 1회 6.5 mL, 성인은 1회 20 mL 복용합니다.", oldest_age("5살 아이"))
-    False
-    >>> for_older_only("성인은 1회 1정씩 복용합니다.", oldest_age("게보린 몇 알 먹어요"))
-    False
+How ages are read (a child's oldest possible age; a sentence for older people only) lives in
+`retrievers/age_doses.py`, re-exported here. This module picks a 용법·용량 section's sentences to leave out of a
+child's answer (`older_dose_sentences`); the answer then says the dose it found was for older people
+(`OLDER_DOSE_NOTICE`).
 """
 
 from __future__ import annotations

@@ -30,18 +30,20 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
     if not types:
         return [], {}
     verdicts: dict[str, list] = {}
+    products = []
     for doc in docs:
         seq = str(doc.metadata.get("item_seq", ""))
         if doc.source != "easydrug" or not seq or seq in verdicts:
             continue
         product = Product.of(doc)
+        products.append(product)
         verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same)
     forbidding = {r.id for rules in verdicts.values() for r in rules}
-    products = [Product.of(d) for d in docs if d.source == "easydrug"]
+    # a rule that forbids a product binds it, so `binds_held` keeps every forbidding rule
     rules = [
         r
         for r in (fetch(ingredients, types) if ingredients else [])
-        if applies(r, who) and (r.id in forbidding or binds_held(r, products, same))
+        if applies(r, who) and binds_held(r, products, same)
     ]
     rules.sort(key=lambda r: r.id not in forbidding)  # stable: the ingredients' order kept within each half
     quoted = _one_per_label(rules, [])  # the same rule's rows for other forms are not quoted again

@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from retrievers.population import ADULT_AGE, CHILD_AGE, INFANT_MONTHS, read_population, stated_ages
@@ -91,20 +92,18 @@ def dose_bands(sentence: str) -> list[tuple[float, float]]:
     ([(0.0, 13.0)], [])
     """
     bands = []
-    for m in _PAIR.finditer(sentence):
-        low = int(m.group(1)) / (12 if m.group(2) == "개월" else 1)
-        high = int(m.group(3)) / (12 if m.group(4) == "개월" else 1)
-        bands.append((low, high + (1 if m.group(5) != "미만" and m.group(4) == "세" else 0)))
+    for m in _PAIR.finditer(sentence):  # "이하"/"까지" in whole years holds until the next birthday
+        end = 1 if m.group(5) != "미만" and m.group(4) == "세" else 0
+        bands.append((_years(m.group(1), m.group(2)), _years(m.group(3), m.group(4)) + end))
     sentence = _PAIR.sub(" ", sentence)
-    for m in _BAND.finditer(sentence):
-        low_unit, high_unit = (m.group(2) or m.group(4)), m.group(4)
-        low = int(m.group(1)) / (12 if low_unit == "개월" else 1)
-        bands.append((low, int(m.group(3)) / (12 if high_unit == "개월" else 1) + (0 if high_unit == "개월" else 1)))
+    for m in _BAND.finditer(sentence):  # 7~10세 runs to the 11th birthday
+        unit = m.group(4)
+        bands.append((_years(m.group(1), m.group(2) or unit), _years(m.group(3), unit) + (unit == "세")))
     if bands:
         return bands
     low, high, found = 0.0, 200.0, False
     for m in _BOUND.finditer(sentence):
-        age = int(m.group(1)) / (12 if m.group(2) == "개월" else 1)
+        age = _years(m.group(1), m.group(2))
         if m.group(3) in ("이상", "초과", "부터"):
             low = max(low, age)
         else:
@@ -115,6 +114,11 @@ def dose_bands(sentence: str) -> list[tuple[float, float]]:
     return [(0.0, float(CHILD_AGE))] if any(w in sentence for w in _CHILD_WORDS) else []
 
 
+def _years(number: str, unit: str) -> float:
+    return int(number) / 12 if unit == "개월" else float(int(number))
+
+
+@functools.lru_cache(maxsize=4096)  # a product's 용법·용량 is read for each of its questions' searches
 def doses_child(text: str, ages: tuple[float, float] | None) -> bool:
     """Whether a 용법·용량 text gives a dose for an age band the child (`child_ages` of the question) can be in, in a
     sentence that is not a "do not give it under N" warning.

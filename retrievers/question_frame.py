@@ -82,6 +82,7 @@ GENERIC = frozenset({"cautions", "efficacy"})  # asked by "may I" and "what for"
 # Words saying something was already taken or applied: with a side-effect word, the question is about that effect.
 AFTER_INTAKE = (
     "먹고",
+    "먹구",  # 먹고 as people type it
     "먹었",
     "먹은",
     "먹으니",

@@ -91,3 +91,10 @@ def test_sharing_with_a_person_is_how_it_is_used_not_an_interaction(read):
     frame = read("코 스프레이 하나 사서 식구들끼리 같이 써도 되나요?")
     assert "how_to_take" in frame.aspects and "interactions" not in frame.aspects
     assert "interactions" in read("게보린이랑 판콜 같이 먹어도 되나요").aspects  # two medicines together
+
+
+def test_a_class_then_a_symptom_it_is_not_for_asks_its_side_effects_however_intake_is_typed(read):
+    """먹구 is 먹고 as people type it: 두통약 먹구 속이 울렁거려요 asks what the headache medicine did."""
+    for question in ("두통약 먹고 속이 울렁거려요", "두통약 먹구 속이 울렁거려요", "변비약 먹고 배가 아파요"):
+        assert "side_effects" in read(question).aspects, question
+    assert "side_effects" not in read("감기약 먹었는데 콧물이 안 멈춰요").aspects  # what it was taken for
