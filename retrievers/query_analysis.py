@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
-from retrievers.question_frame import AFTER_INTAKE, classes_and_symptoms
+from retrievers.question_frame import AFTER_INTAKE, classes_and_symptoms, new_symptom
 
 # A DUR intent also points at the leaflet sections that carry the same caution.
 IMPLIED_SECTIONS = {
@@ -61,14 +61,20 @@ def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
 
 
 def asks_for_medicine(
-    sections: list[str], has_names: bool, has_rules: bool, query: str = "", has_class: bool = False
+    sections: list[str],
+    has_names: bool,
+    has_rules: bool,
+    query: str = "",
+    has_class: bool = False,
+    class_then_symptom: bool = False,
 ) -> list[str]:
     """Sections of a symptom question that names no medicine ("밤마다 속이 쓰려요", "목이 따끔한데 뭐 먹어요").
 
     Such a question asks which medicine treats the symptom, so 효능 (efcy) is asked about too, beside any section
     a word matched on the way (마다 -> 용법, 있는데 -> 주의사항). Named questions, questions without a symptom rule,
     DUR questions (임신, 같이 먹어도) and a class word with a section asked (`has_class`: 감기약 먹고 운전) keep
-    their sections.
+    their sections. A class taken, then a symptom it is not for (`class_then_symptom`: 변비약 먹고 배가 아파요), asks
+    what the medicine did: 이상반응 (se), not which medicine treats the symptom.
     """
     if has_names or not has_rules or "efcy" in sections or any(s.startswith("dur:") for s in sections):
         return sections
@@ -76,6 +82,8 @@ def asks_for_medicine(
         return sections  # 감기약 먹고 운전해도 돼요: the class chose the products; what is asked is 운전, not 효능
     if "se" in sections and any(w in squash(query) for w in AFTER_INTAKE):
         return sections  # "철분제 먹고 변이 까매졌어요": a side effect of something taken, not a symptom to treat
+    if class_then_symptom:
+        return ["se", *sections]
     return ["efcy", *sections]
 
 
@@ -105,7 +113,8 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     asked, stepped_back = lexicon.asked(unnamed, pairs=pairs)
     classes = classes_and_symptoms(q, lexicon)[0]
     has_class = bool(classes)
-    sections = asks_for_medicine(asked, bool(found), bool(expansions), q, has_class)
+    took = has_class and not found and new_symptom(q, unnamed, lexicon)
+    sections = asks_for_medicine(asked, bool(found), bool(expansions), q, has_class, took)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
     implied += [s for s in stepped_back if s not in sections and s not in implied]
     if not sections and found and expansions:

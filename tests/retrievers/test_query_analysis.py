@@ -149,3 +149,11 @@ def test_a_symptom_rule_matches_whatever_ending_its_verb_takes(question):
     assert "인후통" not in lexicon.expand(question) or "아파" in question  # the rule is written 목이아파 / 목아파
     qa = analyse(question, NameIndex(), lexicon, reading=KiwiTokenizer().reading)
     assert "인후통" in qa.expansions
+
+
+def test_a_class_taken_then_a_symptom_it_is_not_for_asks_side_effects():
+    # 변비약 is not for a stomach ache: the ache is what the laxative did, so 이상반응 is asked, not 효능
+    lex = Lexicon.load()
+    assert analyse("변비약 먹고 배가 아파요", NameIndex(), lex).sections == ["se"]
+    # taken for that very symptom, and it did not help: not a side effect
+    assert "se" not in analyse("감기약 먹었는데 콧물이 안 멈춰요", NameIndex(), lex).sections
