@@ -105,7 +105,16 @@ def retrieve(p, st: QuestionState) -> dict:
         "hits": [{"id": h.id, "score": round(float(h.score), 4)} for h in result.hits],
         "ms": ms,
         **({"merged_with_question": True} if merged else {}),
+        **({"query_lm": "not asked: the question names its targets"} if _names_targets(p, st) else {}),
     }
+
+
+def _names_targets(p, st: QuestionState) -> bool:
+    """The first search's frame names its targets, so the query LM is not asked (`routing.asks_query_lm`)."""
+    s = p.settings
+    if st.purpose != "question" or not s.query_optimization or not st.run.has_lm("query") or st.result is None:
+        return False
+    return not routing.asks_query_lm(getattr(st.result, "frame", None), s.optimize_named_queries)
 
 
 def optimize_query(p, st: QuestionState) -> dict:
@@ -145,11 +154,14 @@ def grade(p, st: QuestionState) -> dict:
     st.trace.relevance_history.append(grades.relevance)
     if st.best_graded is None or _keeps(st.purpose, grades.relevance, st.best_graded[0], s.min_gain):
         st.best_graded = (grades.relevance, result, grades)
+    # a rewrite that found nothing better ends the rewriting (the seed's safety stops, applied to relevance)
+    stalled = s.safety_checks and routing.rewrite_stalled(st.trace.relevance_history, st.trace.rewrites, s.min_gain)
+    stalled = stalled and st.trace.rewrites < s.max_rewrites
     if s.relevance_routing:
         best = st.best_graded[2].best_document
         st.route = routing.route_by_relevance(
             grades.relevance,
-            st.trace.rewrites,
+            s.max_rewrites if stalled else st.trace.rewrites,
             len(result.hits),
             s.relevance_threshold,
             s.max_rewrites,
@@ -165,6 +177,7 @@ def grade(p, st: QuestionState) -> dict:
         "documents": grades.documents,
         "relevant": grades.relevant,
         "route": st.route,
+        **({"rewrites_stopped": "the last rewrite found nothing better"} if stalled and s.relevance_routing else {}),
     }
 
 

@@ -168,13 +168,42 @@ def route_answer_check(cause: str, rounds: int, max_rounds: int = 3, can_correct
 STOP = "stop"
 
 
+def rewrite_stalled(history: Sequence[float], rewrites: int, min_gain: float = 0.05) -> bool:
+    """A relevance rewrite that gained less than `min_gain` over the best grade before it (the same hits graded
+    again, or worse ones): another rewrite is not worth its LM call, and the best result so far is answered from.
+
+    >>> rewrite_stalled([0.54, 0.54], rewrites=1), rewrite_stalled([0.32, 0.42], rewrites=1), rewrite_stalled([0.3], 0)
+    (True, False, False)
+    """
+    return rewrites > 0 and len(history) >= 2 and history[-1] < max(history[:-1]) + min_gain
+
+
+def asks_query_lm(frame, optimize_named: bool = False) -> bool:
+    """Whether the first search is worth a query-LM rewrite: when the question names no medicine, ingredient or class
+    the corpus has (the no-LM reading found no target to search by), or always with `optimize_named`. An unread
+    frame (a backend without one) asks.
+
+    >>> from retrievers.question_frame import QuestionFrame, Targets
+    >>> asks_query_lm(QuestionFrame("게보린 먹고 술", Targets(products=("게보린정",)))), asks_query_lm(None)
+    (False, True)
+    >>> asks_query_lm(QuestionFrame("속이 쓰려요", Targets(symptoms=("속쓰림",))))
+    True
+    """
+    if optimize_named or frame is None:
+        return True
+    t = frame.targets
+    return not (t.products or t.ingredients or t.classes)
+
+
 def after_retrieve(state, settings) -> str:
-    """After a search: stop when `retrieval_stop` says so; optimise the first query once with a query LM; after a
-    research search, generate from what it found (or evaluate the annotated answer); otherwise grade."""
+    """After a search: stop when `retrieval_stop` says so; optimise the first query once with a query LM when
+    `asks_query_lm`; after a research search, generate from what it found (or evaluate the annotated answer);
+    otherwise grade."""
     if retrieval_stop(state, settings):
         return STOP
     if state.purpose == "question" and settings.query_optimization and state.run.has_lm("query"):
-        return "optimize_query"
+        if asks_query_lm(getattr(state.result, "frame", None), settings.optimize_named_queries):
+            return "optimize_query"
     if state.purpose == "research":
         return "generate" if state.found_new else "evaluate"
     return "grade"

@@ -79,11 +79,13 @@ def test_out_of_scope_blocks_with_zero_lm_calls_even_with_an_lm(searcher, script
     assert routes(pred) == []
 
 
-def test_corrective_rag_passing_first_time_makes_four_lm_calls(searcher, scripted, no_web):
+def test_corrective_rag_passing_first_time_makes_three_lm_calls(searcher, scripted, no_web):
+    # the question names its medicine: the query LM is not asked (routing.asks_query_lm)
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms, web=no_web)(question=QUESTION)
-    assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
-    assert pred.trace["lm_calls"] == {"query": 1, "generate": 1, "verify": 1, "judge": 1, "total": 4}
+    assert lm.calls == ["generate", "verify", "evaluate"]
+    assert pred.trace["lm_calls"] == {"query": 0, "generate": 1, "verify": 1, "judge": 1, "total": 3}
+    assert steps(pred, "retrieve")[0]["query_lm"] == "not asked: the question names its targets"
     assert pred.trace["stop_reason"] == "quality_ok"
     assert pred.trace["verification"] == "pass"
     assert pred.answer.startswith("게보린을 먹고")
@@ -93,7 +95,7 @@ def test_corrective_rag_passing_first_time_makes_four_lm_calls(searcher, scripte
 def test_basic_rag_generates_exactly_once(searcher, scripted):
     lm, lms = scripted(evaluate=[low(0.1)])
     pred = CRAG(backend=searcher, settings=get_profile("baseline"), lms=lms)(question=QUESTION)
-    assert lm.calls == ["optimize", "generate"]
+    assert lm.calls == ["generate"]
     assert pred.trace["stop_reason"] == "basic_rag"
     assert pred.trace["strategy"] == "basic_rag"
 
@@ -175,7 +177,8 @@ def test_low_relevance_after_two_rewrites_uses_the_top_three(searcher, scripted)
         rewrite=[{"rewritten_query": "그거 먹는 법"}, {"rewritten_query": "그거 어떻게 해요"}],
         grade=[verdicts("no")],
     )
-    pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
+    # without the safety stops, the seed's two rewrites are made although the first found nothing better
+    pred = CRAG(backend=searcher, settings=LM_GRADING.replace(safety_checks=False), lms=lms)(question=VAGUE)
     assert routes(pred) == ["rewrite", "rewrite", "generate_low_relevance"]
     assert lm.calls.count("rewrite") == 2
     assert "generate_low_relevance" in lm.calls
@@ -184,14 +187,27 @@ def test_low_relevance_after_two_rewrites_uses_the_top_three(searcher, scripted)
     assert len(pred.contexts) == 3
 
 
+def test_a_rewrite_that_finds_nothing_better_ends_the_rewriting(searcher, scripted):
+    lm, lms = scripted(
+        optimize=[SAME],
+        rewrite=[{"rewritten_query": "그거 먹는 법"}, {"rewritten_query": "그거 어떻게 해요"}],
+        grade=[verdicts("no")],
+    )
+    pred = CRAG(backend=searcher, settings=LM_GRADING, lms=lms)(question=VAGUE)
+    assert routes(pred) == ["rewrite", "generate_low_relevance"]
+    assert lm.calls.count("rewrite") == 1  # the second rewrite's LM call is not made
+    assert steps(pred, "grade")[-1]["rewrites_stopped"] == "the last rewrite found nothing better"
+    assert "rewrites_stopped" not in steps(pred, "grade")[0]
+
+
 def test_a_repeated_rewrite_is_not_searched_nor_graded_again(searcher, scripted):
     lm, lms = scripted(optimize=[SAME], rewrite=[{"rewritten_query": VAGUE}], grade=[verdicts("no")])
     settings = get_profile(llm_grading=True)
     pred = CRAG(backend=searcher, settings=settings, lms=lms)(question=VAGUE)
-    assert [s["searched"] for s in steps(pred, "rewrite")] == [False, False]
+    assert [s["searched"] for s in steps(pred, "rewrite")] == [False]
     assert len(steps(pred, "retrieve")) == 2
     assert lm.calls.count("grade") == 1
-    assert [s["method"] for s in steps(pred, "grade")] == ["lm", "lm (cached)", "lm (cached)"]
+    assert [s["method"] for s in steps(pred, "grade")] == ["lm", "lm (cached)"]
 
 
 def test_no_context_when_nothing_reaches_the_floor_after_the_rewrites(searcher, scripted):
@@ -218,7 +234,7 @@ def test_no_lm_no_context_answer_says_nothing_was_found(searcher):
 def test_verification_fail_is_corrected_three_times_then_ships_with_a_notice(searcher, scripted):
     lm, lms = scripted(verify=[FAIL])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
-    assert lm.calls == ["optimize", "generate"] + ["verify", "correct"] * 3 + ["verify", "evaluate"]
+    assert lm.calls == ["generate"] + ["verify", "correct"] * 3 + ["verify", "evaluate"]
     assert [s["action"] for s in steps(pred, "verify")] == ["correct"] * 3 + ["give_up"]
     assert pred.trace["verification"] == "failed"
     assert FAILED_NOTICE in pred.answer
@@ -227,7 +243,7 @@ def test_verification_fail_is_corrected_three_times_then_ships_with_a_notice(sea
 def test_hallucination_corrected_then_passes(searcher, scripted):
     lm, lms = scripted(verify=[FAIL, PASS])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
-    assert lm.calls == ["optimize", "generate", "verify", "correct", "verify", "evaluate"]
+    assert lm.calls == ["generate", "verify", "correct", "verify", "evaluate"]
     assert pred.trace["verification"] == "pass"
     assert pred.answer.startswith("교정된 답변")
 
@@ -235,7 +251,7 @@ def test_hallucination_corrected_then_passes(searcher, scripted):
 def test_missing_information_searches_again_and_regenerates(searcher, scripted):
     lm, lms = scripted(verify=[MISSING, PASS], rewrite=[{"rewritten_query": "게보린 복용 간격 용법"}])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
-    assert lm.calls == ["optimize", "generate", "verify", "rewrite", "generate", "verify", "evaluate"]
+    assert lm.calls == ["generate", "verify", "rewrite", "generate", "verify", "evaluate"]
     research = steps(pred, "retrieve")[-1]
     assert research["purpose"] == "research"
     assert research["query"] == "게보린 복용 간격 용법"
@@ -295,9 +311,9 @@ def test_budget_exhaustion_after_a_failed_verification_never_ships_the_failed_an
     # the answer passes the grounding check (nothing checkable in it) but fails verification
     failing = {"answer": "검증에 실패할 답변입니다. [문서 1] 전문가와 꼭 상담하세요."}
     lm, lms = scripted(verify=[FAIL], generate=[failing])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=3))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=2))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
-    assert lm.calls == ["optimize", "generate", "verify"]
+    assert lm.calls == ["generate", "verify"]
     assert "검증에 실패할" not in pred.answer
     assert BUDGET_NOTICES["extractive"] in pred.answer
     assert "[문서 " in pred.answer
@@ -307,7 +323,7 @@ def test_budget_exhaustion_never_ships_an_evaluated_answer_that_failed_verificat
     """Verification fails every round (3 corrections, then the answer carries the failed notice and is evaluated);
     the re-search runs the budget out: the user gets the extractive answer, said plainly, not the failed one."""
     lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=11))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=10))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
     assert lm.calls.count("correct") == 3
     assert steps(pred, "evaluate")
@@ -320,7 +336,7 @@ def test_budget_exhaustion_never_ships_an_evaluated_answer_that_failed_verificat
 
 def test_budget_exhaustion_before_verifying_a_new_answer_says_it_is_unverified(searcher, scripted):
     lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=12))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=11))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
     assert lm.calls[-1] == "generate"
     assert "교정된 답변" not in pred.answer
@@ -347,7 +363,7 @@ def test_budget_of_zero_still_answers_from_the_documents(searcher, scripted):
 def test_llm_grading_grades_all_documents_in_one_judge_call(searcher, scripted):
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms, settings=get_profile(llm_grading=True))(question=QUESTION)
-    assert lm.calls == ["optimize", "grade", "generate", "verify", "evaluate"]
+    assert lm.calls == ["grade", "generate", "verify", "evaluate"]
     grade = steps(pred, "grade")[0]
     assert grade["method"] == "lm"
     assert grade["relevant"] == [True] * len(grade["documents"])
@@ -405,7 +421,7 @@ def test_the_users_rules_lead_the_lm_context_and_an_answer_omitting_them_gets_th
     )
     pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
     prompt = next(m for name, m in lm.prompts if name == "generate")[-1]["content"]
-    assert prompt.index("[임부금기]") < prompt.index("[효능")
+    assert prompt.index("[임부금기]") < prompt.index("부루펜정200밀리그램")
     assert pred.contexts[0].startswith("[임부금기]")
     generate = steps(pred, "generate")[0]
     assert generate["rules_added"]
@@ -427,7 +443,7 @@ def test_an_lm_answer_citing_the_rule_is_left_as_it_is(searcher, scripted):
 
 def test_an_lm_answer_citing_the_rule_without_saying_it_gets_the_rule_quoted(searcher, scripted):
     # the measured failure: a sentence that only cites the 임부금기 rule ("… 뭐 먹어요? [문서 1]") counted as quoting it
-    answer = "부루펜은 두통, 치통에 씁니다. [문서 1, 2, 3]\n\n전문가와 꼭 상담하세요."
+    answer = "부루펜은 두통, 치통에 씁니다. [문서 1, 2]\n\n전문가와 꼭 상담하세요."
     lm, lms = scripted(optimize=[BUFEN], generate=[{"answer": answer}])
     pred = CRAG(backend=searcher, lms=lms)(question="부루펜 먹어도 되나요?", user={"pregnant": True})
     generate = steps(pred, "generate")[0]
@@ -502,7 +518,7 @@ def test_dspy_configure_lm_is_used_when_no_role_lm_is_given(searcher, scripted):
     lm, _ = scripted()
     with dspy.context(lm=lm):
         pred = CRAG(backend=searcher)(question=QUESTION)
-    assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
+    assert lm.calls == ["generate", "verify", "evaluate"]
     assert pred.trace["uses_lm"]
 
 
@@ -568,3 +584,13 @@ def test_a_question_with_nothing_to_search_for_asks_for_more_and_is_not_searched
     assert steps(pred, "grade")[-1]["route"] == "generate_no_context"
     assert all("관련 문서" not in s["query"] for s in steps(pred, "retrieve"))  # feedback is not a search word
     assert pred.trace["stop_reason"] == "no_documents_on_research"
+
+
+def test_the_query_lm_is_asked_when_no_target_is_named_or_when_settings_say_always(searcher, scripted):
+    lm, lms = scripted(optimize=[SAME])
+    CRAG(backend=searcher, lms=lms)(question=VAGUE)
+    assert lm.calls[0] == "optimize"  # 이 약 어떻게 먹어요: nothing named to search by
+    lm, lms = scripted()
+    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(optimize_named_queries=True))(question=QUESTION)
+    assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
+    assert "query_lm" not in steps(pred, "retrieve")[0]

@@ -4,6 +4,7 @@ question's nor the corpus's are dropped, and the trace says which check fired.""
 
 import pytest
 
+from programs.ablations import get_profile
 from programs.crag import CRAG
 from programs.hit_merge import merge_hits
 from programs.query_check import CorpusVocabulary, check_query
@@ -87,12 +88,14 @@ def test_a_rewrites_hits_are_merged_with_the_questions_not_swapped():
     assert merged.query == "마지막"
 
 
+# these questions name their targets: the query LM is asked anyway, so what it says can be checked
+ALWAYS = get_profile(optimize_named_queries=True)
 UNRELATED = {"core_terms": ["마지막"], "recall_terms": [], "avoid_terms": ["임신"], "rerank_query": "마지막 약"}
 
 
 def test_the_graph_searches_the_checked_query_and_keeps_the_questions_hits(searcher, scripted):
     lm, lms = scripted(optimize=[UNRELATED])
-    pred = CRAG(backend=searcher, lms=lms)(question="코막힘 약 뭐 먹어요", user={"pregnant": True})
+    pred = CRAG(backend=searcher, lms=lms, settings=ALWAYS)(question="코막힘 약 뭐 먹어요", user={"pregnant": True})
     step = next(s for s in pred.trace["steps"] if s["step"] == "optimize_query")
     assert step["query"] == "마지막 약"  # what the LM said, and what was searched instead
     assert step["checked_query"] == "코막힘 약"
@@ -107,7 +110,7 @@ def test_the_graph_searches_the_checked_query_and_keeps_the_questions_hits(searc
 def test_a_rewrite_replacing_the_hits_with_dur_rows_keeps_the_questions(searcher, scripted):
     dur = {"core_terms": ["병용금기"], "recall_terms": [], "avoid_terms": [], "rerank_query": "병용금기 임부금기"}
     lm, lms = scripted(optimize=[dur])
-    pred = CRAG(backend=searcher, lms=lms)(question="게보린 먹고 속이 쓰려요")
+    pred = CRAG(backend=searcher, lms=lms, settings=ALWAYS)(question="게보린 먹고 속이 쓰려요")
     question, optimized = [s for s in pred.trace["steps"] if s["step"] == "retrieve"][:2]
     own = [h["id"] for h in question["hits"]]
     got = [h["id"] for h in optimized["hits"]]

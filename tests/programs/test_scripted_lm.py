@@ -56,7 +56,7 @@ def test_rewritten_instructions_still_send_the_correction_to_the_corrector(searc
     rewrite_instructions(program)
     assert {p.signature.instructions for _, p in program.named_predictors()} == {REWRITTEN}
     pred = program(question=QUESTION)
-    assert lm.calls == ["optimize", "generate", "verify", "correct", "verify", "evaluate"]
+    assert lm.calls == ["generate", "verify", "correct", "verify", "evaluate"]
     assert pred.answer.startswith("고친 답변")
     assert pred.trace["verification"] == "pass"
 

@@ -42,7 +42,11 @@ def weak_model(request):
 
 
 @pytest.mark.parametrize("structured", ["auto", "off"])
-def test_yaksa_ask_checks_the_weak_models_query_and_answer(capsys, structured):
+def test_yaksa_ask_checks_the_weak_models_query_and_answer(capsys, structured, tmp_path, monkeypatch):
+    # 코막힘 약 names a class: the query LM is asked only because yaksa.toml says always, as the seed's pipeline did
+    config = tmp_path / "yaksa.toml"
+    config.write_text("[crag]\noptimize_named_queries = true\n", encoding="utf-8")
+    monkeypatch.setenv("YAKSA_CONFIG", str(config))
     with StubOpenAI([weak_model]) as server:
         argv = ["ask", QUESTION, "--lm", "openai/stub", "--api-base", server.url, "--no-web", "--json"]
         assert cli.main([*argv, "--user", '{"pregnant": true}', "--structured", structured]) == 0

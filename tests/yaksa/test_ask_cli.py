@@ -81,9 +81,9 @@ def test_streams_generation_tokens_through_a_real_lm(capsys):
         argv = ["ask", "게보린 먹고 속이 쓰려요", "--lm", "openai/stub", "--api-base", server.url, "--no-web"]
         assert cli.main(argv) == 0
     out = capsys.readouterr().out
-    assert [r.get("stream") for r in server.requests] == [True] * 4  # every call streams, so its limits fit
+    assert [r.get("stream") for r in server.requests] == [True] * 3  # every call streams, so its limits fit
     assert out.count("게보린을 먹고 속이 쓰리면") == 1
-    assert "LM 호출 4회" in out
+    assert "LM 호출 3회" in out
 
 
 def test_a_dash_in_text_mode_is_a_one_line_error_not_a_question(capsys):

@@ -48,8 +48,8 @@ def test_ask_with_a_scripted_lm_verifies_and_counts_lm_calls():
     assert data["uses_lm"] is True
     assert data["notice"] == ""
     assert data["verification"] == "pass"
-    assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
-    assert data["trace"]["lm_calls"]["total"] == 4
+    assert lm.calls == ["generate", "verify", "evaluate"]  # a named medicine: no query LM call
+    assert data["trace"]["lm_calls"]["total"] == 3
     assert data["citations"][0]["cited"] is True
 
 

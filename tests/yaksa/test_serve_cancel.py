@@ -95,9 +95,9 @@ def test_in_flight_counts_the_program_until_it_stops():
     def held(messages):
         started.set()
         release.wait(10)
-        return {"core_terms": ["게보린"], "recall_terms": [], "avoid_terms": [], "rerank_query": "게보린"}
+        return {"answer": "게보린은 두통에 씁니다. [문서 1]\n\n전문가와 꼭 상담하세요."}
 
-    lm = ScriptedLM(optimize=[held])
+    lm = ScriptedLM(generate=[held])
     app = make_app(lms=lm.roles(), settings=settings())
     with LiveServer(app) as server:
         with httpx.stream("POST", server.url + "/v1/ask/stream", json=QUESTION, timeout=10) as r:
@@ -108,7 +108,7 @@ def test_in_flight_counts_the_program_until_it_stops():
         assert httpx.get(server.url + "/healthz").json()["in_flight"] == 1  # the LM call still runs
         release.set()
         assert wait_until(lambda: app.state.gate.in_flight == 0)
-        assert lm.calls == ["optimize"]
+        assert lm.calls == ["generate"]
 
 
 def test_ask_whose_client_left_is_cancelled():
