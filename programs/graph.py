@@ -88,7 +88,13 @@ def retrieve(p, st: QuestionState) -> dict:
         if usable and p.settings.web_references:
             st.web = p.start_web(st.question)
     elif st.purpose == "research":
-        st.found_new = usable and jaccard(hashes(result.documents), hashes(st.docs)) < p.settings.duplicate_threshold
+        # a query searched before finds nothing new (a rewrite that gave the question back): no answer is regenerated
+        repeated = st.searched.count(st.query) > 1
+        st.found_new = (
+            usable
+            and not repeated
+            and jaccard(hashes(result.documents), hashes(st.docs)) < p.settings.duplicate_threshold
+        )
         if st.found_new:
             st.result, st.docs, st.route = result, result.documents, GENERATE
         else:

@@ -259,6 +259,15 @@ def test_missing_information_searches_again_and_regenerates(searcher, scripted):
     assert INSUFFICIENT_NOTICE not in pred.answer
 
 
+def test_a_research_query_searched_before_regenerates_nothing(searcher, scripted):
+    # the rewrite gives the question back: its search finds nothing new, so no LM call goes to a second answer
+    lm, lms = scripted(verify=[MISSING, PASS], rewrite=[{"rewritten_query": QUESTION}])
+    pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
+    assert lm.calls == ["generate", "verify", "rewrite", "evaluate"]
+    assert pred.trace["verification"] == "insufficient_information"
+    assert INSUFFICIENT_NOTICE in pred.answer
+
+
 def test_missing_information_twice_ends_with_the_insufficient_notice(searcher, scripted):
     lm, lms = scripted(verify=[MISSING], rewrite=[{"rewritten_query": "게보린 복용 간격 용법"}])
     pred = CRAG(backend=searcher, lms=lms)(question=QUESTION)
