@@ -160,9 +160,10 @@ def grade(p, st: QuestionState) -> dict:
     st.trace.relevance_history.append(grades.relevance)
     if st.best_graded is None or _keeps(st.purpose, grades.relevance, st.best_graded[0], s.min_gain):
         st.best_graded = (grades.relevance, result, grades)
-    # a rewrite that found nothing better ends the rewriting (the seed's safety stops, applied to relevance)
-    stalled = s.safety_checks and routing.rewrite_stalled(st.trace.relevance_history, st.trace.rewrites, s.min_gain)
-    stalled = stalled and st.trace.rewrites < s.max_rewrites
+    # a rewrite that found nothing better ends the rewriting (the seed's safety stops, applied to relevance); a
+    # quality re-search's grade is not a rewrite's
+    stalled = s.safety_checks and st.purpose == "relevance" and st.trace.rewrites < s.max_rewrites
+    stalled = stalled and routing.rewrite_stalled(st.trace.relevance_history, st.trace.rewrites, s.min_gain)
     if s.relevance_routing:
         best = st.best_graded[2].best_document
         st.route = routing.route_by_relevance(
