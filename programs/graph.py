@@ -111,16 +111,12 @@ def retrieve(p, st: QuestionState) -> dict:
         "hits": [{"id": h.id, "score": round(float(h.score), 4)} for h in result.hits],
         "ms": ms,
         **({"merged_with_question": True} if merged else {}),
-        **({"query_lm": "not asked: the question names its targets"} if _names_targets(p, st) else {}),
+        **({"query_lm": "not asked: the question names its targets"} if _skips_query_lm(p, st) else {}),
     }
 
 
-def _names_targets(p, st: QuestionState) -> bool:
-    """The first search's frame names its targets, so the query LM is not asked (`routing.asks_query_lm`)."""
-    s = p.settings
-    if st.purpose != "question" or not s.query_optimization or not st.run.has_lm("query") or st.result is None:
-        return False
-    return not routing.asks_query_lm(getattr(st.result, "frame", None), s.optimize_named_queries)
+def _skips_query_lm(p, st: QuestionState) -> bool:
+    return st.result is not None and routing.first_query_lm(st, p.settings) == "skip"
 
 
 def optimize_query(p, st: QuestionState) -> dict:

@@ -195,15 +195,22 @@ def asks_query_lm(frame, optimize_named: bool = False) -> bool:
     return not (t.products or t.ingredients or t.classes)
 
 
+def first_query_lm(state, settings) -> str:
+    """For the question's own search with a query LM set up: "ask" it (`asks_query_lm`) or "skip" it; "" otherwise."""
+    if state.purpose != "question" or not settings.query_optimization or not state.run.has_lm("query"):
+        return ""
+    asks = asks_query_lm(getattr(state.result, "frame", None), settings.optimize_named_queries)
+    return "ask" if asks else "skip"
+
+
 def after_retrieve(state, settings) -> str:
     """After a search: stop when `retrieval_stop` says so; optimise the first query once with a query LM when
     `asks_query_lm`; after a research search, generate from what it found (or evaluate the annotated answer);
     otherwise grade."""
     if retrieval_stop(state, settings):
         return STOP
-    if state.purpose == "question" and settings.query_optimization and state.run.has_lm("query"):
-        if asks_query_lm(getattr(state.result, "frame", None), settings.optimize_named_queries):
-            return "optimize_query"
+    if first_query_lm(state, settings) == "ask":
+        return "optimize_query"
     if state.purpose == "research":
         return "generate" if state.found_new else "evaluate"
     return "grade"
