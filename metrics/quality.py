@@ -22,6 +22,7 @@ import dspy
 
 from programs.quality_evaluator import QualityEvaluator, QualityFeedback
 from programs.run import Run
+from programs.settings import CragSettings
 from retrievers.documents import Document
 
 
@@ -66,7 +67,7 @@ class QualityMetric:
 
     def __init__(self, judge=None, weights=(0.4, 0.4, 0.2), threshold: float = 0.5, feedback: bool = False):
         self.judge = judge
-        self.evaluator = QualityEvaluator(weights)
+        self.evaluator = QualityEvaluator(CragSettings(quality_weights=tuple(weights)))
         self.threshold = threshold
         self.feedback = feedback
         self.last: QualityFeedback | None = None
@@ -81,7 +82,7 @@ class QualityMetric:
             return QualityFeedback(s, s, s, s, [] if right else ["범위 판단"], [], False, why, "oos")
         lm = self.judge or dspy.settings.lm
         run = Run(lms={"judge": lm} if lm is not None else {}, budget_limit=None)
-        return self.evaluator(
+        return self.evaluator.judge(
             question=example.question,
             answer=str(getattr(pred, "answer", "") or ""),
             documents=context_documents(getattr(pred, "contexts", [])),

@@ -469,8 +469,7 @@ def extractive_answer(
     mode: str = "generate",
     terms=(),
     sections=(),
-    max_docs: int = 3,
-    max_sentences: int = 2,
+    max_quotes: int = 3,
     notice: str = NO_LM_NOTICE,
     names=(),
 ) -> str:
@@ -478,8 +477,7 @@ def extractive_answer(
 
     Args:
         mode: ``generate``, ``generate_low_relevance`` (adds the low-relevance notice) or ``generate_no_context``.
-        max_docs: how many of the answering sentences to quote at most (the user's DUR rules come on top).
-        max_sentences: kept for callers; the sentence count is `max_docs`.
+        max_quotes: how many of the answering sentences to quote at most (the user's DUR rules come on top).
         notice: the closing line saying how the answer was made.
         names: the product and ingredient names retrieval recognised in the question (`naming`).
     """
@@ -488,13 +486,13 @@ def extractive_answer(
     pool = pool_positions(docs)
     withheld = offer_guard.marking(docs, {_product(docs[n - 1]) for n in pool})  # forbidden products found
     if which_medicine(question, docs, sections):
-        products = product_list(question, docs, terms, sections, limit=max_docs)
+        products = product_list(question, docs, terms, sections, limit=max_quotes)
         rules = [q for q in choose(question, docs, terms, sections, 0, names) if _is_rule(docs[q.sources[0] - 1])]
         names = ", ".join(dict.fromkeys(_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
-        quotes = choose(question, docs, terms, sections, max_docs, names)
+        quotes = choose(question, docs, terms, sections, max_quotes, names)
         lead = next((q for q in quotes if not _is_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         has_rules = any(_is_rule(docs[q.sources[0] - 1]) for q in quotes)
         lead_doc = _source(lead, docs) if lead else None

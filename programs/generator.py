@@ -26,8 +26,6 @@ from programs.settings import CragSettings
 from retrievers.documents import Document
 from signatures.generation import GenerateAnswer, GenerateNoContext, GenerateWithLowRelevance
 
-DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
-
 LM_FAILED_NOTICE = "※ 언어 모델 호출이 실패해, 검색된 문서의 문장을 그대로 옮긴 답변입니다."
 
 
@@ -47,21 +45,19 @@ def format_context(docs: list[Document]) -> str:
 
 
 class Generator(dspy.Module):
-    """Write the answer for one of the three routes."""
+    """Write the answer for one of the three routes.
 
-    def __init__(
-        self,
-        low_relevance_top: int = DEFAULTS.low_relevance_top,
-        extractive_docs: int = DEFAULTS.extractive_docs,
-        extractive_sentences: int = DEFAULTS.extractive_sentences,
-    ):
+    Args:
+        settings: the program's settings (``low_relevance_top``, ``extractive_quotes`` are read from it at each
+            call); the defaults without.
+    """
+
+    def __init__(self, settings: CragSettings | None = None):
         super().__init__()
         self.generate = dspy.Predict(GenerateAnswer)
         self.generate_low_relevance = dspy.Predict(GenerateWithLowRelevance)
         self.generate_no_context = dspy.Predict(GenerateNoContext)
-        self.low_relevance_top = low_relevance_top
-        self.extractive_docs = extractive_docs
-        self.extractive_sentences = extractive_sentences
+        self.settings = settings or CragSettings()
 
     def forward(
         self,
@@ -77,7 +73,7 @@ class Generator(dspy.Module):
     ) -> dspy.Prediction:
         run = run or Run(budget_limit=None)
         if mode == LOW_RELEVANCE and cut_low_relevance:
-            docs = docs[: self.low_relevance_top]
+            docs = docs[: self.settings.low_relevance_top]
         if mode == NO_CONTEXT or not docs:
             mode, docs = NO_CONTEXT, []
         contexts = [d.text for d in docs]
@@ -104,6 +100,6 @@ class Generator(dspy.Module):
                 )
         notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
         answer = extractive_answer(
-            question, docs, mode, terms, sections, self.extractive_docs, self.extractive_sentences, notice, names
+            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names
         )
         return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

@@ -89,8 +89,11 @@ class LMGrader(dspy.Module):
         super().__init__()
         self.grade = dspy.Predict(GradeDocuments)
 
-    def forward(self, question: str, hits: list[Hit], base: Grades, run: Run | None = None) -> Grades:
-        run = run or Run(budget_limit=None)
+    def forward(self, question: str, hits: list[Hit], base: Grades, run: Run | None = None) -> dspy.Prediction:
+        """``grades``: the LM's grades averaged with `base`, or `base` itself when the judge is out or fails."""
+        return dspy.Prediction(grades=self.judge(question, hits, base, run or Run(budget_limit=None)))
+
+    def judge(self, question: str, hits: list[Hit], base: Grades, run: Run) -> Grades:
         if not hits:
             return base
         try:

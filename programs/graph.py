@@ -1,6 +1,7 @@
 """The nodes of the CRAG graph: one small function per step, each reading and writing the question's state and
-returning what the trace records for it. Which node runs next is decided in programs/routing.py (`EDGES` below);
-the loop that runs them is `CRAG.forward` (programs/crag.py).
+returning what the trace records for it. Each node receives the question's `Parts` (programs/parts.py: the
+settings, the backend, the predictors) and its state; which node runs next is decided in programs/routing.py
+(`EDGES` below); the loop that runs them is `CRAG.forward` (programs/crag.py).
 
 ```
 retrieve -> optimize_query -> retrieve -> grade -> rewrite -> retrieve -> grade -> ... (<= 2 rewrites)
@@ -17,24 +18,17 @@ from __future__ import annotations
 
 import time
 
-from programs import (
-    answer_check,
-    coverage,
-    extractive,
-    grounding,
-    offer_guard,
-    query_check,
-    routing,
-    safety_rules,
-    sentences,
-    spans,
-)
-from programs.extractive import INSUFFICIENT_NOTICE, extractive_answer
+from programs import answer_check, extractive, query_check, routing, sentences, spans
+from programs.answer_context import context_documents
+from programs.answer_policies import add_rules, ground, keep_best, unanswered
+from programs.extractive import INSUFFICIENT_NOTICE
 from programs.fallback import FallBack
 from programs.generator import format_context
 from programs.hit_merge import merge_hits
 from programs.outcome import NOT_IN_CORPUS, not_in_corpus_answer, with_rules
+from programs.parts import Parts
 from programs.quality_evaluator import QualityFeedback
+from programs.question_reading import question_frame, uncovered, uncovered_rules
 from programs.routing import (
     ACCEPT,
     CORRECT,
@@ -48,23 +42,14 @@ from programs.routing import (
 )
 from programs.state import QuestionState
 from programs.verifier import FAILED_NOTICE
-from retrievers.oos_guard import OOS_MESSAGE as OUT_OF_SCOPE_ANSWER  # the one out-of-scope text
-
-MAX_DUR_DOCS = 3
-GROUNDING_REMOVED_NOTICE = "※ 근거 확인: 인용한 문서로 확인되지 않는 문장 {n}개를 답변에서 뺐습니다."
-GROUNDING_FALLBACK_NOTICE = (
-    "※ 근거 확인: 답변의 문장이 인용한 문서로 확인되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
-)
-ANSWER_CHECK_NOTICE = (
-    "※ 답변 확인: LM의 답변이 질문에 답하지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
-)
+from retrievers.oos_guard import OOS_MESSAGE
 
 
 def hashes(docs) -> list[str]:
     return [d.content_hash for d in docs]
 
 
-def retrieve(p, st: QuestionState) -> dict:
+def retrieve(p: Parts, st: QuestionState) -> dict:
     """Search `st.query`; keep the result unless a later search came back out of scope or empty."""
     t = time.perf_counter()
     result = spans.search(  # a RETRIEVER span holding the documents when an MLflow trace is active
@@ -84,7 +69,7 @@ def retrieve(p, st: QuestionState) -> dict:
         st.own_result = result if usable else None
         st.result, st.out_of_scope = result, result.out_of_scope
         if usable:
-            st.uncovered, st.uncovered_alone = p.uncovered(st)
+            st.uncovered, st.uncovered_alone = uncovered(p.backend, st)
         if usable and p.settings.web_references:
             st.web = p.start_web(st.question)
     elif st.purpose == "research":
@@ -115,11 +100,11 @@ def retrieve(p, st: QuestionState) -> dict:
     }
 
 
-def _skips_query_lm(p, st: QuestionState) -> bool:
+def _skips_query_lm(p: Parts, st: QuestionState) -> bool:
     return st.result is not None and routing.first_query_lm(st, p.settings) == "skip"
 
 
-def optimize_query(p, st: QuestionState) -> dict:
+def optimize_query(p: Parts, st: QuestionState) -> dict:
     """Ask the query LM for core / recall / avoid terms and a cleaner query (nothing to search when it failed)."""
     opt = p.query_optimizer(question=st.question, profile_summary=st.profile.summary(), run=st.run)
     st.query, st.purpose = (opt.query, "optimized") if opt.method == "lm" else ("", "question")
@@ -131,18 +116,17 @@ def optimize_query(p, st: QuestionState) -> dict:
     return info
 
 
-def _check_query(p, st: QuestionState, query: str, terms=(), avoid=()) -> query_check.QueryCheck:
+def _check_query(p: Parts, st: QuestionState, query: str, terms=(), avoid=()) -> query_check.QueryCheck:
     """The query LM's output checked against the question's frame (programs/query_check.py)."""
-    shared = p.shared
-    vocabulary = getattr(shared, "vocabulary", None)
+    vocabulary = p.cache.get("vocabulary")
     if vocabulary is None:
-        vocabulary = shared.vocabulary = query_check.CorpusVocabulary(_names(p), _lexicon(p))
-    frame = p.question_frame(st)
+        vocabulary = p.cache["vocabulary"] = query_check.CorpusVocabulary(p.names, p.lexicon)
+    frame = question_frame(p.backend, st)
     summary = st.profile.summary()
-    return query_check.check_query(frame, query, terms, avoid, vocabulary, summary, st.morphemes, _lexicon(p))
+    return query_check.check_query(frame, query, terms, avoid, vocabulary, summary, st.morphemes, p.lexicon)
 
 
-def grade(p, st: QuestionState) -> dict:
+def grade(p: Parts, st: QuestionState) -> dict:
     """Grade the current result (once per distinct result) and pick the relevance route and the documents."""
     s, result = p.settings, st.result
     key = tuple(h.id for h in result.hits)
@@ -151,20 +135,20 @@ def grade(p, st: QuestionState) -> dict:
     if not cached:
         grades = p.relevance_grader.grade(result)
         if s.llm_grading and st.run.has_lm("judge"):
-            grades = p.grader(question=st.question, hits=result.hits, base=grades, run=st.run)
+            grades = p.lm_grader(question=st.question, hits=result.hits, base=grades, run=st.run).grades
         st.graded[key] = grades
-    st.trace.relevance_history.append(grades.relevance)
+    st.relevance_history.append(grades.relevance)
     if st.best_graded is None or _keeps(st.purpose, grades.relevance, st.best_graded[0], s.min_gain):
         st.best_graded = (grades.relevance, result, grades)
     # a rewrite that found nothing better ends the rewriting (the seed's safety stops, applied to relevance); a
     # quality re-search's grade is not a rewrite's
-    stalled = s.safety_checks and st.purpose == "relevance" and st.trace.rewrites < s.max_rewrites
-    stalled = stalled and routing.rewrite_stalled(st.trace.relevance_history, st.trace.rewrites, s.min_gain)
+    stalled = s.safety_checks and st.purpose == "relevance" and st.rewrites < s.max_rewrites
+    stalled = stalled and routing.rewrite_stalled(st.relevance_history, st.rewrites, s.min_gain)
     if s.relevance_routing:
         best = st.best_graded[2].best_document
         st.route = routing.route_by_relevance(
             grades.relevance,
-            s.max_rewrites if stalled else st.trace.rewrites,
+            s.max_rewrites if stalled else st.rewrites,
             len(result.hits),
             s.relevance_threshold,
             s.max_rewrites,
@@ -210,10 +194,10 @@ def _documents_for(st: QuestionState, result, grades, s) -> list:
     return []
 
 
-def rewrite(p, st: QuestionState) -> dict:
+def rewrite(p: Parts, st: QuestionState) -> dict:
     """Rewrite the question after a low grade (LM, or the keyword rewrite); a repeated query is not searched."""
-    st.trace.rewrites += 1
-    rel = st.trace.relevance_history[-1] if st.trace.relevance_history else 0.0
+    st.rewrites += 1
+    rel = st.relevance_history[-1] if st.relevance_history else 0.0
     feedback = QualityFeedback(
         rel,
         rel,
@@ -226,11 +210,11 @@ def rewrite(p, st: QuestionState) -> dict:
         original_query=st.question,
         feedback=feedback,
         profile=st.profile,
-        iteration=st.trace.rewrites,
+        iteration=st.rewrites,
         run=st.run,
         use_lm=True,
         result=st.result,
-        names=_names(p),
+        names=p.names,
     )
     query, info = out.query, {"reason": "relevance", "method": out.method, "query": out.query}
     st.merge_own = out.method == "lm"
@@ -243,11 +227,13 @@ def rewrite(p, st: QuestionState) -> dict:
     return {**info, "searched": not repeated}
 
 
-def generate(p, st: QuestionState) -> dict:
+def generate(p: Parts, st: QuestionState) -> dict:
     """Write the answer for the route from the chosen documents plus the user's DUR rules."""
     mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
     context_docs = (
-        p.context_documents(st, extractive_pool(st, p.backend.get, ranked=p.settings.knowledge_refinement))
+        context_documents(
+            p.settings, p.backend, st, extractive_pool(st, p.backend.get, ranked=p.settings.knowledge_refinement)
+        )
         if mode != NO_CONTEXT
         else []
     )
@@ -283,74 +269,6 @@ def generate(p, st: QuestionState) -> dict:
     }
 
 
-def add_rules(st: QuestionState) -> list[str]:
-    """Quote and cite, at the top of the answer, every DUR rule of the user's profile the answer does not quote (a
-    rule cited without saying what it says is recorded as ``safety_rules`` in the trace, and quoted); then
-    take out every sentence offering a product those rules forbid (programs/offer_guard.py)."""
-    unquoted = safety_rules.cited_unquoted(st.answer, st.context_docs)
-    if unquoted:
-        st.trace.step("safety_rules", cited_not_quoted=unquoted)
-    st.answer, added = safety_rules.add_missing_rules(st.answer, st.context_docs)
-    st.answer, withheld = offer_guard.withhold(st.answer, st.context_docs, st.question)
-    if withheld:
-        st.trace.step("offers_withheld", products=withheld)
-    return added
-
-
-def _lexicon(p):
-    """The backend's section words (`Lexicon`), or None for a backend without them."""
-    backend = p.shared.backend
-    return backend.lexicon if backend is not None else None
-
-
-def _names(p):
-    """The backend's name index (`NameIndex`), or None for a backend without one."""
-    backend = p.shared.backend
-    return backend.names if backend is not None else None
-
-
-def ground(p, st: QuestionState) -> dict:
-    """The grounding check (programs/grounding.py, no LM): drop every sentence the documents it cites do not support;
-    when what remains no longer answers (no cited sentence left, or a requirement the answer met is lost), fall back
-    to the extractive answer. Returns what the trace records (sentences removed with their reasons)."""
-    names = _names(p)
-    user_text = " ".join([st.question, st.profile.summary(), *st.profile.medicines])
-    out = grounding.check(st.answer, st.context_docs, user_text, names)
-    info = {**out.to_dict(), "fallback": False}
-    if not out.removed:
-        return info
-    sections = st.result.sections if st.result else ()
-    numbered = {i: d.id for i, d in enumerate(st.context_docs, 1)}
-    reqs = coverage.requirements(st.question, sections, st.profile)
-    lost = len(coverage.missing(reqs, out.answer, numbered)) > len(coverage.missing(reqs, st.answer, numbered))
-    if out.kept_cited == 0 or lost or not st.context_docs:
-        to_extractive(p, st, GROUNDING_FALLBACK_NOTICE)
-        info["fallback"] = True
-        why = f"{len(out.removed)} unsupported sentence(s) removed; extractive answer"
-        st.trace.fallback("grounding", why, "ungrounded", "extractive answer")
-    else:
-        notice = GROUNDING_REMOVED_NOTICE.format(n=len(out.removed))
-        st.answer = f"{out.answer.rstrip()}\n\n{notice}"
-    return info
-
-
-def to_extractive(p, st: QuestionState, notice: str) -> None:
-    """Replace the answer with the extractive answer from the generator's documents, closing with `notice`."""
-    docs = st.context_docs
-    st.answer = extractive_answer(
-        st.question,
-        docs,
-        st.mode if docs else NO_CONTEXT,
-        st.terms,
-        st.result.sections if st.result else (),
-        p.settings.extractive_docs,
-        p.settings.extractive_sentences,
-        notice,
-        names=st.result.products if st.result else (),
-    )
-    st.method = "extractive"
-
-
 def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
     """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
     picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
@@ -370,13 +288,13 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
     )
 
 
-def verify(p, st: QuestionState) -> dict:
+def verify(p: Parts, st: QuestionState) -> dict:
     """Check the answer (programs/answer_check.py, no LM), then verify it with the LM verifier (PASS/FAIL with a
     cause) and decide: accept, correct, re-search, or end with a notice. An answer failing the check is corrected,
     then replaced by the extractive answer; with no verifier an answer that passes the check is accepted as it is."""
     s = p.settings
     checked = answer_check.check_answer(
-        st.answer, st.question, st.context_docs, p.question_frame(st), st.morphemes, _lexicon(p)
+        st.answer, st.question, st.context_docs, question_frame(p.backend, st), st.morphemes, p.lexicon
     )
     action = routing.route_answer_check(checked.cause, st.verify_rounds, s.max_verify_rounds, st.run.has_lm("generate"))
     st.check_cause = checked.cause
@@ -411,15 +329,7 @@ def verify(p, st: QuestionState) -> dict:
     return {**info, "feedback": feedback[:200], "check": checked.to_dict()}
 
 
-def unanswered(p, st: QuestionState, why: str) -> None:
-    """An LM answer that failed the answer check and could not be corrected: the extractive answer instead."""
-    to_extractive(p, st, ANSWER_CHECK_NOTICE)
-    add_rules(st)
-    st.verification, st.verify_action = "answer_check_fallback", EXTRACTIVE
-    st.trace.fallback("answer_check", why, "unanswered", "extractive answer")
-
-
-def correct(p, st: QuestionState) -> dict:
+def correct(p: Parts, st: QuestionState) -> dict:
     """Rewrite a failed answer from the verifier's feedback; a failed correction keeps the answer with a notice."""
     st.verify_rounds += 1
     with FallBack(st.trace, "correct", "kept the failed answer") as step:
@@ -437,7 +347,7 @@ def correct(p, st: QuestionState) -> dict:
     return {"round": st.verify_rounds, "chars": len(st.answer)}
 
 
-def research(p, st: QuestionState) -> dict:
+def research(p: Parts, st: QuestionState) -> dict:
     """A FAIL for missing information: rewrite the question with what the verifier said is missing."""
     st.researched += 1
     feedback = QualityFeedback(
@@ -461,7 +371,7 @@ def research(p, st: QuestionState) -> dict:
     return {"reason": "verification: missing information", "method": out.method, "query": out.query}
 
 
-def evaluate(p, st: QuestionState) -> dict:
+def evaluate(p: Parts, st: QuestionState) -> dict:
     """Evaluate quality (the strategy's way), keep the best answer, and say whether the quality loop stops."""
     fb = p.strategy.evaluate(
         p.evaluator,
@@ -473,14 +383,14 @@ def evaluate(p, st: QuestionState) -> dict:
         run=st.run,
         profile=st.profile,
         sections=st.result.sections if st.result else (),
-        frame=p.question_frame(st),
+        frame=question_frame(p.backend, st),
         morphemes=st.morphemes,
     )
     st.feedback = fb
-    st.trace.score_history.append(fb.overall)
+    st.score_history.append(fb.overall)
     keep_best(st, fb.overall)
-    st.trace.stop_reason = routing.refine_stop(
-        p.strategy.name, fb.needs_retrieval, st.trace.score_history, st.doc_hashes, st.trace.iterations, p.settings
+    st.stop_reason = routing.refine_stop(
+        p.strategy.name, fb.needs_retrieval, st.score_history, st.doc_hashes, st.iterations, p.settings
     )
     return {
         "strategy": p.strategy.label,
@@ -493,15 +403,15 @@ def evaluate(p, st: QuestionState) -> dict:
     }
 
 
-def requery(p, st: QuestionState) -> dict:
+def requery(p: Parts, st: QuestionState) -> dict:
     """Quality below the threshold: rewrite from the evaluator's feedback, the profile and slots, and search again."""
-    st.trace.iterations += 1
+    st.iterations += 1
     out = p.rewriter(
         original_query=st.question,
         feedback=st.feedback,
         previous_answer=st.answer,
         profile=st.profile,
-        iteration=st.trace.iterations,
+        iteration=st.iterations,
         run=st.run,
         use_lm=p.settings.dynamic_query,
     )
@@ -509,63 +419,18 @@ def requery(p, st: QuestionState) -> dict:
     return {"reason": "quality", "method": out.method, "query": out.query}
 
 
-def stop(p, st: QuestionState) -> dict:
+def stop(p: Parts, st: QuestionState) -> dict:
     """End the question: say why (the out-of-scope answer needs no LM call)."""
-    reason = st.trace.stop_reason or routing.retrieval_stop(st, p.settings) or "done"
-    st.trace.stop_reason = reason
+    reason = st.stop_reason or routing.retrieval_stop(st, p.settings) or "done"
+    st.stop_reason = reason
     if reason == "out_of_scope":
-        st.answer, st.mode, st.method = OUT_OF_SCOPE_ANSWER, "out_of_scope", "guard"
+        st.answer, st.mode, st.method = OOS_MESSAGE, "out_of_scope", "guard"
     elif reason == NOT_IN_CORPUS:
-        rules = p.uncovered_rules(st)
+        rules = uncovered_rules(p.backend, st)
         st.answer = with_rules(not_in_corpus_answer(st.uncovered), rules)
         st.mode, st.method, st.context_docs, st.contexts = NOT_IN_CORPUS, "guard", rules, [d.text for d in rules]
         return {"reason": reason, "words": list(st.uncovered), "rules": [d.id for d in rules]}
     return {"reason": reason}
-
-
-def keep_best(st: QuestionState, score: float | None) -> None:
-    """Keep the answer as the best so far when `routing.replaces_best` says so."""
-    best = None if st.best is None else (st.best["score"] or 0.0)
-    if routing.replaces_best(score or 0.0, best):
-        st.best = st.snapshot(score)
-
-
-FAILED = ("fail", "failed")
-
-
-def out_of_budget(p, st: QuestionState, notices: dict) -> None:
-    """The budget (calls or time) ran out: ship the last answer that passed verification, else the best evaluated
-    answer unless it failed verification, else the current one unless it failed, else the extractive answer — and
-    say which."""
-    current_ok = st.answer and st.verification not in FAILED
-    if st.last_passed is not None:
-        st.best, which = dict(st.last_passed), "passed"
-    elif st.best is not None and st.best["verification"] not in FAILED:
-        which = "best"
-    elif current_ok:
-        st.best, which = (
-            st.snapshot(None),
-            ("unverified" if st.verification == "off" and "unverified" in notices else "best"),
-        )
-    else:
-        docs = st.docs or (st.result.documents if st.result and not st.out_of_scope else [])
-        docs = p.mark_forbidden(st, docs) if docs else docs
-        st.answer = extractive_answer(
-            st.question,
-            docs,
-            GENERATE if docs else NO_CONTEXT,
-            st.terms,
-            st.result.sections if st.result else (),
-            p.settings.extractive_docs,
-            p.settings.extractive_sentences,
-            notices["extractive"],
-            names=st.result.products if st.result else (),
-        )
-        st.contexts, st.context_docs, st.method = [d.text for d in docs], list(docs), "extractive"
-        st.mode, st.verification = (GENERATE if docs else NO_CONTEXT), "skipped (budget)"
-        st.best = st.snapshot(None)
-        return
-    st.best["answer"] = f"{st.best['answer'].rstrip()}\n\n{notices[which]}"
 
 
 def _same(a: str, b: str) -> bool:

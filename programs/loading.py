@@ -34,6 +34,10 @@ MAX_STATE_BYTES = 5_000_000  # a compiled CRAG state with 2 demos per predictor 
 MAX_INSTRUCTION_CHARS = 20_000  # per instruction, field prefix or description (GEPA writes ~2-6k characters)
 MAX_DEMOS = 32  # per predictor (DSPy's optimizers default to 4 bootstrapped + 16 labeled)
 MAX_DEMO_CHARS = 50_000  # per demo as JSON: a question, up to five documents of context, an answer
+# names that changed since format 1 files were first written: read under the new name, so older states still load
+RENAMED_SETTINGS = {"extractive_docs": "extractive_quotes"}
+RETIRED_SETTINGS = ("extractive_sentences", "strip_threshold", "max_strips_per_doc")  # never read by the program
+RENAMED_PREDICTORS = {"grader.grade": "lm_grader.grade"}
 
 
 class StateError(ValueError):
@@ -73,8 +77,29 @@ def read_state(path: str | Path) -> dict:
         raise StateError(f"{path}: not a JSON state file ({e})") from None
     if not isinstance(state, dict) or not isinstance(state.get("yaksa"), dict):
         raise StateError(f"{path}: not a yaksa program state (no 'yaksa' header)")
+    upgrade(state)
     check_header(state["yaksa"], path)
     check_limits(state, path)
+    return state
+
+
+def upgrade(state: dict) -> dict:
+    """Read a state written before a rename under today's names (`RENAMED_SETTINGS`, `RENAMED_PREDICTORS`), and
+    drop settings the program no longer has because nothing read them (`RETIRED_SETTINGS`).
+
+    >>> upgrade({"grader.grade": {}, "yaksa": {"settings": {"extractive_docs": 2, "strip_threshold": 0.2}}})
+    {'yaksa': {'settings': {'extractive_quotes': 2}}, 'lm_grader.grade': {}}
+    """
+    for old, new in RENAMED_PREDICTORS.items():
+        if old in state and new not in state:
+            state[new] = state.pop(old)
+    settings = state.get("yaksa", {}).get("settings")
+    if isinstance(settings, dict):
+        for old, new in RENAMED_SETTINGS.items():
+            if old in settings and new not in settings:
+                settings[new] = settings.pop(old)
+        for old in RETIRED_SETTINGS:
+            settings.pop(old, None)
     return state
 
 

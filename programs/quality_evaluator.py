@@ -6,7 +6,7 @@ adapter cannot parse, the heuristic evaluation answers instead: it checks what t
 slot words, the user's profile) against the answer's sentences and names what is missing, and the trace says so.
 
 Example:
-    >>> fb = QualityEvaluator()(question="q", answer="짧음", documents=[], use_lm=False)
+    >>> fb = QualityEvaluator()(question="q", answer="짧음", documents=[], use_lm=False).feedback
     >>> fb.method, fb.overall, fb.missing_info
     ('heuristic', 0.1, ['관련 문서'])
 """
@@ -136,21 +136,17 @@ def heuristic_evaluation(
 class QualityEvaluator(dspy.Module):
     """Judge an answer against its documents; fall back to the heuristic on any LM failure."""
 
-    def __init__(
-        self,
-        weights=DEFAULTS.quality_weights,
-        threshold: float = DEFAULTS.quality_threshold,
-        max_docs: int = DEFAULTS.quality_docs,
-        doc_chars: int = DEFAULTS.quality_doc_chars,
-    ):
+    def __init__(self, settings: CragSettings | None = None):
         super().__init__()
         self.evaluate = dspy.Predict(EvaluateQuality)
-        self.weights = tuple(weights)
-        self.threshold = threshold
-        self.max_docs = max_docs
-        self.doc_chars = doc_chars
+        self.settings = settings or CragSettings()
 
-    def forward(
+    def forward(self, **inputs) -> dspy.Prediction:
+        """``feedback``: the `QualityFeedback` of `judge` (its keyword arguments), and ``score``: its overall."""
+        fb = self.judge(**inputs)
+        return dspy.Prediction(feedback=fb, score=fb.overall)
+
+    def judge(
         self,
         question: str,
         answer: str,
@@ -164,26 +160,30 @@ class QualityEvaluator(dspy.Module):
         frame=None,
         morphemes=(),
     ) -> QualityFeedback:
-        run = run or Run(budget_limit=None)
+        run, s = run or Run(budget_limit=None), self.settings
         heuristic = dict(sections=sections, profile=profile, frame=frame, morphemes=morphemes)
         if not use_lm or not run.has_lm("judge"):
             why = "LLM evaluation off" if not use_lm else "no LM"
-            return heuristic_evaluation(question, answer, documents, self.weights, self.threshold, why, **heuristic)
+            return heuristic_evaluation(
+                question, answer, documents, s.quality_weights, s.quality_threshold, why, **heuristic
+            )
         with FallBack(run.trace, "evaluate", "heuristic evaluation") as step:
             out = run.call(
                 "judge",
                 self.evaluate,
                 question=question,
                 answer=answer,
-                documents=format_documents(documents, self.max_docs, self.doc_chars),
+                documents=format_documents(documents, s.quality_docs, s.quality_doc_chars),
                 profile_summary=profile_summary,
                 previous_feedback=previous_feedback.as_prompt() if previous_feedback else "",
             )
             g, c, a = (clamp(_number(out[name])) for name in ("grounding", "completeness", "accuracy"))
         if step.failed:
             why = f"LM evaluation failed: {type(step.error).__name__}"
-            return heuristic_evaluation(question, answer, documents, self.weights, self.threshold, why, **heuristic)
-        overall = overall_score(g, c, a, self.weights)
+            return heuristic_evaluation(
+                question, answer, documents, s.quality_weights, s.quality_threshold, why, **heuristic
+            )
+        overall = overall_score(g, c, a, s.quality_weights)
         return QualityFeedback(
             overall,
             g,
@@ -191,7 +191,7 @@ class QualityEvaluator(dspy.Module):
             a,
             _strings(out.missing_info),
             _strings(out.improvement_suggestions),
-            needs_refinement(overall, self.threshold),
+            needs_refinement(overall, s.quality_threshold),
             str(out.reason or ""),
             "lm",
         )

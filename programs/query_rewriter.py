@@ -30,8 +30,6 @@ from retrievers.aspects import load_vocabulary
 from retrievers.question_frame import FRAME_VOCAB
 from signatures.query import RewriteQuery
 
-DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
-
 PREFIX = re.compile(
     r"^\s*(?:\*\*)?(?:재작성된\s*질의|재작성\s*질의|재작성된\s*질문|새\s*질의|검색\s*질의|질의|rewritten\s*query|query)"
     r"(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*",
@@ -124,10 +122,10 @@ def fallback_rewrite(query: str, feedback: QualityFeedback | None, profile: User
 class QueryRewriter(dspy.Module):
     """Rewrite a query for the next search."""
 
-    def __init__(self, previous_answer_chars: int = DEFAULTS.previous_answer_chars):
+    def __init__(self, settings: CragSettings | None = None):
         super().__init__()
         self.rewrite = dspy.Predict(RewriteQuery)
-        self.previous_answer_chars = previous_answer_chars
+        self.settings = settings or CragSettings()  # previous_answer_chars
 
     def forward(
         self,
@@ -155,7 +153,7 @@ class QueryRewriter(dspy.Module):
                 self.rewrite,
                 original_query=original_query,
                 quality_feedback=feedback.as_prompt(),
-                previous_answer=previous_answer[: self.previous_answer_chars],
+                previous_answer=previous_answer[: self.settings.previous_answer_chars],
                 profile_summary=profile.summary() if profile else "",
                 slots=profile.slots_text() if profile else "",
                 iteration=iteration,

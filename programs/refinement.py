@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from programs import dur_rule
-from programs.settings import CragSettings
 from programs.text import bigrams, coverage, expansion_terms, split_sentences
 from retrievers.documents import Document
 
-DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
+STRIP_THRESHOLD = 0.2  # the seed's strip relevance cut
+MAX_STRIPS = 4
 
 SECTION_BONUS = 0.2
 
@@ -71,7 +71,7 @@ class KnowledgeRefiner:
         max_strips: the most strips one document keeps.
     """
 
-    def __init__(self, threshold: float = DEFAULTS.strip_threshold, max_strips: int = DEFAULTS.max_strips_per_doc):
+    def __init__(self, threshold: float = STRIP_THRESHOLD, max_strips: int = MAX_STRIPS):
         self.threshold = threshold
         self.max_strips = max_strips
 

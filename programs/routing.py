@@ -269,7 +269,7 @@ def after_correct(state, settings) -> str:
 
 def after_evaluate(state, settings) -> str:
     """Stop when the strategy is satisfied or a safety stop applies (`stop_reason` says which); re-search otherwise."""
-    return STOP if state.trace.stop_reason else "requery"
+    return STOP if state.stop_reason else "requery"
 
 
 def duplicate_documents(doc_hashes, threshold: float = 0.8) -> bool:

@@ -46,13 +46,8 @@ class RunLog:
 
     Attributes:
         steps: one dict per step, in order, each with at least ``step``.
-        iterations: generation passes after the first (refinement re-searches).
-        rewrites: relevance-driven query rewrites.
-        relevance_history: the relevance score of each retrieval.
-        score_history: the overall quality score of each evaluated answer.
         doc_history: the document ids of each retrieval.
         lm_calls: LM calls per role (and ``total``).
-        stop_reason: why the program stopped.
         fallbacks: where an LM step fell back to its heuristic, and why (the error's own text included).
         errors: LM errors, one line each (the error's own text included).
         error_codes: one ``{"role", "error"}`` per line of `errors`, the error as a code of
@@ -66,13 +61,8 @@ class RunLog:
     """
 
     steps: list[dict] = field(default_factory=list)
-    iterations: int = 0
-    rewrites: int = 0
-    relevance_history: list[float] = field(default_factory=list)
-    score_history: list[float] = field(default_factory=list)
     doc_history: list[list[str]] = field(default_factory=list)
     lm_calls: dict[str, int] = field(default_factory=lambda: {**{r: 0 for r in ROLES}, "total": 0})
-    stop_reason: str = ""
     fallbacks: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     error_codes: list[dict] = field(default_factory=list)
@@ -102,16 +92,14 @@ class RunLog:
         self.errors.append(f"{role}: {detail}")
         self.error_codes.append({"role": role, "error": code})
 
-    def to_dict(self) -> dict:
+    def to_dict(self, **loop: Any) -> dict:
+        """The log as apps read it (``pred.trace``), with `loop`: the question's loop counters and stop reason as
+        the state holds them (`QuestionState.loop_record`)."""
         return {
             "steps": self.steps,
-            "iterations": self.iterations,
-            "rewrites": self.rewrites,
-            "relevance_history": self.relevance_history,
-            "score_history": self.score_history,
+            **loop,
             "doc_history": self.doc_history,
             "lm_calls": dict(self.lm_calls),
-            "stop_reason": self.stop_reason,
             "fallbacks": self.fallbacks,
             "errors": self.errors,
             "error_codes": self.error_codes,

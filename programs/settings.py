@@ -79,10 +79,7 @@ class CragSettings:
     time_budget_s: float = 120.0
     max_question_chars: int = MAX_QUESTION_CHARS
     previous_answer_chars: int = 200
-    strip_threshold: float = 0.2
-    max_strips_per_doc: int = 4
-    extractive_docs: int = 3
-    extractive_sentences: int = 2
+    extractive_quotes: int = 3  # the most answering sentences the extractive answer quotes (the user's rules on top)
     web_timeout_s: float = 5.0
     web_max_results: int = 5
 

@@ -1,13 +1,14 @@
 """The state of one question as it moves through the CRAG graph: one object every node reads and writes.
 
-Counters the trace reports (rewrites, iterations, score and relevance histories, the stop reason) live on the run's
-`RunLog` only; the state holds the working data (the current search, its grade, the answer and its verification).
+Everything routing reads is here: the working data (the current search, its grade, the answer and its verification)
+and the loop's counters, histories and stop reason. The run's `RunLog` (`st.trace`) only records what happened; the
+roles still working live on `st.run` (`Run.has_lm`).
 
 Example:
     >>> from programs.run import Run
     >>> st = QuestionState("게보린 부작용", run=Run(budget_limit=0))
-    >>> st.query, st.purpose, st.trace.rewrites
-    ('게보린 부작용', 'question', 0)
+    >>> st.query, st.purpose, st.rewrites, st.loop_record()["stop_reason"]
+    ('게보린 부작용', 'question', 0, '')
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ class QuestionState:
             with it (programs/hit_merge.py).
         search_failed: the last search was out of scope or empty (the previous result stays).
         found_new: a research search found documents other than those the answer used.
-        grades: the grade of `result`; `graded` caches grades by result so an unchanged result is never re-graded.
+        graded: the grades of each result graded, by its hit ids, so an unchanged result is never re-graded.
         best_graded: the (relevance, result, grades) low-relevance answers fall back to (`graph._keeps` says which).
         route: the relevance route (generate, rewrite, generate_low_relevance, generate_no_context).
         docs: the documents chosen for generation.
@@ -48,6 +49,10 @@ class QuestionState:
             `morphemes` are the question's Kiwi morphemes it was read with.
         uncovered, uncovered_alone: what the question names that the corpus lacks, and whether it names nothing
             the corpus has (`programs.outcome`).
+        rewrites: relevance-driven query rewrites so far; iterations: quality re-searches so far.
+        relevance_history: the relevance of each graded search; score_history: the quality score of each evaluated
+            answer.
+        stop_reason: why the program stops ("" while it runs).
     """
 
     question: str
@@ -65,7 +70,6 @@ class QuestionState:
     out_of_scope: bool = False
     search_failed: bool = False
     found_new: bool = False
-    grades: Grades | None = None
     graded: dict[tuple, Grades] = field(default_factory=dict)
     best_graded: tuple | None = None
     route: str = GENERATE
@@ -91,13 +95,29 @@ class QuestionState:
     uncovered: tuple = ()  # medicines the question names that the corpus lacks (programs/outcome.py)
     uncovered_alone: bool = False  # ... and nothing it has: the not_in_corpus answer
     unknown_names: tuple = ()  # (result, words): the question's unknown names against that result's hits, read once
+    rewrites: int = 0
+    iterations: int = 0
+    relevance_history: list[float] = field(default_factory=list)
+    score_history: list[float] = field(default_factory=list)
+    stop_reason: str = ""
 
     def __post_init__(self):
         self.query = self.query or self.question
 
     @property
     def trace(self):
+        """The run's log (`programs.run.RunLog`): it records the steps; it decides nothing."""
         return self.run.trace
+
+    def loop_record(self) -> dict:
+        """The loop's counters, histories and stop reason, as the trace reports them."""
+        return {
+            "iterations": self.iterations,
+            "rewrites": self.rewrites,
+            "relevance_history": list(self.relevance_history),
+            "score_history": list(self.score_history),
+            "stop_reason": self.stop_reason,
+        }
 
     def snapshot(self, score: float | None) -> dict:
         """The answer as it stands, with what produced it."""

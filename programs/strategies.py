@@ -45,7 +45,7 @@ class CorrectiveRAGStrategy:
         self.settings = settings
 
     def evaluate(self, evaluator: QualityEvaluator, **inputs) -> QualityFeedback:
-        return evaluator(**inputs, use_lm=self.settings.llm_quality)
+        return evaluator(**inputs, use_lm=self.settings.llm_quality).feedback
 
 
 def create_strategy(settings: CragSettings) -> RefineStrategy:

@@ -17,11 +17,8 @@ import dspy
 
 from programs.extractive import ensure_safety_line
 from programs.run import Run
-from programs.settings import CragSettings
 from signatures.evaluation import VerifyAnswer
 from signatures.generation import CorrectAnswer
-
-DEFAULTS = CragSettings()  # the constructors' defaults are the settings' (programs/settings.py)
 
 FAILED_NOTICE = "※ 이 답변은 자동 검증을 통과하지 못했습니다. 반드시 전문가와 꼭 상담하세요."
 CAUSES = ("none", "hallucination", "missing_information", "other")
@@ -30,12 +27,10 @@ CAUSES = ("none", "hallucination", "missing_information", "other")
 class Verifier(dspy.Module):
     """The verify and correct predictors."""
 
-    def __init__(self, max_rounds: int = DEFAULTS.max_verify_rounds, max_research: int = DEFAULTS.max_research):
+    def __init__(self):
         super().__init__()
         self.verify = dspy.Predict(VerifyAnswer)
         self.correct = dspy.Predict(CorrectAnswer)
-        self.max_rounds = max_rounds
-        self.max_research = max_research
 
     def check(self, question: str, context: str, answer: str, run: Run) -> tuple[str, str, str]:
         """(verdict, cause, feedback); raises when the LM fails or answers something else than PASS/FAIL."""

@@ -63,7 +63,7 @@ def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_g
     lm = ScriptedLM(grade=[{"verdicts": ["yes", "no", "no", "yes", "no"], "reason": "r"}])
     run = Run(lms={"judge": lm}, budget_limit=None)
     base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
-    grades = LMGrader()(question="부작용", hits=five_hits(), base=base, run=run)
+    grades = LMGrader()(question="부작용", hits=five_hits(), base=base, run=run).grades
     assert lm.calls == ["grade"]
     assert grades.method == "lm"
     assert grades.relevant == [True, False, False, True, False]
@@ -75,7 +75,7 @@ def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_g
 def test_malformed_lm_grades_fall_back_to_the_calibrated_grade(bad):
     run = Run(lms={"judge": ScriptedLM(grade=[bad])}, budget_limit=None)
     base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
-    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base
+    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run).grades is base
     assert run.trace.fallbacks[0].startswith("grade")
 
 
@@ -83,7 +83,7 @@ def test_lm_grading_past_the_budget_keeps_the_calibrated_grade():
     lm = ScriptedLM()
     run = Run(lms={"judge": lm}, budget_limit=0)
     base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
-    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run) is base
+    assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run).grades is base
     assert lm.calls == []
 
 
@@ -99,7 +99,7 @@ def test_knowledge_refinement_keeps_relevant_strips_in_order_and_every_document(
 
 
 def test_extractive_answer_quotes_cites_and_warns():
-    answer = extractive_answer("게보린 구토", DOCS[:4], max_docs=2)
+    answer = extractive_answer("게보린 구토", DOCS[:4], max_quotes=2)
     quotes = answer.split("\n\n")[1].splitlines()
     assert quotes[0].startswith("[이상반응(부작용)] 구역, 구토")  # the answering sentence leads, not document 1
     assert quotes[0].endswith("[문서 4]")
@@ -113,11 +113,11 @@ def test_extractive_answer_quotes_cites_and_warns():
 def test_quality_evaluator_seed_example_and_clamping():
     lm = ScriptedLM(evaluate=[SEED_EVAL, {**SEED_EVAL, "grounding": 1.7, "completeness": -1, "accuracy": 0.5}])
     run = Run(lms={"judge": lm}, budget_limit=None)
-    fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run)
+    fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run).feedback
     assert fb.overall == 0.42
     assert fb.needs_retrieval
     assert fb.missing_info == ["유산증 위험", "비타민 B12 결핍"]
-    fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run)
+    fb = QualityEvaluator()(question="q", answer="a", documents=DOCS, run=run).feedback
     assert (fb.grounding, fb.completeness, fb.overall) == (1.0, 0.0, 0.5)
     prompt = lm.prompts[0][1][-1]["content"]
     assert "[문서 5]" in prompt
@@ -127,7 +127,7 @@ def test_quality_evaluator_seed_example_and_clamping():
 @pytest.mark.parametrize("bad", ["not json at all", RuntimeError("500"), {**SEED_EVAL, "grounding": "high"}])
 def test_quality_evaluator_falls_back_to_the_heuristic_and_says_so(bad):
     run = Run(lms={"judge": ScriptedLM(evaluate=[bad])}, budget_limit=None)
-    fb = QualityEvaluator()(question="q", answer="답 [문서 1] 전문가와 꼭 상담하세요", documents=DOCS, run=run)
+    fb = QualityEvaluator()(question="q", answer="답 [문서 1] 전문가와 꼭 상담하세요", documents=DOCS, run=run).feedback
     assert fb.method == "heuristic"
     assert 0 <= fb.overall <= 1
     assert "LM evaluation failed" in fb.reason

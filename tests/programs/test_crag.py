@@ -5,7 +5,7 @@ actually taken and the exact LM calls."""
 import pytest
 
 from programs.ablations import PROFILES, get_profile
-from programs.crag import BUDGET_NOTICES, CRAG, OUT_OF_SCOPE_ANSWER
+from programs.crag import BUDGET_NOTICES, CRAG, OOS_MESSAGE
 from programs.extractive import INSUFFICIENT_NOTICE
 from programs.verifier import FAILED_NOTICE
 from yaksa.testing.scripted_lm import ANSWER, GOOD, PASS
@@ -72,7 +72,7 @@ def test_trace_contract_retrieve_hits_and_grade_relevance_and_route(searcher):
 def test_out_of_scope_blocks_with_zero_lm_calls_even_with_an_lm(searcher, scripted):
     lm, lms = scripted()
     pred = CRAG(backend=searcher, lms=lms)(question="삼성전자 주가 알려줘")
-    assert pred.answer == OUT_OF_SCOPE_ANSWER
+    assert pred.answer == OOS_MESSAGE
     assert pred.out_of_scope
     assert lm.calls == []
     assert pred.trace["stop_reason"] == "out_of_scope"
@@ -481,7 +481,7 @@ def test_named_predictors_are_stable_and_state_round_trips(tmp_path, searcher):
     names = [n for n, _ in program.named_predictors()]
     assert names == [
         "query_optimizer.optimize",
-        "grader.grade",
+        "lm_grader.grade",
         "generator.generate",
         "generator.generate_low_relevance",
         "generator.generate_no_context",
@@ -546,10 +546,10 @@ def test_a_state_compiled_before_the_graph_still_loads(searcher):
     old = Path(__file__).parent.parent / "fixtures" / "crag_state_v1.json"  # written by the per-document grader
     program = load(old, backend=searcher, lms=None)
     assert program.generator.generate.demos[0]["answer"] == "a"  # compiled state kept where signatures match
-    assert program.grader.grade.demos == []
-    assert "verdicts" in program.grader.grade.signature.output_fields
+    assert program.lm_grader.grade.demos == []
+    assert "verdicts" in program.lm_grader.grade.signature.output_fields
     assert program.load_warnings == [
-        "grader.grade was compiled for an older signature and starts uncompiled; recompile with `yaksa compile`"
+        "lm_grader.grade was compiled for an older signature and starts uncompiled; recompile with `yaksa compile`"
     ]
     assert "[문서 " in program(question=QUESTION).answer
 

@@ -5,7 +5,8 @@ import re
 
 from fastapi.testclient import TestClient
 
-from yaksa.app.service import NO_LM_NOTICE, OUT_OF_SCOPE_NOTICE
+from retrievers.oos_guard import OOS_MESSAGE
+from yaksa.app.service import NO_LM_NOTICE
 from yaksa.testing.fake_backend import FakeBackend
 from yaksa.testing.mini_index import real_searcher
 from yaksa.testing.scripted_lm import ANSWER, ScriptedLM
@@ -56,7 +57,7 @@ def test_ask_with_a_scripted_lm_verifies_and_counts_lm_calls():
 def test_out_of_scope_question_says_so_without_citations():
     data = client(make_app()).post("/v1/ask", json={"question": "삼성전자 주가 알려줘"}).json()
     assert data["out_of_scope"] is True
-    assert data["notice"] == OUT_OF_SCOPE_NOTICE
+    assert data["notice"] == OOS_MESSAGE
     assert "범위 밖 질문입니다" in data["answer"]
     assert data["citations"] == []
 

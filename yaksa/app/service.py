@@ -26,7 +26,7 @@ import dspy
 
 from programs.budget import ROLES
 from programs.extractive import NO_LM_NOTICE
-from programs.graph import OUT_OF_SCOPE_ANSWER as OUT_OF_SCOPE_NOTICE
+from retrievers.oos_guard import OOS_MESSAGE
 from yaksa.app.cancel import CancelOnLM, QuestionCancelled, Work, step_guard
 from yaksa.app.events import STEP_PROGRESS, answer_pieces, encode, status_data
 from yaksa.app.public_trace import log_failures, public_trace
@@ -194,7 +194,7 @@ class ProgramHost:
                 }
             )
         uses_lm = bool(trace.get("uses_lm"))
-        notice = OUT_OF_SCOPE_NOTICE if pred.out_of_scope else ("" if uses_lm else NO_LM_NOTICE)
+        notice = OOS_MESSAGE if pred.out_of_scope else ("" if uses_lm else NO_LM_NOTICE)
         return {
             "question": pred.question,
             "answer": pred.answer,

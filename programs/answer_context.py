@@ -1,0 +1,94 @@
+"""The documents an answer is written from: the chosen ones plus the DUR rules of who asks (the profile and the
+population the question states), each forbidden product marked (programs/offer_guard.py), cut to relevant strips
+when an LM writes the answer (programs/lm_context.py).
+"""
+
+from __future__ import annotations
+
+from programs import forbidden, offer_guard, safety_rules, user_rules
+from programs.lm_context import MAX_DOCS as CONTEXT_DOCS
+from programs.lm_context import ranked_context
+from programs.routing import LOW_RELEVANCE
+from programs.settings import CragSettings
+from programs.state import QuestionState
+from retrievers.documents import Document
+
+MAX_DUR_DOCS = 3
+
+
+def context_documents(settings: CragSettings, backend, st: QuestionState, docs: list[Document]) -> list[Document]:
+    """The documents the generator sees: the chosen ones plus the DUR rules of the user's profile and of who the
+    question says it is for (임산부, 아이, 어르신), cut to relevant strips; a product those rules forbid carries
+    the verdict (programs/offer_guard.py), so no answer offers it."""
+    out = list(docs)
+    rules: list[Document] = []
+    who = asker(settings, st)
+    types = who.dur_types()
+    if types and out:
+        ingredients = safety_rules.answer_ingredients(st.question, out)
+        try:
+            rules, verdicts = user_rules.gather(
+                out, ingredients, who, backend.dur_rules, same_ingredient(backend), MAX_DUR_DOCS
+            )
+        except Exception as e:  # a backend without DUR rules must not stop the answer
+            rules, verdicts = [], {}
+            st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}", "backend_error", "no DUR rules")
+        seen = {d.id for d in out}
+        added = [r for r in rules if r.id not in seen]
+        # the user's safety rules first (programs/safety_rules.py); a rule that binds none of the products
+        # holding its ingredient is left out (the 서방정 rule beside a syrup)
+        unbound = user_rules.unbound_rules(out, same_ingredient(backend))
+        out = offer_guard.mark(added + [d for d in out if d.id not in unbound], verdicts)
+        st.trace.step(
+            "dur_rules",
+            types=types,
+            ingredients=ingredients[:10],
+            added=[d.id for d in added],
+            forbidden={seq: [r.id for r in rules] for seq, rules in verdicts.items()},
+        )
+    if settings.knowledge_refinement and out and not st.run.has_lm("generate"):
+        st.trace.step("refine_knowledge", skipped="no generating LM: the extractive answer ranks every sentence")
+    elif settings.knowledge_refinement and out:
+        sections, names = (st.result.sections, st.result.products) if st.result else ((), ())
+        # the user's rules lead (also those retrieval had found itself), and the rules a withheld product's
+        # warning cites stay in the context
+        first = {r.id for r in rules} | {d.id for d in out if d.metadata.get(offer_guard.VERDICT_ONLY)}
+        out = [d for d in out if d.id in first] + [d for d in out if d.id not in first]
+        most = settings.low_relevance_top if st.route == LOW_RELEVANCE else CONTEXT_DOCS
+        n_rules = sum(d.id in first for d in out)
+        out, stats = ranked_context(st.question, out, len(st.docs), st.terms, sections, names, n_rules, most)
+        st.trace.step("refine_knowledge", **stats)
+    return out
+
+
+def asker(settings: CragSettings, st: QuestionState) -> forbidden.Asker:
+    """Who the DUR rules are for: the profile and the population the question states (none without
+    ``user_context``)."""
+    if not settings.user_context:
+        return forbidden.Asker()
+    names = st.result.products if st.result else ()
+    return forbidden.asker(st.profile, st.question, names)
+
+
+def mark_forbidden(settings: CragSettings, backend, st: QuestionState, docs: list[Document]) -> list[Document]:
+    """`docs` with the verdict on each product (the rules that forbid it appended), for an answer made outside
+    `context_documents` (the budget ran out)."""
+    who = asker(settings, st)
+    try:
+        _, verdicts = user_rules.gather(docs, [], who, backend.dur_rules, same_ingredient(backend))
+    except Exception:  # noqa: BLE001 — as in context_documents: no DUR rules, no verdicts
+        return list(docs)
+    return offer_guard.mark(list(docs), verdicts)
+
+
+def same_ingredient(backend):
+    """Two ingredient names the same by the backend's canonical key (by `forbidden.same_name` without one)."""
+    names = backend.names
+    if names is None:
+        return forbidden.same_name
+
+    def same(a: str, b: str) -> bool:
+        ca, cb = names.canonical(a), names.canonical(b)
+        return bool(ca) and ca == cb
+
+    return same

@@ -1,0 +1,133 @@
+"""How an answer ends: the notices that open it (a name read as another, a medicine the corpus lacks, an asked
+aspect the documents do not speak to), those that close it when a budget ran out, its citations and web links, and
+the `dspy.Prediction` apps read.
+"""
+
+from __future__ import annotations
+
+import time
+
+import dspy
+
+from programs import coverage
+from programs.aspect_check import self_check
+from programs.budget import BudgetExhausted
+from programs.citations import citation
+from programs.extractive import read_as_notice, unknown_name_notice
+from programs.lm_call import TimeBudgetExhausted
+from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
+from programs.parts import Parts
+from programs.question_reading import dur_only, question_frame, unknown_names
+from programs.state import QuestionState
+
+BUDGET_NOTICES = {
+    "passed": "※ LM 호출 한도를 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
+    "best": "※ 이 질문에 쓸 수 있는 LM 호출 횟수를 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
+    "extractive": "※ LM 호출 한도를 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
+    "unverified": "※ LM 호출 한도를 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
+}
+TIME_NOTICES = {
+    "passed": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
+    "best": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
+    "extractive": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
+    "unverified": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
+}
+
+
+def budget_notices(error: BudgetExhausted) -> dict:
+    """The notices of the budget that ran out: LM calls, or time (`TimeBudgetExhausted`)."""
+    return TIME_NOTICES if isinstance(error, TimeBudgetExhausted) else BUDGET_NOTICES
+
+
+def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
+    """The self-check of the quoted answer shown (programs/aspect_check.py): the notice saying which asked aspect
+    the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing).
+    An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step."""
+    docs = best["context_docs"]
+    if st.out_of_scope or not docs or best["method"] == "lm":
+        return ""
+    check, notice = self_check(question_frame(p.backend, st), best["answer"], docs, st.morphemes)
+    if check.asked:
+        st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
+    return notice
+
+
+def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
+    """The opening line about the question's names: read as a name that sounds the same (부루팬 -> 부루펜),
+    a medicine the corpus lacks beside one it has (오메가3 with 아스피린), or known nowhere (lexapro); "" for
+    none; and whether it names a medicine the corpus lacks. The trace gets an ``unknown_names`` step."""
+    r = st.result
+    heard = dict(r.read_as) if r is not None and r.hits and not r.out_of_scope else {}
+    if heard:
+        st.trace.step("unknown_names", words=list(heard), read_as=heard)
+        return read_as_notice(heard), False
+    if st.mode == NOT_IN_CORPUS:
+        return "", False
+    unknown = unknown_names(p.backend, st)
+    supplements = [w for w in st.uncovered if w not in unknown]
+    if supplements:
+        st.trace.step("unknown_names", words=supplements, not_in_corpus=True)
+        return not_in_corpus_notice(supplements), True
+    only_dur = dur_only(p.backend, st)
+    if only_dur:
+        st.trace.step("unknown_names", words=only_dur, dur_only=True)
+        return dur_only_notice(only_dur), True
+    if unknown:
+        st.trace.step("unknown_names", words=unknown)
+        notice = unknown_name_notice(unknown, [h.doc for h in r.hits])
+        return notice, "찾지 못한 이름" in notice  # not read as a known name: the corpus lacks it
+    return "", False
+
+
+def finish(p: Parts, st: QuestionState, start: float) -> dspy.Prediction:
+    """The prediction of the best answer: its opening notices, numbered citations, web links and the trace."""
+    best = st.best or st.snapshot(None)
+    answer = best["answer"]
+    aspect = "" if best["mode"] == NOT_IN_CORPUS else aspect_notice(p, st, best)
+    if aspect:
+        answer = f"{aspect}\n\n{answer}"
+    notice, uncovered = name_notice(p, st)
+    if notice:
+        answer = f"{notice}\n\n{answer}"
+    cited = set(coverage.cited_numbers(answer))
+    citations = [citation(i, d, i in cited) for i, d in enumerate(best["context_docs"], 1)]
+    web = collect_web(st.web, start + p.settings.web_timeout_s - time.perf_counter())
+    log = st.trace
+    if st.web is not None or p.settings.web_references:
+        log.step("web_references", note=web.note, links=len(web.links))
+    total = (time.perf_counter() - start) * 1000
+    log.timings.update(
+        total_ms=round(total, 2),
+        lm_ms=round(st.run.lm_seconds * 1000, 2),
+        overhead_ms=round(total - st.run.lm_seconds * 1000, 2),
+    )
+    out = log.to_dict(**st.loop_record())
+    out.update(
+        strategy=p.settings.refine_strategy,
+        uses_lm=log.lm_calls["total"] > 0,  # an LM was called (an out-of-scope question calls none)
+        unreachable=st.run.unreachable(),
+        budget={"limit": st.run.budget.limit, "used": st.run.budget.used},
+        warnings=st.warnings,
+        mode=best["mode"],
+        method=best["method"],
+        outcome=outcome(st.out_of_scope, best["mode"], bool(aspect), uncovered),
+        verification=best["verification"],
+        quality=best["feedback"].to_dict() if best.get("feedback") else None,
+    )
+    return dspy.Prediction(
+        question=st.question,
+        answer=answer,
+        citations=citations,
+        contexts=best["contexts"],
+        web_refs=web.links,
+        trace=out,
+        out_of_scope=st.out_of_scope,
+        mode=best["mode"],
+    )
+
+
+def collect_web(future, timeout: float):
+    """The web references a lookup found within `timeout` seconds (none when the lookup is off)."""
+    from retrievers.web import WebReferences, collect_web_references
+
+    return collect_web_references(future, timeout) if future is not None else WebReferences([], "web references off")

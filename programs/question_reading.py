@@ -1,0 +1,103 @@
+"""What the question asks and names, read once per question against the search backend: its frame, and what it
+names that the corpus lacks (supplements, words nobody knows, ingredients only DUR rules know).
+
+Each function reads the backend and the question's state; results are cached on the state (`st.frame`,
+`st.unknown_names`), so a node can ask again at no cost.
+"""
+
+from __future__ import annotations
+
+from programs.outcome import DUR_CODES, rules_for_question, uncovered_only
+from programs.state import QuestionState
+from retrievers.documents import Document
+
+
+def question_frame(backend, st: QuestionState):
+    """What the question asks (`retrievers.question_frame.QuestionFrame`), read once with the backend's names,
+    rules and tokenizer (the shipped rules alone for a backend without them)."""
+    if st.frame is None:
+        from retrievers.lexicon import Lexicon
+        from retrievers.names import NameIndex
+        from retrievers.question_frame import read_frame
+
+        st.morphemes = tuple(backend.tokenizer(st.question)) if backend.tokenizer is not None else ()
+        names = backend.names if backend.names is not None else NameIndex()
+        lexicon = backend.lexicon if backend.lexicon is not None else Lexicon.load()
+        st.frame = read_frame(st.question, names, lexicon, st.morphemes)
+    return st.frame
+
+
+def unknown_names(backend, st: QuestionState) -> list[str]:
+    """Words of a question without a recognised name that neither the dictionary, the corpus nor the answer's
+    documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py). The
+    question as asked is read, not a rewrite's query (whose added words, 연용 or 연령금기, the user never wrote)."""
+    r = st.result
+    if r is None or r.out_of_scope or r.products or not r.hits:
+        return []
+    if st.unknown_names and st.unknown_names[0] is r:
+        return list(st.unknown_names[1])
+    frame = question_frame(backend, st)
+    lexicon, names = backend.lexicon, backend.names
+    # a word a rule or the frame reads as a class or a symptom (지사제, 입병) says what is asked: no name
+    known = {*frame.targets.classes, *frame.targets.symptoms}
+    if lexicon is not None:
+        known.update(lexicon.target_words(st.question))
+        if names is not None:
+            # a rule that reads a brand as its ingredient (리피토 -> 아토르바스타틴) does not make it a leaflet's
+            known = {k for k in known if not any(names.match(a).ingredients for a in lexicon.expand(k)[:1])}
+    unknown = backend.coverage(st.question, [], r.hits)["unknown_words"]
+    words = [w for w in unknown if not any(w in k or k in w for k in known if len(k) >= 2)]
+    st.unknown_names = (r, tuple(words))
+    return words
+
+
+def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
+    """What the question names that the corpus lacks (supplements, and with no medicine named, words nobody
+    knows), and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
+    from retrievers.not_covered import supplement_words
+    from retrievers.question_frame import classes_and_symptoms
+
+    r, names = st.result, backend.names
+    if r is None or names is None:
+        return (), False
+    supplements = tuple(supplement_words(st.question, names))
+    unknown = tuple(w for w in unknown_names(backend, st) if w not in supplements)
+    words = (*supplements, *unknown)
+    if not words:
+        return (), False
+    lexicon = backend.lexicon
+    rest = st.question
+    for w in words:
+        rest = rest.replace(w, " ")
+    speaks = False
+    if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
+        classes, symptoms = classes_and_symptoms(rest, lexicon)
+        speaks = bool(symptoms) or bool(backend.class_members(classes))
+    alone = uncovered_only(words, bool(r.products), supplements, speaks)
+    return words, alone
+
+
+def dur_only(backend, st: QuestionState) -> list[str]:
+    """The question's ingredients only DUR rules know (졸피뎀), with no product named and no leaflet found that
+    mentions them (`retrievers.not_covered.dur_only_ingredients`)."""
+    from retrievers.not_covered import dur_only_ingredients
+
+    r, names = st.result, backend.names
+    if r is None or r.out_of_scope or names is None:
+        return []
+    leaflets = " ".join(h.doc.text for h in r.hits if h.id.startswith("easydrug:"))
+    return [w for w in dur_only_ingredients(names.match(st.question), names) if w not in leaflets]
+
+
+def uncovered_rules(backend, st: QuestionState) -> list[Document]:
+    """The DUR rules of what the uncovered words are made of, when a rule names it (리피토 -> 아토르바스타틴),
+    that speak to the question (`programs.outcome.rules_for_question`)."""
+    lexicon, names = backend.lexicon, backend.names
+    if not st.uncovered or lexicon is None or names is None:
+        return []
+    ingredients = [a for a in lexicon.expand(" ".join(st.uncovered)) if names.match(a).ingredients]
+    try:
+        rows = backend.dur_rules(ingredients, list(DUR_CODES))
+    except Exception:  # noqa: BLE001 - a backend without DUR rules: the answer without them
+        return []
+    return rules_for_question(rows, st.question, question_frame(backend, st).population.group)
