@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import re
 
+from programs.citations import cite_numbers
+
 MARK = "사용자에게 맞지 않는 약"  # programs/offer_guard.py MARK: the "not for you" line
 RULE = re.compile(r"\[(병용금기|임부금기|노인주의|특정연령대금기|연령금기|용량주의|투여기간주의)\]")
-CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
 
 
 def offered(row: dict, backend) -> set[str]:
@@ -63,7 +64,7 @@ def judge(row: dict, backend) -> dict:
             continue
         if not RULE.search(line):
             continue
-        cited = [docs[int(n) - 1] for m in CITE.findall(line) for n in re.findall(r"\d+", m) if 0 < int(n) <= len(docs)]
+        cited = [docs[n - 1] for n in cite_numbers(line) if 0 < n <= len(docs)]
         if any(d is not None and dur_rule.forms(d.text) and "대상 제형" not in line for d in cited):
             formless.append(line)
     return {"offers": offers, "formless": formless}

@@ -29,11 +29,10 @@ Example:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from programs.aspect_check import WORDS, Quoted, aspect_check, document_quotes, section_of
-from programs.citations import product
+from programs.citations import CITE, cite_numbers, product
 from programs.extractive import SAFETY_LINE, mentions
 from programs.text import bigrams
 from retrievers.aspects import load_vocabulary
@@ -41,7 +40,6 @@ from retrievers.documents import Document
 from retrievers.question_frame import SECTION_ASPECT, VOCAB_ASPECT, QuestionFrame
 
 MIN_NEW = 4  # new character bigrams an answer must add to the question's own words
-CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
 CAUSES = ("no_citation", "repeats_question", "off_target", "misses_aspect")
 
 
@@ -97,7 +95,7 @@ def cited_lines(answer: str, docs: list[Document]) -> list[tuple[str, list[Docum
     """Each answer line citing given documents, without its citations, with the documents it cites."""
     out = []
     for line in answer.splitlines():
-        numbers = [int(n) for group in CITE.findall(line) for n in re.findall(r"\d+", group)]
+        numbers = cite_numbers(line)
         cited = [docs[n - 1] for n in dict.fromkeys(numbers) if 0 < n <= len(docs)]
         if cited:
             out.append((CITE.sub(" ", line).strip(), cited))

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from programs.citations import product
+from programs.citations import CITE, cite_numbers, product
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
 from retrievers.population import GROUP_ASPECT, leaflet_words
@@ -75,7 +75,6 @@ WORDS = {
 }
 NOT_COVERED_NOTICE = "※ 찾은 설명서에는 {words}에 대한 내용이 없습니다."
 NOT_QUOTED_NOTICE = "※ 아래 인용한 문장에는 {words}에 대한 내용이 없습니다."
-_CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
 
 
 @dataclass(frozen=True)
@@ -173,11 +172,11 @@ def answer_quotes(answer: str, docs: list[Document]) -> list[Quoted]:
     """
     out = []
     for line in answer.splitlines():
-        numbers = [int(n) for m in _CITE.findall(line) for n in re.findall(r"\d+", m)]
+        numbers = cite_numbers(line)
         cited = [n for n in numbers if 0 < n <= len(docs)]
         if cited:
             doc = docs[cited[0] - 1]
-            text = _CITE.sub("", line).strip()
+            text = CITE.sub("", line).strip()
             name = re.sub(r"\(.*", "", product(doc)).strip()
             if name and text.startswith(name + ":"):
                 text = text[len(name) + 1 :].strip()

@@ -14,7 +14,43 @@ Example:
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable, Sequence
+
 from retrievers.documents import Document
+
+CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")  # "[문서 2]", "[문서 1, 3]": the one form an answer cites in
+
+
+def cite_numbers(text: str) -> list[int]:
+    """Every document number `text` cites, in order, repeats kept.
+
+    >>> cite_numbers("구역 [문서 2]. 두통 [문서 1, 3]")
+    [2, 1, 3]
+    """
+    return [int(n) for group in CITE.findall(text) for n in re.findall(r"\d+", group)]
+
+
+def numbered(
+    docs: Sequence[Document],
+    chars: int | None = None,
+    titled: bool = True,
+    note: Callable[[Document], str] | None = None,
+) -> str:
+    """Documents as every prompt shows them: "[문서 N] title" (with `note`'s line ending, if any), then the text cut
+    to `chars`; the number is what an answer cites.
+
+    >>> meta = {"item_name": "게보린정", "section_label": "이상반응"}
+    >>> print(numbered([Document("easydrug:1:se", "게보린정 구역.", meta)], chars=4))
+    [문서 1] 게보린정 · 이상반응
+    게보린정
+    """
+    blocks = []
+    for i, d in enumerate(docs, 1):
+        head = f"[문서 {i}] {d.title}{note(d) if note else ''}" if titled else f"[문서 {i}]"
+        text = d.text if chars is None else d.text[:chars]
+        blocks.append(f"{head}\n{text}" if titled else f"{head} {text}")
+    return "\n\n".join(blocks)
 
 
 def product(doc: Document) -> str:

@@ -16,8 +16,9 @@ Example:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from programs.citations import cite_numbers
 
 # slot: (question words that raise it, answer words that cover it)
 SLOTS = {
@@ -60,7 +61,6 @@ QUERY_WORDS = {
     "se": "이상반응 부작용",
     "depositMethod": "보관 방법",
 }
-CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
 
 
 @dataclass(frozen=True)
@@ -108,7 +108,7 @@ def requirements(question: str, sections=(), profile=None) -> list[Requirement]:
 
 def cited_numbers(answer: str) -> list[int]:
     """The document numbers the answer cites, ``[문서 N]`` and ``[문서 1, 2]`` alike, in order, without repeats."""
-    return list(dict.fromkeys(int(n) for group in CITE.findall(answer) for n in re.findall(r"\d+", group)))
+    return list(dict.fromkeys(cite_numbers(answer)))
 
 
 def cited_ids(answer: str, numbered: dict[int, str]) -> list[str]:

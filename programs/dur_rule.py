@@ -16,6 +16,19 @@ from __future__ import annotations
 
 import re
 
+from programs.offer_guard import VERDICT_ONLY
+
+RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")  # the DUR rules that bind a user
+
+
+def is_user_rule(doc) -> bool:
+    """A DUR rule of a kind that applies to the user (by profile or the population the question states); not one
+    added only to cite a verdict on a product (programs/offer_guard.py: the marking line cites it where the product
+    is named)."""
+    kind = doc.metadata.get("dur_type", "")
+    return doc.id.startswith("dur:") and kind in RULE_TYPES and not doc.metadata.get(VERDICT_ONLY)
+
+
 _FORMS = re.compile(r"\s*대상 제형:\s*([^.]*)\.\s*$")
 _REST = re.compile(r"\s*(?:사유|대상 제형):")
 _AGE = re.compile(r"은\(는\)\s*(\d+)\s*(세|개월|주)\s*(미만|이하|이상|초과)")

@@ -29,6 +29,7 @@ from difflib import SequenceMatcher
 from programs import citations, offer_guard
 from programs.child_dose import OLDER_DOSE_NOTICE, older_dose_sentences, oldest_age, states_dose
 from programs.coverage import SECTION_WORDS
+from programs.dur_rule import is_user_rule
 from programs.refinement import KnowledgeRefiner
 from programs.sentences import SentenceRanker, sentence_tokens
 from programs.shared_ingredient import shared_ingredient, shared_note
@@ -57,7 +58,6 @@ UNKNOWN_NAME_NOTICE = (
 READ_AS_NOTICE = "※ 질문의 {pairs}(으)로 보고 찾았습니다."
 NONE_ALLOWED = "검색된 제품은 모두 사용자에게 해당하는 DUR 규칙의 성분이 들어 있어 권하지 않습니다."
 INSUFFICIENT_NOTICE = "※ 정보 부족: 검색된 문서에 이 질문에 답할 정보가 충분하지 않습니다."
-RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 RANK_STEP = 0.005  # a sentence loses this much per place its document is down the list (retrieval order first)
@@ -176,12 +176,6 @@ def _dur_section(doc: Document) -> str:
     return "dur:" + doc.id.split(":")[1] if doc.id.startswith("dur:") else ""
 
 
-def _is_rule(doc: Document) -> bool:
-    """One of the user's rules, quoted first (a rule added only to cite a verdict is cited by the marking line)."""
-    kind = doc.metadata.get("dur_type", "")
-    return doc.id.startswith("dur:") and kind in RULE_TYPES and not doc.metadata.get(offer_guard.VERDICT_ONLY)
-
-
 def _product(doc: Document) -> str:
     name = citations.product(doc) or doc.title
     return re.sub(r"\(.*", "", str(name)).strip() or str(name)
@@ -294,7 +288,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
-        if _is_rule(doc):
+        if is_user_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
             continue
@@ -487,14 +481,14 @@ def extractive_answer(
     withheld = offer_guard.marking(docs, {_product(docs[n - 1]) for n in pool})  # forbidden products found
     if which_medicine(question, docs, sections):
         products = product_list(question, docs, terms, sections, limit=max_quotes)
-        rules = [q for q in choose(question, docs, terms, sections, 0, names) if _is_rule(docs[q.sources[0] - 1])]
+        rules = [q for q in choose(question, docs, terms, sections, 0, names) if is_user_rule(docs[q.sources[0] - 1])]
         names = ", ".join(dict.fromkeys(_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
         quotes = choose(question, docs, terms, sections, max_quotes, names)
-        lead = next((q for q in quotes if not _is_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
-        has_rules = any(_is_rule(docs[q.sources[0] - 1]) for q in quotes)
+        lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
+        has_rules = any(is_user_rule(docs[q.sources[0] - 1]) for q in quotes)
         lead_doc = _source(lead, docs) if lead else None
         opening = _opening(lead_doc, sections, has_rules) if lead_doc else ""
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a product the question names

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dspy
 
 from programs import offer_guard
+from programs.citations import numbered
 from programs.extractive import NO_LM_NOTICE, ensure_safety_line, extractive_answer
 from programs.fallback import FallBack
 from programs.routing import GENERATE, LOW_RELEVANCE, NO_CONTEXT
@@ -39,9 +40,7 @@ def format_context(docs: list[Document]) -> str:
     게보린정
     [이상반응] 구역.
     """
-    return "\n\n".join(
-        f"[문서 {i}] {d.title}{offer_guard.context_note(d, docs)}\n{d.text}" for i, d in enumerate(docs, 1)
-    )
+    return numbered(docs, note=lambda d: offer_guard.context_note(d, docs))
 
 
 class Generator(dspy.Module):

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import dspy
 
+from programs import citations
 from programs.budget import BudgetExhausted
 from programs.error_codes import code_for
 from programs.run import Run
@@ -75,7 +76,7 @@ class RelevanceGrader:
 
 def numbered(hits: list[Hit], max_chars: int = 600) -> str:
     """'[문서 N] title' and the start of each document, as the grader sees them."""
-    return "\n\n".join(f"[문서 {i}] {h.doc.title}\n{h.doc.text[:max_chars]}" for i, h in enumerate(hits, 1))
+    return citations.numbered([h.doc for h in hits], max_chars)
 
 
 class LMGrader(dspy.Module):

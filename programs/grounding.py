@@ -33,11 +33,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from programs.citations import CITE, cite_numbers
 from programs.coverage import SLOTS
 from programs.name_words import product_like
 from programs.text import bigrams
+from retrievers.name_keys import squash
 
-CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")
 _SENT_END = re.compile(r"[.!?。](?=\s|\[|$)")
 _CITES_AFTER = re.compile(r"(?:\s*\[문서\s*[\d,\s]+\])+")
 _NATIVE = {"한": "1", "두": "2", "세": "3", "네": "4", "다섯": "5", "여섯": "6", "일곱": "7", "여덟": "8"}
@@ -114,10 +115,6 @@ def _in_range(token: str, text: str) -> bool:
     return False
 
 
-def squash(text: str) -> str:
-    return re.sub(r"[\s\-·,./+&()\[\]'\"]+", "", text).lower()
-
-
 def permits(sentence: str) -> bool:
     return bool(_PERMIT.search(sentence)) and not _PROHIBIT.search(sentence)
 
@@ -161,7 +158,7 @@ def split_units(line: str) -> list[str]:
 
 
 def cited_numbers(unit: str) -> list[int]:
-    return [int(n) for group in CITE.findall(unit) for n in re.findall(r"\d+", group)]
+    return cite_numbers(unit)
 
 
 def _doc_text(doc) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dspy
 
+from programs.citations import numbered
 from signatures.mcq import AnswerMCQ
 
 
@@ -33,9 +34,7 @@ class MCQ(dspy.Module):
         if result.out_of_scope or not result.hits:
             return "", []
         docs = [h.doc for h in result.hits[: self.k]]
-        return "\n\n".join(f"[문서 {i}] {d.text[: self.doc_chars]}" for i, d in enumerate(docs, 1)), [
-            d.id for d in docs
-        ]
+        return numbered(docs, self.doc_chars, titled=False), [d.id for d in docs]
 
     def forward(self, question: str, options: dict) -> dspy.Prediction:
         context, ids = self.context(question)

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 import dspy
 
 from programs.aspect_check import WORDS, answer_quotes, aspect_check, document_quotes
+from programs.citations import numbered
 from programs.coverage import cited_ids, covered, missing, requirements
 from programs.fallback import FallBack
 from programs.routing import clamp, needs_refinement, overall_score
@@ -65,7 +66,7 @@ def format_documents(
     docs: list[Document], limit: int = DEFAULTS.quality_docs, chars: int = DEFAULTS.quality_doc_chars
 ) -> str:
     """The top `limit` documents, each cut to `chars` characters, numbered as in the answer."""
-    return "\n\n".join(f"[문서 {i}] {d.title}\n{d.text[:chars]}" for i, d in enumerate(docs[:limit], 1))
+    return numbered(docs[:limit], chars)
 
 
 def heuristic_evaluation(

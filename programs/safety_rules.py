@@ -20,19 +20,11 @@ from __future__ import annotations
 
 import re
 
+from programs.citations import CITE
 from programs.coverage import cited_ids
+from programs.dur_rule import is_user_rule
 from programs.extractive import mentions, names_product, same
-from programs.grounding import CITE, forbids
-from programs.offer_guard import VERDICT_ONLY
-
-RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")
-
-
-def is_rule(doc) -> bool:
-    """A DUR rule of a kind that applies to the user (by profile); not one added only to cite a verdict on a product
-    (programs/offer_guard.py: the marking line cites it where the product is named)."""
-    kind = doc.metadata.get("dur_type", "")
-    return doc.id.startswith("dur:") and kind in RULE_TYPES and not doc.metadata.get(VERDICT_ONLY)
+from programs.grounding import forbids
 
 
 def answer_ingredients(question: str, docs: list) -> list[str]:
@@ -64,7 +56,7 @@ def _ingredients(doc) -> list[str]:
 
 def rules_first(docs: list) -> list:
     """The same documents, the user's DUR rules first (their order kept)."""
-    return [d for d in docs if is_rule(d)] + [d for d in docs if not is_rule(d)]
+    return [d for d in docs if is_user_rule(d)] + [d for d in docs if not is_user_rule(d)]
 
 
 def says_rule(line: str, doc) -> bool:
@@ -96,7 +88,9 @@ def quoted_rules(answer: str, docs: list) -> set[str]:
         cited = set(cited_ids(line, numbered))
         text = CITE.sub(" ", line).strip()
         for doc in docs:
-            if is_rule(doc) and (says_rule(text, doc) if doc.id in cited else _letters(doc.text) in _letters(text)):
+            if not is_user_rule(doc):
+                continue
+            if says_rule(text, doc) if doc.id in cited else _letters(doc.text) in _letters(text):
                 quoted.add(doc.id)
     return quoted
 
@@ -104,7 +98,7 @@ def quoted_rules(answer: str, docs: list) -> set[str]:
 def cited_unquoted(answer: str, docs: list) -> list[str]:
     """The rules the answer cites without saying what they say (they are quoted again by `add_missing_rules`)."""
     numbered = {i: d.id for i, d in enumerate(docs, 1)}
-    rules = {d.id for d in docs if is_rule(d)}
+    rules = {d.id for d in docs if is_user_rule(d)}
     quoted = quoted_rules(answer, docs)
     return [i for i in dict.fromkeys(cited_ids(answer, numbered)) if i in rules and i not in quoted]
 
@@ -121,7 +115,7 @@ def add_missing_rules(answer: str, docs: list) -> tuple[str, list[str]]:
     groups: list[tuple[str, list[int]]] = []  # the same rule text (rows that differ only in code) quoted once
     added = []
     for n, doc in enumerate(docs, 1):
-        if not is_rule(doc) or doc.id in quoted or any(same(doc.text, c) for c in covered):
+        if not is_user_rule(doc) or doc.id in quoted or any(same(doc.text, c) for c in covered):
             continue
         added.append(doc.id)
         group = next((g for g in groups if same(g[0], doc.text)), None)
