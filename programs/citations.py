@@ -22,6 +22,15 @@ from retrievers.documents import Document
 CITE = re.compile(r"\[문서\s*([\d,\s]+)\]")  # "[문서 2]", "[문서 1, 3]": the one form an answer cites in
 
 
+def cite(numbers) -> str:
+    """The citation of document positions, as answers write it.
+
+    >>> cite([3, 1])
+    '[문서 3, 1]'
+    """
+    return f"[문서 {', '.join(map(str, numbers))}]"
+
+
 def cite_numbers(text: str) -> list[int]:
     """Every document number `text` cites, in order, repeats kept.
 
@@ -47,7 +56,7 @@ def numbered(
     """
     blocks = []
     for i, d in enumerate(docs, 1):
-        head = f"[문서 {i}] {d.title}{note(d) if note else ''}" if titled else f"[문서 {i}]"
+        head = f"{cite([i])} {d.title}{note(d) if note else ''}" if titled else cite([i])
         text = d.text if chars is None else d.text[:chars]
         blocks.append(f"{head}\n{text}" if titled else f"{head} {text}")
     return "\n\n".join(blocks)

@@ -148,7 +148,7 @@ class Quote:
 
     def line(self) -> str:
         head = f"{self.product}: " if self.product else ""
-        return f"{head}{self.text} [문서 {', '.join(map(str, sorted(self.sources)))}]"
+        return f"{head}{self.text} {citations.cite(sorted(self.sources))}"
 
 
 def _source(q: Quote, docs: list[Document]) -> Document:

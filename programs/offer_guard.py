@@ -83,7 +83,7 @@ def _why(rule_ids: list[str], docs: list[Document], where: dict[str, int]) -> st
     parts = []
     for kind, items in groups.items():
         labels = "·".join(dict.fromkeys(label for label, _ in items))
-        parts.append(f"{kind} {labels} [문서 {', '.join(str(n) for n in sorted({n for _, n in items}))}]")
+        parts.append(f"{kind} {labels} {citations.cite(sorted({n for _, n in items}))}")
     return "; ".join(parts)
 
 

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 
+from programs.citations import cite
 from programs.dur_rule import statement
 
 ANSWERED, OUT_OF_SCOPE, NOT_IN_CORPUS, NOT_IN_LEAFLETS = "answered", "out_of_scope", "not_in_corpus", "not_in_leaflets"
@@ -112,7 +113,7 @@ def with_rules(answer: str, rules) -> str:
     """The not-in-corpus answer followed by the DUR rules quoted, each cited (``[문서 N]``, 1-based)."""
     if not rules:
         return answer
-    lines = [f"{statement(d.text)} [문서 {i}]" for i, d in enumerate(rules, 1)]
+    lines = [f"{statement(d.text)} {cite([i])}" for i, d in enumerate(rules, 1)]
     return "\n".join([answer, "", RULES_LEAD, *lines])
 
 

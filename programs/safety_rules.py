@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from programs.citations import CITE
+from programs.citations import CITE, cite
 from programs.coverage import cited_ids
 from programs.dur_rule import is_user_rule
 from programs.extractive import mentions, names_product, same
@@ -123,5 +123,5 @@ def add_missing_rules(answer: str, docs: list) -> tuple[str, list[str]]:
             group[1].append(n)
         else:
             groups.append((doc.text.strip(), [n]))
-    lines = [f"{text} [문서 {', '.join(map(str, ns))}]" for text, ns in groups]
+    lines = [f"{text} {cite(ns)}" for text, ns in groups]
     return ("\n".join([*lines, answer]) if lines else answer), added

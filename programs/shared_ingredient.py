@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from programs.citations import cite
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
 from retrievers.names import ingredient_key, ingredient_keys, product_keys, spelling_variants, squash
@@ -63,7 +64,7 @@ def shared_note(shared: SharedIngredient, cited: set[int] | None = None) -> str:
     among the `cited` document positions when given, so the note cites nothing the answer does not quote)."""
     pairs = [(p, n) for p, n in zip(shared.products, shared.sources, strict=True) if cited is None or n in cited]
     pairs = pairs or list(zip(shared.products, shared.sources, strict=True))[:1]
-    named = ", ".join(f"{p} [문서 {n}]" for p, n in pairs[:MAX_NAMED])
+    named = ", ".join(f"{p} {cite([n])}" for p, n in pairs[:MAX_NAMED])
     more = " 등" if len(shared.products) > len(pairs[:MAX_NAMED]) else ""
     return (
         f"{shared.ingredient} 성분은 여러 제품에 들어 있습니다(대표 제품: {named}{more}). "
