@@ -6,9 +6,9 @@ programs/routing.py. `forward` runs that table until `stop` and records each nod
 
 1. the question as asked is searched; out of scope -> the OOS answer, no LM call;
 2. with a query LM, the query is optimised (core/recall/avoid terms) and searched again;
-3. the calibrated evaluator grades the result (with ``llm_grading``, one judge call grades all documents) and the
-   0.7 route picks: generate, rewrite and search again (<= 2), generate from the top 3 with a low-relevance notice,
-   or generate without context when nothing found reaches the floor;
+3. the retrieval evaluator (calibrated, no LM) grades the result (with ``llm_grading``, one judge call grades all
+   documents) and the 0.7 route picks: generate, rewrite and search again (<= 2), generate from the top 3 with a
+   low-relevance notice, or generate without context when nothing found reaches the floor;
 4. the DUR rules that apply to the user are added, the documents cut to their relevant strips, the answer written;
 5. verified and self-corrected (<= 3 rounds; missing information searches again once);
 6. the strategy evaluates quality and, while it stays low and the safety stops allow, rewrites and searches again.
@@ -35,7 +35,7 @@ from programs.answer_ending import BUDGET_NOTICES, budget_notices, finish
 from programs.answer_policies import out_of_budget
 from programs.budget import BudgetExhausted
 from programs.generator import Generator
-from programs.grading import LMGrader, RelevanceGrader
+from programs.grading import LMGrader, RetrievalEvaluator
 from programs.parts import Parts
 from programs.profile import UserProfile
 from programs.quality_evaluator import QualityEvaluator
@@ -93,7 +93,7 @@ class CRAG(dspy.Module):
         self.lm_grader = LMGrader()
         self.generator = Generator(self.settings)
         self.verifier = Verifier()
-        self.evaluator = QualityEvaluator(self.settings)
+        self.quality_evaluator = QualityEvaluator(self.settings)
         self.rewriter = QueryRewriter(self.settings)
         self.shared = Shared(backend, lms, web)
 
@@ -133,7 +133,7 @@ class CRAG(dspy.Module):
     def use_settings(self, settings: CragSettings) -> None:
         """Switch this program and the parts that read settings to `settings`."""
         self.settings = settings
-        for part in (self.generator, self.evaluator, self.rewriter):
+        for part in (self.generator, self.quality_evaluator, self.rewriter):
             part.settings = settings
 
     def parts(self) -> Parts:
@@ -144,10 +144,10 @@ class CRAG(dspy.Module):
             backend=self.backend,
             query_optimizer=self.query_optimizer,
             lm_grader=self.lm_grader,
-            relevance_grader=RelevanceGrader(s.grade_threshold, s.grade_threshold_rerank),
+            retrieval_evaluator=RetrievalEvaluator(s.grade_threshold, s.grade_threshold_rerank),
             generator=self.generator,
             verifier=self.verifier,
-            evaluator=self.evaluator,
+            quality_evaluator=self.quality_evaluator,
             rewriter=self.rewriter,
             strategy=create_strategy(s),
             start_web=self._start_web,

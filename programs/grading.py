@@ -1,7 +1,7 @@
 """Grade retrieved documents: a relevance probability per document and one for the result (document-grading seed
 §3.1, with the CRAG paper's small calibrated evaluator as the default).
 
-`RelevanceGrader` reads the calibrated retrieval evaluator (`retrievers.relevance`): no LM, probabilities that mean
+`RetrievalEvaluator` reads the calibrated retrieval evaluator (`retrievers.relevance`): no LM, probabilities that mean
 what they say, so the seed's 0.7 threshold routes. `LMGrader` (flag ``llm_grading``) asks the judge LM about all
 documents in one call and averages its verdicts with the calibrated probabilities; when the LM fails or the budget
 is spent, the calibrated grade stands alone.
@@ -11,7 +11,7 @@ Example:
     >>> hits = [Hit(Document("easydrug:1:se", "x"), 3.4, {"bm25": 8.0, "dense": 0.9, "product": 1.0,
     ...        "section": 1.0, "fused": 3.4})]
     >>> from retrievers.result import RetrievalResult
-    >>> g = RelevanceGrader().grade(RetrievalResult("게보린 부작용", hits, products=["게보린"]))
+    >>> g = RetrievalEvaluator().grade(RetrievalResult("게보린 부작용", hits, products=["게보린"]))
     >>> g.method, len(g.documents), g.relevant == [g.documents[0] >= 0.5]
     ('calibrated', 1, True)
 """
@@ -54,7 +54,7 @@ class Grades:
         return max(self.documents, default=0.0)
 
 
-class RelevanceGrader:
+class RetrievalEvaluator:
     """Grade with the calibrated retrieval evaluator.
 
     Args:

@@ -133,7 +133,7 @@ def grade(p: Parts, st: QuestionState) -> dict:
     grades = st.graded.get(key)
     cached = grades is not None
     if not cached:
-        grades = p.relevance_grader.grade(result)
+        grades = p.retrieval_evaluator.grade(result)
         if s.llm_grading and st.run.has_lm("judge"):
             grades = p.lm_grader(question=st.question, hits=result.hits, base=grades, run=st.run).grades
         st.graded[key] = grades
@@ -374,7 +374,7 @@ def research(p: Parts, st: QuestionState) -> dict:
 def evaluate(p: Parts, st: QuestionState) -> dict:
     """Evaluate quality (the strategy's way), keep the best answer, and say whether the quality loop stops."""
     fb = p.strategy.evaluate(
-        p.evaluator,
+        p.quality_evaluator,
         question=st.question,
         answer=st.answer,
         documents=st.context_docs,

@@ -37,7 +37,7 @@ MAX_DEMO_CHARS = 50_000  # per demo as JSON: a question, up to five documents of
 # names that changed since format 1 files were first written: read under the new name, so older states still load
 RENAMED_SETTINGS = {"extractive_docs": "extractive_quotes"}
 RETIRED_SETTINGS = ("extractive_sentences", "strip_threshold", "max_strips_per_doc")  # never read by the program
-RENAMED_PREDICTORS = {"grader.grade": "lm_grader.grade"}
+RENAMED_PREDICTORS = {"grader.grade": "lm_grader.grade", "evaluator.evaluate": "quality_evaluator.evaluate"}
 
 
 class StateError(ValueError):

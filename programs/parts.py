@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from programs.generator import Generator
-from programs.grading import LMGrader, RelevanceGrader
+from programs.grading import LMGrader, RetrievalEvaluator
 from programs.quality_evaluator import QualityEvaluator
 from programs.query_optimizer import QueryOptimizer
 from programs.query_rewriter import QueryRewriter
@@ -26,7 +26,8 @@ class Parts:
     Attributes:
         settings: the program's settings (the one copy; parts read their limits from it).
         backend: the `retrievers.backend.SearchBackend`.
-        query_optimizer, lm_grader, relevance_grader, generator, verifier, evaluator, rewriter: the program's parts.
+        query_optimizer, lm_grader, retrieval_evaluator, generator, verifier, quality_evaluator, rewriter: the
+            program's parts (`retrieval_evaluator` grades a search, no LM; `lm_grader` is the optional judge LM).
         strategy: how quality is evaluated and when the refinement stops (`programs.strategies`).
         start_web: ``query -> Future`` of web references (never part of the LM context).
         cache: what the program keeps between questions (the query check's corpus vocabulary).
@@ -36,10 +37,10 @@ class Parts:
     backend: Any
     query_optimizer: QueryOptimizer
     lm_grader: LMGrader
-    relevance_grader: RelevanceGrader
+    retrieval_evaluator: RetrievalEvaluator
     generator: Generator
     verifier: Verifier
-    evaluator: QualityEvaluator
+    quality_evaluator: QualityEvaluator
     rewriter: QueryRewriter
     strategy: RefineStrategy
     start_web: Callable[[str], Any]

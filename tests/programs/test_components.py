@@ -5,7 +5,7 @@ import pytest
 
 from programs.budget import BudgetExhausted
 from programs.extractive import extractive_answer
-from programs.grading import LMGrader, RelevanceGrader
+from programs.grading import LMGrader, RetrievalEvaluator
 from programs.profile import UserProfile
 from programs.quality_evaluator import QualityEvaluator, QualityFeedback, heuristic_evaluation
 from programs.query_optimizer import QueryOptimizer
@@ -39,21 +39,21 @@ def five_hits():
 
 
 def test_calibrated_grade_gives_probabilities_per_document_and_result():
-    grades = RelevanceGrader().grade(RetrievalResult("약0 부작용", five_hits(), products=["약0"]))
+    grades = RetrievalEvaluator().grade(RetrievalResult("약0 부작용", five_hits(), products=["약0"]))
     assert grades.method == "calibrated"
     assert len(grades.documents) == 5
     assert all(0.0 <= p <= 1.0 for p in grades.documents)
     assert 0.0 <= grades.relevance <= 1.0
     assert grades.documents == sorted(grades.documents, reverse=True)  # lower fused score, lower probability
     assert grades.relevant == [p >= 0.5 for p in grades.documents]
-    assert RelevanceGrader().grade(RetrievalResult("q")).relevance == 0.0
+    assert RetrievalEvaluator().grade(RetrievalResult("q")).relevance == 0.0
 
 
 def test_reranker_grades_read_the_rerank_scores():
     hits = five_hits()
     for h, sc in zip(hits, (0.9, 0.2, 0.04, 0.01, 0.001), strict=True):
         h.scores["rerank"] = sc
-    grades = RelevanceGrader().grade(RetrievalResult("q", hits, scorer="flag:x"))
+    grades = RetrievalEvaluator().grade(RetrievalResult("q", hits, scorer="flag:x"))
     assert grades.method == "reranker"
     assert grades.relevance == 0.9
     assert grades.relevant == [True, True] + [False] * 3
@@ -62,7 +62,7 @@ def test_reranker_grades_read_the_rerank_scores():
 def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_grade():
     lm = ScriptedLM(grade=[{"verdicts": ["yes", "no", "no", "yes", "no"], "reason": "r"}])
     run = Run(lms={"judge": lm}, budget_limit=None)
-    base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
+    base = RetrievalEvaluator().grade(RetrievalResult("q", five_hits()))
     grades = LMGrader()(question="부작용", hits=five_hits(), base=base, run=run).grades
     assert lm.calls == ["grade"]
     assert grades.method == "lm"
@@ -74,7 +74,7 @@ def test_lm_grading_is_one_call_for_all_documents_combined_with_the_calibrated_g
 @pytest.mark.parametrize("bad", ["garbage", {"verdicts": ["yes"], "reason": "r"}, {"verdicts": ["maybe"] * 5}])
 def test_malformed_lm_grades_fall_back_to_the_calibrated_grade(bad):
     run = Run(lms={"judge": ScriptedLM(grade=[bad])}, budget_limit=None)
-    base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
+    base = RetrievalEvaluator().grade(RetrievalResult("q", five_hits()))
     assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run).grades is base
     assert run.trace.fallbacks[0].startswith("grade")
 
@@ -82,7 +82,7 @@ def test_malformed_lm_grades_fall_back_to_the_calibrated_grade(bad):
 def test_lm_grading_past_the_budget_keeps_the_calibrated_grade():
     lm = ScriptedLM()
     run = Run(lms={"judge": lm}, budget_limit=0)
-    base = RelevanceGrader().grade(RetrievalResult("q", five_hits()))
+    base = RetrievalEvaluator().grade(RetrievalResult("q", five_hits()))
     assert LMGrader()(question="부작용", hits=five_hits(), base=base, run=run).grades is base
     assert lm.calls == []
 

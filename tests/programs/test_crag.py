@@ -487,7 +487,7 @@ def test_named_predictors_are_stable_and_state_round_trips(tmp_path, searcher):
         "generator.generate_no_context",
         "verifier.verify",
         "verifier.correct",
-        "evaluator.evaluate",
+        "quality_evaluator.evaluate",
         "rewriter.rewrite",
     ]
     program.generator.generate.demos = [{"question": "q", "context": "c", "profile_summary": "", "answer": "a"}]
