@@ -20,18 +20,6 @@ def test_unknown_policy_is_rejected():
         needs_dense(analyse("두통", NameIndex(), Lexicon.load()), "sometimes")
 
 
-def test_searcher_embeds_only_when_the_policy_asks(mini_searcher):
-    g = mini_searcher.gather("게보린 부작용")
-    assert g.relevance == 0.0
-    assert set(g.raw["dense"]) == {0.0}
-    top = mini_searcher.rank(g)[0]
-    assert top.id == "easydrug:197900277:se"
-    assert set(top.scores) >= {"bm25", "dense", "product", "section", "fused"}
-    g = mini_searcher.gather("머리가 깨질 것 같아요")
-    assert g.relevance > 0.0
-    assert any(v != 0.0 for v in g.raw["dense"])
-
-
 def test_always_policy_embeds_named_questions_too(mini_index):
     from retrievers.index_open import open_searcher
     from retrievers.settings import RetrievalSettings

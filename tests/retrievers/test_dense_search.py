@@ -24,11 +24,3 @@ def test_named_and_rule_covered_questions_are_not_embedded(mini_searcher):
     assert dense.vector_later(named, s.dense, lexicon, s.max_query_tokens)() is None
     rules = dense.vector_later(symptom, s.dense, lexicon, s.max_query_tokens)()
     assert np.array_equal(rules, dense.rules_vector(symptom.query, lexicon, s.max_query_tokens))
-
-
-def test_the_gathered_frame_is_the_frame_read_on_its_own(mini_searcher):
-    from retrievers.question_frame import read_frame
-
-    g = mini_searcher.gather("오늘 저녁 뭐 먹지")
-    qa = g.analysis
-    assert g.frame == read_frame(qa.query, mini_searcher.names, mini_searcher.lexicon, g.morphemes, found=qa.names)

@@ -36,13 +36,6 @@ def test_frame_features_of_mini_index_retrievals(mini_searcher, question, expect
     assert {k: result.frame_features[k] for k in expected} == expected
 
 
-def test_the_result_carries_the_frame_read_with_retrievals_names(mini_searcher):
-    result = mini_searcher.retrieve("임신 중에 감기약 먹어도 되나요")
-    assert result.frame.targets.classes == ("감기약",)
-    assert result.frame.population.group == "pregnant"
-    assert "frame_ms" in result.timings
-
-
 def test_no_frame_or_no_hits_is_the_neutral_row():
     frame = QuestionFrame("감기약 먹고 운전해도 돼요?", Targets(classes=("감기약",)), ("driving",))
     assert frame_features(None, []) == NEUTRAL

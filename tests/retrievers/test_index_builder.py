@@ -111,23 +111,6 @@ def test_shipped_vectors_are_reused_after_a_check(corpus_copy, tmp_path):
     assert fresh.texts_embedded <= 6 + rules  # no passage beyond the verification sample
 
 
-def test_hybrid_search_on_the_mini_index(mini_searcher):
-    r = mini_searcher.retrieve("게보린 부작용")
-    assert r.hits[0].id.endswith(":se")
-    assert "게보린" in r.hits[0].doc.text
-    assert not r.out_of_scope
-    assert r.scorer == "fused"
-    assert set(r.hits[0].scores) >= {"bm25", "dense", "product", "section", "fused"}
-    assert len(mini_searcher.retrieve("게보린 부작용", k=2).hits) == 2
-
-
-def test_dur_rules_by_ingredient_and_type(mini_searcher):
-    rules = mini_searcher.dur_rules(["이부프로펜"], ["cc"])
-    assert rules
-    assert all(d.metadata["dur_code"] == "cc" for d in rules)
-    assert all("이부프로펜" in d.text for d in rules)
-
-
 def test_a_dosage_form_in_the_question_prefers_that_product(mini_searcher):
     seqs = {d.metadata["item_seq"]: d.metadata["item_name"] for d in mini_searcher.docs if d.source == "easydrug"}
     gelfos = next(s for s, n in seqs.items() if "겔포스" in n)

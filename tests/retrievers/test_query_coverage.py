@@ -2,7 +2,6 @@
 
 from retrievers.documents import Document, Hit
 from retrievers.query_coverage import uncovered_names, unknown_words
-from yaksa.testing.mini_index import in_scope_by_dense_alone
 
 
 def test_a_name_in_latin_letters_nobody_knows_is_reported(searcher):
@@ -27,17 +26,3 @@ def test_a_recognised_name_no_hit_mentions_is_uncovered():
     hits = [Hit(Document("easydrug:1:intrc", "이부프로펜과 함께 복용하지 마십시오"), 3.0)]
     assert uncovered_names(["이부프로펜", "메토트렉세이트"], hits) == ["메토트렉세이트"]
     assert unknown_words(["이부프로펜정"], vocabulary=set(), names=["이부프로펜정"], hits=[]) == []
-
-
-def test_a_question_with_nothing_to_search_for_gets_no_documents(searcher):
-    from retrievers.searcher import VAGUE_WARNING
-
-    lenient = in_scope_by_dense_alone(searcher)
-    r = lenient.retrieve("약 궁금해요", k=5)
-    assert not r.out_of_scope
-    assert r.hits == []
-    assert VAGUE_WARNING in r.warnings
-    for question in ("게보린", "두통", "부작용 궁금해요"):  # a name, a symptom, a section: searched
-        found = lenient.retrieve(question, k=5)
-        assert found.hits, question
-        assert VAGUE_WARNING not in found.warnings
