@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.question_frame import AFTER_INTAKE, classes_and_symptoms, new_symptom
+from retrievers.unicode_text import normalise
 
 # A DUR intent also points at the leaflet sections that carry the same caution.
 IMPLIED_SECTIONS = {
@@ -49,10 +50,12 @@ class QueryAnalysis:
 
 
 def normalise_query(query: str, max_chars: int) -> tuple[str, list[str]]:
-    """Strip and cut; raise QueryError for an empty query."""
-    if query is None or not str(query).strip():
+    """One Unicode form (`retrievers.unicode_text.normalise`: NFC, no invisible characters), whitespace collapsed,
+    cut to `max_chars`; raise QueryError for an empty query (one of invisible characters only included). A Python
+    caller of the searcher gets what the CLI and HTTP edge give."""
+    q = " ".join(normalise(str(query)).split()) if query is not None else ""
+    if not q:
         raise QueryError('the query is empty: ask about a medicine, e.g. "게보린 부작용"')
-    q = " ".join(str(query).split())
     warnings = []
     if len(q) > max_chars:
         warnings.append(f"query cut from {len(q)} to {max_chars} characters")

@@ -392,12 +392,18 @@ def test_a_very_long_question_is_cut_and_still_searched(mini_searcher):
     assert repeated.hits[0].id == f"easydrug:{GEBORIN}:se"
 
 
-@pytest.mark.parametrize("question", ["a" * 5000, "ㅋ" * 2000, "\u200b"])
-def test_long_or_invisible_text_with_nothing_to_search_is_blocked(searcher, question):
+@pytest.mark.parametrize("question", ["a" * 5000, "ㅋ" * 2000])
+def test_long_text_with_nothing_to_search_is_blocked(searcher, question):
     r = searcher.retrieve(question)
     assert r.out_of_scope and r.hits == []
     assert r.oos_reason.endswith("and no drug name or symptom recognised")
     assert len(r.query) == min(len(question), 1000)
+
+
+@pytest.mark.parametrize("question", ["\u200b", "\ufeff \u200d"])
+def test_a_question_of_invisible_characters_only_is_empty(mini_searcher, question):
+    with pytest.raises(QueryError, match="the query is empty"):
+        mini_searcher.retrieve(question)
 
 
 VARIANTS = {
@@ -408,31 +414,12 @@ VARIANTS = {
 
 
 @pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
-def test_decomposed_or_invisible_characters_search_as_the_clean_question_once_normalised(searcher, variant):
-    """The entry points normalise (yaksa/text_input.py, programs/question.py); the searcher takes the text as given
-    and raises nothing."""
+def test_the_searcher_reads_a_name_written_with_invisible_or_decomposed_characters(searcher, variant):
+    """A Python caller that skips the entry points' cleaning gets what the CLI and HTTP edge give: the query in one
+    Unicode form (`retrievers.unicode_text.normalise`), searched as the clean question."""
     assert variant != "게보린 부작용"
-    raw = searcher.retrieve(variant)
-    assert raw.query == variant
-    clean = searcher.retrieve("게보린 부작용")
-    assert ranking(searcher.retrieve(normalise(variant))) == ranking(clean)
-    assert clean.products == ["게보린"] and clean.hits[0].id == f"easydrug:{GEBORIN}:se"
-
-
-def test_a_decomposed_question_is_blocked_rather_than_answered_with_another_leaflet(searcher):
-    r = searcher.retrieve(VARIANTS["decomposed"])
-    assert r.products == []
-    assert r.out_of_scope and r.hits == []
-
-
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="Searcher.retrieve does not normalise: a Python caller that skips `retrievers.unicode_text.normalise` "
-    "gets the name unrecognised (with a zero-width space the real searcher ranks other products' 이상반응 first)",
-)
-@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS.keys())
-def test_the_searcher_itself_reads_a_name_written_with_invisible_or_decomposed_characters(searcher, variant):
     r = searcher.retrieve(variant)
+    assert r.query == "게보린 부작용" == normalise(variant)
     assert r.products == ["게보린"]
     assert r.hits[0].id == f"easydrug:{GEBORIN}:se"
+    assert ranking(r) == ranking(searcher.retrieve("게보린 부작용"))
