@@ -1,6 +1,6 @@
 """How an answer ends: the notices that open it (a name read as another, a medicine the corpus lacks, an asked
 aspect the documents do not speak to), those that close it when a budget ran out, its citations and web links, and
-the `dspy.Prediction` apps read.
+the `Answer` (a `dspy.Prediction`) apps read.
 """
 
 from __future__ import annotations
@@ -32,6 +32,30 @@ TIME_NOTICES = {
     "extractive": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
     "unverified": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
 }
+
+
+class Answer(dspy.Prediction):
+    """The program's prediction: ``answer``, ``citations``, ``contexts``, ``web_refs``, ``out_of_scope``, ``mode``,
+    and ``run_log``, the run's record (`programs.run.RunLog.to_dict`: steps, LM calls, stop reason). ``trace`` is a
+    deprecated alias of ``run_log`` kept for apps that read it; it is not DSPy's ``trace`` (the predictor calls an
+    optimizer hands a metric).
+
+    >>> a = Answer(answer="네", run_log={"stop_reason": "done"})
+    >>> a.trace is a.run_log, a.get("trace"), a["trace"]["stop_reason"], "trace" in a
+    (True, {'stop_reason': 'done'}, 'done', True)
+    """
+
+    def __getattr__(self, key):
+        return super().__getattr__("run_log" if key == "trace" else key)
+
+    def __getitem__(self, key):
+        return super().__getitem__("run_log" if key == "trace" else key)
+
+    def __contains__(self, key):
+        return super().__contains__("run_log" if key == "trace" else key)
+
+    def get(self, key, default=None):
+        return super().get("run_log" if key == "trace" else key, default)
 
 
 def budget_notices(error: BudgetExhausted) -> dict:
@@ -79,7 +103,7 @@ def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     return "", False
 
 
-def finish(p: Parts, st: QuestionState, start: float) -> dspy.Prediction:
+def finish(p: Parts, st: QuestionState, start: float) -> Answer:
     """The prediction of the best answer: its opening notices, numbered citations, web links and the trace."""
     best = st.best or st.snapshot(None)
     answer = best["answer"]
@@ -114,13 +138,13 @@ def finish(p: Parts, st: QuestionState, start: float) -> dspy.Prediction:
         verification=best["verification"],
         quality=best["feedback"].to_dict() if best.get("feedback") else None,
     )
-    return dspy.Prediction(
+    return Answer(
         question=st.question,
         answer=answer,
         citations=citations,
         contexts=best["contexts"],
         web_refs=web.links,
-        trace=out,
+        run_log=out,
         out_of_scope=st.out_of_scope,
         mode=best["mode"],
     )

@@ -34,8 +34,8 @@ class YaksaModel(mlflow.pyfunc.PythonModel):
                         "citations": pred.citations,
                         "contexts": pred.contexts,
                         "out_of_scope": pred.out_of_scope,
-                        "stop_reason": pred.trace.get("stop_reason", ""),
-                        "lm_calls": pred.trace.get("lm_calls", {}).get("total", 0),
+                        "stop_reason": pred.run_log.get("stop_reason", ""),
+                        "lm_calls": pred.run_log.get("lm_calls", {}).get("total", 0),
                     }
                 )
             else:
