@@ -60,7 +60,7 @@ def slot_sentences(question: str, gold_texts: list[str]) -> list[str]:
 
 def has_sentence(answer: str, sentences: list[str]) -> bool:
     """The answer quotes one of the sentences (spacing aside) or one the same up to a few characters."""
-    from programs.extractive import same
+    from programs.text import same
 
     flat = "".join(answer.split())
     return any("".join(s.split()) in flat or any(same(s, a) for a in answer.splitlines()) for s in sentences)
@@ -150,8 +150,8 @@ def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
 
 def duplicate_quotes(answer: str) -> int:
     """Lines of the answer that quote the same sentence as an earlier line (near-duplicates count)."""
-    from programs.extractive import same
     from programs.grounding import CITE
+    from programs.text import same
 
     lines = [CITE.sub("", ln).strip() for ln in answer_text(answer).splitlines() if CITE.search(ln)]
     lines = [ln.split(": ", 1)[-1] for ln in lines]

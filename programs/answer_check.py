@@ -33,7 +33,8 @@ from dataclasses import dataclass, replace
 
 from programs.aspect_check import WORDS, Quoted, aspect_check, document_quotes, section_of
 from programs.citations import CITE, cite_numbers, product
-from programs.extractive import SAFETY_LINE, mentions
+from programs.name_mentions import mentions
+from programs.notices import SAFETY_LINE
 from programs.text import bigrams
 from retrievers.aspects import load_vocabulary
 from retrievers.documents import Document

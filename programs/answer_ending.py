@@ -13,25 +13,12 @@ from programs import coverage
 from programs.aspect_check import self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
-from programs.extractive import read_as_notice, unknown_name_notice
 from programs.lm_call import TimeBudgetExhausted
+from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
 from programs.parts import Parts
 from programs.question_reading import dur_only, question_frame, unknown_names
 from programs.state import QuestionState
-
-BUDGET_NOTICES = {
-    "passed": "※ LM 호출 한도를 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
-    "best": "※ 이 질문에 쓸 수 있는 LM 호출 횟수를 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
-    "extractive": "※ LM 호출 한도를 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
-    "unverified": "※ LM 호출 한도를 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
-}
-TIME_NOTICES = {
-    "passed": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검증을 통과한 마지막 답변을 보여 드립니다.",
-    "best": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 지금까지의 가장 나은 답변을 보여 드립니다.",
-    "extractive": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 검색된 문서의 문장을 그대로 옮긴 답변을 보여 드립니다.",
-    "unverified": "※ 이 질문에 쓸 수 있는 시간을 모두 써서, 아직 검증하지 못한 답변을 보여 드립니다.",
-}
 
 
 class Answer(dspy.Prediction):

@@ -7,17 +7,11 @@ from __future__ import annotations
 from programs import coverage, grounding, offer_guard, routing, safety_rules
 from programs.answer_context import mark_forbidden
 from programs.extractive import extractive_answer
+from programs.notices import ANSWER_CHECK_NOTICE, GROUNDING_FALLBACK_NOTICE, GROUNDING_REMOVED_NOTICE
 from programs.parts import Parts
 from programs.routing import EXTRACTIVE, GENERATE, NO_CONTEXT
 from programs.state import QuestionState
 
-GROUNDING_REMOVED_NOTICE = "※ 근거 확인: 인용한 문서로 확인되지 않는 문장 {n}개를 답변에서 뺐습니다."
-GROUNDING_FALLBACK_NOTICE = (
-    "※ 근거 확인: 답변의 문장이 인용한 문서로 확인되지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
-)
-ANSWER_CHECK_NOTICE = (
-    "※ 답변 확인: LM의 답변이 질문에 답하지 않아, 검색된 문서의 문장을 그대로 옮긴 답변으로 바꿨습니다."
-)
 FAILED = ("fail", "failed")
 
 

@@ -68,6 +68,16 @@ def product(doc: Document) -> str:
     return str(meta.get("item_name") or meta.get("ingredient", ""))
 
 
+def short_product(doc: Document) -> str:
+    """The product's name as answers say it: `product` (or the title) without its parenthesised tail.
+
+    >>> short_product(Document("easydrug:1:se", "", {"item_name": "탁센연질캡슐(나프록센)"}))
+    '탁센연질캡슐'
+    """
+    name = product(doc) or doc.title
+    return re.sub(r"\(.*", "", str(name)).strip() or str(name)
+
+
 def section(doc: Document) -> str:
     """The section a document is: the leaflet section's label, or a DUR rule's type ("" when it has neither)."""
     meta = doc.metadata

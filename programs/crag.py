@@ -31,7 +31,7 @@ import dspy
 
 from programs import graph, spans
 from programs.ablations import get_profile
-from programs.answer_ending import BUDGET_NOTICES, budget_notices, finish
+from programs.answer_ending import budget_notices, finish
 from programs.answer_policies import out_of_budget
 from programs.budget import BudgetExhausted
 from programs.generator import Generator
@@ -51,7 +51,7 @@ from retrievers.oos_guard import OOS_MESSAGE
 
 MAX_STEPS = 200  # a guard: every loop has its own cap, so a real question takes a few dozen steps at most
 
-__all__ = ["CRAG", "OOS_MESSAGE", "BUDGET_NOTICES"]
+__all__ = ["CRAG", "OOS_MESSAGE"]
 
 
 class Shared:

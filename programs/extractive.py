@@ -24,16 +24,18 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from difflib import SequenceMatcher
 
 from programs import citations, offer_guard
 from programs.child_dose import OLDER_DOSE_NOTICE, older_dose_sentences, oldest_age, states_dose
+from programs.citations import short_product
 from programs.coverage import SECTION_WORDS
 from programs.dur_rule import is_user_rule
+from programs.name_mentions import naming
+from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
 from programs.refinement import KnowledgeRefiner
 from programs.sentences import SentenceRanker, sentence_tokens
 from programs.shared_ingredient import shared_ingredient, shared_note
-from programs.text import bigrams, split_sentences
+from programs.text import same, split_sentences
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
@@ -41,23 +43,6 @@ from retrievers.names import NameIndex
 from retrievers.population import CHILD_AGE
 from retrievers.question_frame import read_frame
 
-SAFETY_LINE = "전문가와 꼭 상담하세요."
-NO_LM_NOTICE = (
-    "※ 언어 모델(LM) 없이 만든 답변입니다: 검색된 문서의 문장을 그대로 옮겼습니다. "
-    "LM을 설정하면(--lm) 문장으로 다듬은 답변을 받을 수 있습니다."
-)
-LOW_RELEVANCE_NOTICE = "검색된 문서가 질문과 직접 관련되지 않을 수 있어, 아래 정보는 불완전할 수 있습니다."
-NO_CONTEXT_ANSWER = (
-    "질문과 관련된 의약품 문서를 찾지 못했습니다. 제품명이나 성분명, 궁금한 내용(효능, 용법, 부작용, 상호작용 등)을 "
-    "넣어 다시 질문해 보세요."
-)
-UNKNOWN_NAME_NOTICE = (
-    "※ 질문의 {words}은(는) 문서에서 찾지 못한 이름입니다: 아래 내용은 다른 의약품에 대한 것일 수 있습니다. "
-    "한글 제품명이나 성분명으로 다시 물어봐 주세요."
-)
-READ_AS_NOTICE = "※ 질문의 {pairs}(으)로 보고 찾았습니다."
-NONE_ALLOWED = "검색된 제품은 모두 사용자에게 해당하는 DUR 규칙의 성분이 들어 있어 권하지 않습니다."
-INSUFFICIENT_NOTICE = "※ 정보 부족: 검색된 문서에 이 질문에 답할 정보가 충분하지 않습니다."
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 RANK_STEP = 0.005  # a sentence loses this much per place its document is down the list (retrieval order first)
@@ -84,57 +69,8 @@ LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted fi
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
-NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
-READ_AS_RATIO = 0.6  # similarity at which an unknown word reads as the start of a found product's name
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
-MIN_GRAMS = 12  # shorter sentences count as the same only when equal
-SAME = 0.85  # bigram Jaccard at which two sentences count as the same
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
-
-
-def read_as(word: str, docs: list[Document]) -> str:
-    """The product of `docs` whose name starts like `word` (a misspelling: 부루팬 → 부루펜), or ""."""
-    best, best_ratio = "", 0.0
-    for doc in docs:
-        name = "".join(_product(doc).split())
-        for n in dict.fromkeys((len(word), len(word) + 1, max(len(word) - 1, 2))):
-            blocks = SequenceMatcher(None, word, name[:n], autojunk=False).get_matching_blocks()
-            ratio = sum(b.size for b in blocks) / max(len(word), n)
-            if ratio > best_ratio:
-                best, best_ratio = name[:n], ratio
-    return best if best_ratio >= READ_AS_RATIO else ""
-
-
-def read_as_notice(pairs: dict[str, str]) -> str:
-    """The opening line for names the question wrote otherwise and retrieval read as a known name ("" for none).
-
-    >>> read_as_notice({"부루팬": "부루펜"})
-    "※ 질문의 '부루팬'을(를) '부루펜'(으)로 보고 찾았습니다."
-    """
-    return READ_AS_NOTICE.format(pairs=", ".join(f"'{w}'을(를) '{r}'" for w, r in pairs.items())) if pairs else ""
-
-
-def unknown_name_notice(words: list[str], docs: list[Document]) -> str:
-    """The opening line for an answer to a question with names nobody knows ("" without words): the product a
-    misspelt name was read as, or a warning that the documents may be about other medicines.
-
-    >>> from retrievers.documents import Document
-    >>> docs = [Document("easydrug:1:se", "x", {"item_name": "부루펜정200밀리그램"})]
-    >>> unknown_name_notice(["부루팬"], docs)
-    "※ 질문의 '부루팬'을(를) '부루펜'(으)로 보고 찾았습니다."
-    >>> unknown_name_notice(["lexapro"], docs).split(":")[0]
-    "※ 질문의 'lexapro'은(는) 문서에서 찾지 못한 이름입니다"
-    """
-    read = {w: read_as(w, docs) for w in words[:3]}
-    unknown = [w for w, r in read.items() if not r]
-    if unknown:
-        return UNKNOWN_NAME_NOTICE.format(words=", ".join(f"'{w}'" for w in unknown))
-    return read_as_notice(read)
-
-
-def ensure_safety_line(answer: str) -> str:
-    """Append the safety line when the answer lacks it (docs/seeds/pharmacist-rag-pipeline.md, 프롬프트 핵심 지침 5)."""
-    return answer if "전문가와 꼭 상담하세요" in answer else f"{answer.rstrip()}\n\n{SAFETY_LINE}"
 
 
 @dataclass
@@ -158,64 +94,9 @@ def _source(q: Quote, docs: list[Document]) -> Document:
     return docs[(allowed or q.sources)[0] - 1]
 
 
-def same(a: str, b: str) -> bool:
-    """Two sentences the same up to a few characters (sibling products' leaflets)."""
-    if _letters(a) == _letters(b):
-        return True
-    ga, gb = bigrams(a), bigrams(b)
-    return min(len(ga), len(gb)) >= MIN_GRAMS and len(ga & gb) / len(ga | gb) >= SAME
-
-
-@functools.lru_cache(maxsize=16384)
-def _letters(text: str) -> str:
-    return re.sub(r"\W", "", text)
-
-
 def _dur_section(doc: Document) -> str:
     """A DUR row's section as the question analysis names it (``dur:ac`` …); "" for a leaflet."""
     return "dur:" + doc.id.split(":")[1] if doc.id.startswith("dur:") else ""
-
-
-def _product(doc: Document) -> str:
-    name = citations.product(doc) or doc.title
-    return re.sub(r"\(.*", "", str(name)).strip() or str(name)
-
-
-def mentions(question: str, name: str) -> bool:
-    """The question mentions `name`: they share `NAME_PREFIX` or more consecutive characters (spaces and case
-    ignored; 대웅우루사연질캡슐 is mentioned by 우루사, 로페라미드염산염 by 로페라미드). Shorter names never count,
-    so 2-letter brands do not match everyday words."""
-    name, asked = "".join(name.split()).lower(), "".join(question.split()).lower()
-    match = SequenceMatcher(None, name, asked, autojunk=False).find_longest_match(0, len(name), 0, len(asked))
-    return match.size >= NAME_PREFIX
-
-
-def names_product(question: str, doc: Document) -> bool:
-    """The question names this leaflet's product (`mentions`); never true of a DUR row."""
-    return not doc.id.startswith("dur:") and mentions(question, _product(doc))
-
-
-def named_products(docs: list[Document], names=()) -> set[str]:
-    """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
-    (`RetrievalResult.products`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
-    `docs` (retrieval order) whose product name holds it. A brand's siblings later in the list are not named: the
-    leaflet retrieval put first for the name is the one the question means.
-
-    Example:
-        >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
-        ...         (("1", "탁센연질캡슐(나프록센)"), ("2", "탁센400이부프로펜연질캡슐"))]
-        >>> named_products(docs, ["탁센"])
-        {'1'}
-    """
-    out: set[str] = set()
-    for name in names:
-        key = "".join(str(name).split()).lower()
-        for doc in docs:
-            product = "".join(_product(doc).split()).lower()
-            if doc.id.startswith("easydrug:") and key and key in product:
-                out.add(doc.id.split(":")[1])
-                break
-    return out
 
 
 def says_something(sentence: str) -> bool:
@@ -234,15 +115,6 @@ def _about_named_ingredient(doc: Document, names=()) -> bool:
     section the question asks speaks for a product (its sentences get the same prior)."""
     ingredient = "".join(str(doc.metadata.get("ingredient", "")).split())
     return doc.id.startswith("dur:") and bool(ingredient) and any("".join(str(n).split()) == ingredient for n in names)
-
-
-def naming(question: str, docs: list[Document], names=()):
-    """``doc -> bool``: the question names this leaflet's product — by retrieval's recognised names when they pick a
-    leaflet in `docs` (`named_products`), else by the character test (`names_product`)."""
-    named = named_products(docs, names)
-    if named:
-        return lambda doc: doc.id.startswith("easydrug:") and doc.id.split(":")[1] in named
-    return lambda doc: names_product(question, doc)
 
 
 def _merge(quotes: list[Quote], text: str, score: float, n: int) -> bool:
@@ -302,7 +174,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         prior = SECTION_PRIOR if section in sections or _about_named_ingredient(doc, names) else 0.0
         prior += FRAME_PRIOR if (section or _dur_section(doc)) in framed else 0.0
         # a short brand (펜잘, 텐텐) the name matcher does not take as named: its leaflet first
-        short_brand = NAMED_BONUS if not named_found and _product(doc)[:2] in question else 0.0
+        short_brand = NAMED_BONUS if not named_found and short_product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
         older = older_dose_sentences([s.text for s in doc_strips], child_age) if section == "useMethod" else ()
@@ -338,7 +210,7 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
         _merge_source(chosen, q.text, q.sources[0])
     if not named_found:  # a class or symptom question: say which product each sentence is from
         for q in chosen:
-            q.product = _product(_source(q, docs))
+            q.product = short_product(_source(q, docs))
     return rules + chosen
 
 
@@ -365,7 +237,7 @@ def adult_products(docs: list[Document], question: str, names=()) -> set[str]:
 def which_medicine(question: str, docs: list[Document], sections=()) -> bool:
     """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product, and asks
     no aspect (a class word with 운전, 우유, 아이 … asks about that, not for a product)."""
-    named = any(_product(d) and _product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
+    named = any(short_product(d) and short_product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
     if named or asks_beyond_efficacy(question, SentenceRanker(question)) or asks_an_aspect(question):
         return False  # 해열제 부작용, 감기약 먹고 운전: a class word with what is asked about it
     return bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"]
@@ -444,7 +316,7 @@ def product_list(question: str, docs: list[Document], terms=(), sections=(), lim
         best = max(doc_strips, key=lambda s: (s.score, -s.position))
         if _merge(quotes, best.text, best.score, n):
             continue
-        product = _product(doc)
+        product = short_product(doc)
         if product in seen or len(quotes) >= limit:
             continue
         seen.add(product)
@@ -478,13 +350,13 @@ def extractive_answer(
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
     pool = pool_positions(docs)
-    withheld = offer_guard.marking(docs, {_product(docs[n - 1]) for n in pool})  # forbidden products found
+    withheld = offer_guard.marking(docs, {short_product(docs[n - 1]) for n in pool})  # forbidden products found
     if which_medicine(question, docs, sections):
         products = product_list(question, docs, terms, sections, limit=max_quotes)
         rules = [q for q in choose(question, docs, terms, sections, 0, names) if is_user_rule(docs[q.sources[0] - 1])]
-        names = ", ".join(dict.fromkeys(_product(docs[q.sources[0] - 1]) for q in products))
+        names = ", ".join(dict.fromkeys(short_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else (NONE_ALLOWED if withheld else "")
-        body = [q.line() for q in rules] + [f"{_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
+        body = [q.line() for q in rules] + [f"{short_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
         quotes = choose(question, docs, terms, sections, max_quotes, names)
         lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
@@ -492,7 +364,7 @@ def extractive_answer(
         lead_doc = _source(lead, docs) if lead else None
         opening = _opening(lead_doc, sections, has_rules) if lead_doc else ""
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a product the question names
-            withheld = offer_guard.marking(docs, {_product(lead_doc)})
+            withheld = offer_guard.marking(docs, {short_product(lead_doc)})
             opening = _opening(lead_doc, sections, has_rules, target="그 약")
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
@@ -531,7 +403,7 @@ def _opening(doc: Document, sections, has_rules: bool, target: str = "") -> str:
     """The target chosen and why: the leading sentence's product (or `target`: "그 약" for one the marking line
     names) and section, and the section asked (if any)."""
     label = doc.metadata.get("section_label") or doc.metadata.get("dur_type", "")
-    target = " · ".join(p for p in (target or _product(doc), label) if p)
+    target = " · ".join(p for p in (target or short_product(doc), label) if p)
     asked = [SECTION_WORDS[s] for s in sections if s in SECTION_WORDS][:2]
     why = f"(질문한 {'·'.join(asked)})" if asked and doc.metadata.get("section") in sections else ""
     rules = "사용자에게 해당하는 DUR 규칙을 먼저 적었습니다. " if has_rules else ""

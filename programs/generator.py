@@ -19,15 +19,14 @@ import dspy
 
 from programs import offer_guard
 from programs.citations import numbered
-from programs.extractive import NO_LM_NOTICE, ensure_safety_line, extractive_answer
+from programs.extractive import extractive_answer
 from programs.fallback import FallBack
+from programs.notices import LM_FAILED_NOTICE, NO_LM_NOTICE, ensure_safety_line
 from programs.routing import GENERATE, LOW_RELEVANCE, NO_CONTEXT
 from programs.run import Run
 from programs.settings import CragSettings
 from retrievers.documents import Document
 from signatures.generation import GenerateAnswer, GenerateNoContext, GenerateWithLowRelevance
-
-LM_FAILED_NOTICE = "※ 언어 모델 호출이 실패해, 검색된 문서의 문장을 그대로 옮긴 답변입니다."
 
 
 def format_context(docs: list[Document]) -> str:

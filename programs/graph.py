@@ -21,10 +21,11 @@ import time
 from programs import answer_check, extractive, query_check, routing, sentences, spans
 from programs.answer_context import context_documents
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
-from programs.extractive import INSUFFICIENT_NOTICE
 from programs.fallback import FallBack
 from programs.generator import format_context
 from programs.hit_merge import merge_hits
+from programs.name_mentions import naming
+from programs.notices import FAILED_NOTICE, INSUFFICIENT_NOTICE
 from programs.outcome import NOT_IN_CORPUS, not_in_corpus_answer, with_rules
 from programs.parts import Parts
 from programs.quality_evaluator import QualityFeedback
@@ -41,7 +42,6 @@ from programs.routing import (
     jaccard,
 )
 from programs.state import QuestionState
-from programs.verifier import FAILED_NOTICE
 from retrievers.oos_guard import OOS_MESSAGE
 
 
@@ -284,7 +284,7 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
     if get is None:
         return pool
     return sentences.leaflet_documents(
-        pool, get, extractive.naming(st.question, pool, st.result.products), extractive.POOL
+        pool, get, naming(st.question, pool, st.result.products), extractive.POOL
     )
 
 

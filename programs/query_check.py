@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from programs.coverage import QUERY_WORDS
-from programs.extractive import mentions
+from programs.name_mentions import mentions
 from programs.name_words import strip_particle
 from retrievers.aspects import load_vocabulary
 from retrievers.names import squash

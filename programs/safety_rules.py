@@ -23,8 +23,9 @@ import re
 from programs.citations import CITE, cite
 from programs.coverage import cited_ids
 from programs.dur_rule import is_user_rule
-from programs.extractive import mentions, names_product, same
 from programs.grounding import forbids
+from programs.name_mentions import mentions, names_product
+from programs.text import same
 
 
 def answer_ingredients(question: str, docs: list) -> list[str]:

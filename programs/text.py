@@ -79,3 +79,21 @@ def target_words(query: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=1)
 def _lexicon(cls):
     return cls.load()
+
+
+MIN_GRAMS = 12  # shorter sentences count as the same only when equal
+SAME = 0.85  # bigram Jaccard at which two sentences count as the same
+
+
+def same(a: str, b: str) -> bool:
+    """Two sentences the same up to a few characters (sibling products' leaflets)."""
+    if letters(a) == letters(b):
+        return True
+    ga, gb = bigrams(a), bigrams(b)
+    return min(len(ga), len(gb)) >= MIN_GRAMS and len(ga & gb) / len(ga | gb) >= SAME
+
+
+@functools.lru_cache(maxsize=16384)
+def letters(text: str) -> str:
+    """`text` with every non-word character removed."""
+    return re.sub(r"\W", "", text)

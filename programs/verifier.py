@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import dspy
 
-from programs.extractive import ensure_safety_line
+from programs.notices import ensure_safety_line
 from programs.run import Run
 from signatures.evaluation import VerifyAnswer
 from signatures.generation import CorrectAnswer
 
-FAILED_NOTICE = "※ 이 답변은 자동 검증을 통과하지 못했습니다. 반드시 전문가와 꼭 상담하세요."
 CAUSES = ("none", "hallucination", "missing_information", "other")
 
 

@@ -5,9 +5,8 @@ actually taken and the exact LM calls."""
 import pytest
 
 from programs.ablations import PROFILES, get_profile
-from programs.crag import BUDGET_NOTICES, CRAG, OOS_MESSAGE
-from programs.extractive import INSUFFICIENT_NOTICE
-from programs.verifier import FAILED_NOTICE
+from programs.crag import CRAG, OOS_MESSAGE
+from programs.notices import BUDGET_NOTICES, FAILED_NOTICE, INSUFFICIENT_NOTICE
 from yaksa.testing.scripted_lm import ANSWER, GOOD, PASS
 
 QUESTION = "게보린 먹고 속이 쓰려요"  # calibrated relevance 0.85 on the mini index: generate
@@ -136,7 +135,7 @@ def test_no_lm_rewrite_adds_the_asked_sections_words(searcher):
 def test_no_lm_low_relevance_answer_reads_the_whole_pool(searcher):
     """After the rewrites, the no-LM answer ranks the sentences of the top documents' leaflets as a generated one
     does (not only the top three), under the low-relevance notice."""
-    from programs.extractive import LOW_RELEVANCE_NOTICE
+    from programs.notices import LOW_RELEVANCE_NOTICE
 
     pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(
         question="게보린 먹고 술 마셔도 돼요"
@@ -585,7 +584,7 @@ def test_a_name_written_with_a_same_sounding_vowel_is_searched_as_the_name_and_s
 
 
 def test_a_question_with_nothing_to_search_for_asks_for_more_and_is_not_searched_with_feedback(searcher):
-    from programs.extractive import NO_CONTEXT_ANSWER
+    from programs.notices import NO_CONTEXT_ANSWER
     from yaksa.testing.mini_index import in_scope_by_dense_alone
 
     pred = CRAG(backend=in_scope_by_dense_alone(searcher))(question="약 궁금해요")

@@ -4,7 +4,7 @@ dosage_form.py), the user's rules and verdicts (user_rules.py), the no-LM answer
 
 import pytest
 
-from programs import extractive, offer_guard, user_rules
+from programs import extractive, notices, offer_guard, user_rules
 from programs.forbidden import Asker, Product, applies, asker, forbidding_rules
 from programs.profile import ProfileError, UserProfile
 from programs.refinement import KnowledgeRefiner
@@ -125,7 +125,7 @@ def test_the_no_lm_answer_never_offers_a_forbidden_product_and_says_why():
     assert "슈페젠정:" not in answer
     assert "대상 제형: 정제/캡슐" in answer  # the rule quoted with its forms
     everything = extractive.extractive_answer("감기약 뭐 먹어야 돼요", which_medicine_docs({"7", "8"}))
-    assert extractive.NONE_ALLOWED in everything and "제품입니다:" not in everything
+    assert notices.NONE_ALLOWED in everything and "제품입니다:" not in everything
 
 
 def test_a_class_question_quotes_no_sentence_of_a_forbidden_product():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from programs import extractive, sentences
+from programs import extractive, notices, sentences
 from programs.crag import CRAG
 from programs.extractive import extractive_answer
 from programs.sentences import SentenceRanker
@@ -14,7 +14,7 @@ def body(answer: str) -> str:
     """The quoted sentences: the paragraph after the opening line (and after the low-relevance notice, which a kind
     of medicine's particular aspect opens with: the evaluator sends it down a corrective route)."""
     paragraphs = answer.split("\n\n")
-    return paragraphs[2] if paragraphs[0] == extractive.LOW_RELEVANCE_NOTICE else paragraphs[1]
+    return paragraphs[2] if paragraphs[0] == notices.LOW_RELEVANCE_NOTICE else paragraphs[1]
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ import anyio
 import dspy
 
 from programs.budget import ROLES
-from programs.extractive import NO_LM_NOTICE
+from programs.notices import NO_LM_NOTICE
 from retrievers.oos_guard import OOS_MESSAGE
 from yaksa.app.cancel import CancelOnLM, QuestionCancelled, Work, step_guard
 from yaksa.app.events import STEP_PROGRESS, answer_pieces, encode, status_data

@@ -1,0 +1,58 @@
+"""Whether a question names a leaflet's product: by the characters it shares with the name (`mentions`), or by the
+names retrieval recognised in it (`named_products`), and the test answers use for each document (`naming`).
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from programs.citations import short_product
+from retrievers.documents import Document
+
+NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
+
+
+def mentions(question: str, name: str) -> bool:
+    """The question mentions `name`: they share `NAME_PREFIX` or more consecutive characters (spaces and case
+    ignored; 대웅우루사연질캡슐 is mentioned by 우루사, 로페라미드염산염 by 로페라미드). Shorter names never count,
+    so 2-letter brands do not match everyday words."""
+    name, asked = "".join(name.split()).lower(), "".join(question.split()).lower()
+    match = SequenceMatcher(None, name, asked, autojunk=False).find_longest_match(0, len(name), 0, len(asked))
+    return match.size >= NAME_PREFIX
+
+
+def names_product(question: str, doc: Document) -> bool:
+    """The question names this leaflet's product (`mentions`); never true of a DUR row."""
+    return not doc.id.startswith("dur:") and mentions(question, short_product(doc))
+
+
+def named_products(docs: list[Document], names=()) -> set[str]:
+    """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
+    (`RetrievalResult.products`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
+    `docs` (retrieval order) whose product name holds it. A brand's siblings later in the list are not named: the
+    leaflet retrieval put first for the name is the one the question means.
+
+    Example:
+        >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
+        ...         (("1", "탁센연질캡슐(나프록센)"), ("2", "탁센400이부프로펜연질캡슐"))]
+        >>> named_products(docs, ["탁센"])
+        {'1'}
+    """
+    out: set[str] = set()
+    for name in names:
+        key = "".join(str(name).split()).lower()
+        for doc in docs:
+            product = "".join(short_product(doc).split()).lower()
+            if doc.id.startswith("easydrug:") and key and key in product:
+                out.add(doc.id.split(":")[1])
+                break
+    return out
+
+
+def naming(question: str, docs: list[Document], names=()):
+    """``doc -> bool``: the question names this leaflet's product — by retrieval's recognised names when they pick a
+    leaflet in `docs` (`named_products`), else by the character test (`names_product`)."""
+    named = named_products(docs, names)
+    if named:
+        return lambda doc: doc.id.startswith("easydrug:") and doc.id.split(":")[1] in named
+    return lambda doc: names_product(question, doc)
