@@ -67,7 +67,7 @@ class FixedBackend:
     def dur_rules(self, ingredients, dur_types):
         return [d for d in self.docs if d.source == "dur" and d.metadata["dur_type"] in dur_types]
 
-    def coverage(self, query, names, hits):
+    def query_coverage(self, query, names, hits):
         return {"names_uncovered": [], "unknown_words": []}
 
 

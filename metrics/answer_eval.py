@@ -48,7 +48,7 @@ def answer_text(answer: str) -> str:
 
 def slot_sentences(question: str, gold_texts: list[str]) -> list[str]:
     """The sentences of the gold documents that carry a slot word the question raises (술, 임신, 아이, 운전 …)."""
-    from programs.coverage import SLOTS
+    from programs.answer_requirements import SLOTS
     from programs.text import split_sentences
 
     compact = "".join(question.split())

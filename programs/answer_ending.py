@@ -9,7 +9,7 @@ import time
 
 import dspy
 
-from programs import coverage
+from programs import answer_requirements
 from programs.aspect_check import self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
@@ -100,7 +100,7 @@ def finish(p: Parts, st: QuestionState, start: float) -> Answer:
     notice, uncovered = name_notice(p, st)
     if notice:
         answer = f"{notice}\n\n{answer}"
-    cited = set(coverage.cited_numbers(answer))
+    cited = set(answer_requirements.cited_numbers(answer))
     citations = [citation(i, d, i in cited) for i, d in enumerate(best["context_docs"], 1)]
     web = collect_web(st.web, start + p.settings.web_timeout_s - time.perf_counter())
     log = st.trace

@@ -4,7 +4,7 @@ to the extractive answer, the best answer kept, and what ships when the budget r
 
 from __future__ import annotations
 
-from programs import coverage, grounding, offer_guard, routing, safety_rules
+from programs import answer_requirements, grounding, offer_guard, routing, safety_rules
 from programs.answer_context import mark_forbidden
 from programs.extractive import extractive_answer
 from programs.notices import ANSWER_CHECK_NOTICE, GROUNDING_FALLBACK_NOTICE, GROUNDING_REMOVED_NOTICE
@@ -40,8 +40,10 @@ def ground(p: Parts, st: QuestionState) -> dict:
         return info
     sections = st.result.sections if st.result else ()
     numbered = {i: d.id for i, d in enumerate(st.context_docs, 1)}
-    reqs = coverage.requirements(st.question, sections, st.profile)
-    lost = len(coverage.missing(reqs, out.answer, numbered)) > len(coverage.missing(reqs, st.answer, numbered))
+    reqs = answer_requirements.requirements(st.question, sections, st.profile)
+    lost = len(answer_requirements.missing(reqs, out.answer, numbered)) > len(
+        answer_requirements.missing(reqs, st.answer, numbered)
+    )
     if out.kept_cited == 0 or lost or not st.context_docs:
         to_extractive(p, st, GROUNDING_FALLBACK_NOTICE)
         info["fallback"] = True

@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass, field
 
 from programs import citations, offer_guard
+from programs.answer_requirements import SECTION_WORDS
 from programs.child_dose import OLDER_DOSE_NOTICE, older_dose_sentences, oldest_age, states_dose
 from programs.citations import short_product
-from programs.coverage import SECTION_WORDS
 from programs.dur_rule import is_user_rule
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from programs import dosage_form, dur_rule
-from programs.coverage import question_dur_types
+from programs.answer_requirements import question_dur_types
 from retrievers.population import ELDERLY_AGE, read_population, stated_ages
 
 OLDEST = 130.0

@@ -283,9 +283,7 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
     if get is None:
         return pool
-    return sentences.leaflet_documents(
-        pool, get, naming(st.question, pool, st.result.products), extractive.POOL
-    )
+    return sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.products), extractive.POOL)
 
 
 def verify(p: Parts, st: QuestionState) -> dict:

@@ -33,8 +33,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from programs.answer_requirements import SLOTS
 from programs.citations import CITE, cite_numbers
-from programs.coverage import SLOTS
 from programs.name_words import product_like
 from programs.text import bigrams
 from retrievers.name_keys import squash

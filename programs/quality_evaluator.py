@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass, field
 
 import dspy
 
+from programs.answer_requirements import cited_ids, covered, missing, requirements
 from programs.aspect_check import WORDS, answer_quotes, aspect_check, document_quotes
 from programs.citations import numbered
-from programs.coverage import cited_ids, covered, missing, requirements
 from programs.fallback import FallBack
 from programs.routing import clamp, needs_refinement, overall_score
 from programs.run import Run
@@ -81,7 +81,7 @@ def heuristic_evaluation(
     frame=None,
     morphemes=(),
 ) -> QualityFeedback:
-    """Score an answer by what the question asked for (programs/coverage.py), not by its length.
+    """Score an answer by what the question asked for (programs/answer_requirements.py), not by its length.
 
     * completeness: the share of requirements covered (asked sections by a cited document of that section; slot
       words and the profile's items by their words in the answer) and of the particular aspects the question asks

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from programs.coverage import QUERY_WORDS
+from programs.answer_requirements import QUERY_WORDS
 from programs.name_mentions import mentions
 from programs.name_words import strip_particle
 from retrievers.aspects import load_vocabulary

@@ -20,7 +20,7 @@ import re
 
 import dspy
 
-from programs.coverage import QUERY_WORDS
+from programs.answer_requirements import QUERY_WORDS
 from programs.fallback import FallBack
 from programs.profile import UserProfile
 from programs.quality_evaluator import NO_DOCUMENTS, QualityFeedback

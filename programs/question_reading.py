@@ -45,7 +45,7 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
         if names is not None:
             # a rule that reads a brand as its ingredient (리피토 -> 아토르바스타틴) does not make it a leaflet's
             known = {k for k in known if not any(names.match(a).ingredients for a in lexicon.expand(k)[:1])}
-    unknown = backend.coverage(st.question, [], r.hits)["unknown_words"]
+    unknown = backend.query_coverage(st.question, [], r.hits)["unknown_words"]
     words = [w for w in unknown if not any(w in k or k in w for k in known if len(k) >= 2)]
     st.unknown_names = (r, tuple(words))
     return words

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from programs import dur_rule
-from programs.text import bigrams, coverage, expansion_terms, split_sentences
+from programs.text import bigrams, expansion_terms, gram_share, split_sentences
 from retrievers.documents import Document
 
 STRIP_THRESHOLD = 0.2  # the seed's strip relevance cut
@@ -83,7 +83,7 @@ class KnowledgeRefiner:
             _, body = header_and_body(doc)
             bonus = SECTION_BONUS if doc.metadata.get("section") in sections else 0.0
             sentences = _dur_sentences(doc) if doc.id.startswith("dur:") else split_sentences(body) or [body]
-            out.append([Strip(i, j, s, round(coverage(grams, s) + bonus, 4)) for j, s in enumerate(sentences)])
+            out.append([Strip(i, j, s, round(gram_share(grams, s) + bonus, 4)) for j, s in enumerate(sentences)])
         return out
 
     def select(self, doc_strips: list[Strip], threshold: float | None = None, limit: int | None = None) -> list[Strip]:

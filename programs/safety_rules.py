@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
+from programs.answer_requirements import cited_ids
 from programs.citations import CITE, cite
-from programs.coverage import cited_ids
 from programs.dur_rule import is_user_rule
 from programs.grounding import forbids
 from programs.name_mentions import mentions, names_product

@@ -17,7 +17,7 @@ import functools
 import re
 from collections.abc import Callable
 
-from programs.text import bigrams, coverage, target_words
+from programs.text import bigrams, gram_share, target_words
 from retrievers.aspects import POPULATION, load_vocabulary
 from retrievers.documents import Document
 from retrievers.population import read_population
@@ -151,7 +151,7 @@ class SentenceRanker:
                 found += NEIGHBOUR_SHARE * idf
         overlap = found / self.total if self.total else 0.0
         aspect = max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0)
-        return overlap + ASPECT_WEIGHT * aspect + BIGRAM_WEIGHT * coverage(self.grams, sentence)
+        return overlap + ASPECT_WEIGHT * aspect + BIGRAM_WEIGHT * gram_share(self.grams, sentence)
 
 
 def nominal(stem: str) -> str:

@@ -4,7 +4,7 @@ terms and a character-bigram overlap that needs no tokenizer (Korean particles a
 Example:
     >>> split_sentences("두통에 씁니다. 1회 1정 복용합니다.")
     ['두통에 씁니다.', '1회 1정 복용합니다.']
-    >>> round(coverage(bigrams("속이 쓰려요"), "속이 쓰리거나 메스꺼움"), 2)
+    >>> round(gram_share(bigrams("속이 쓰려요"), "속이 쓰리거나 메스꺼움"), 2)
     0.33
 """
 
@@ -47,7 +47,7 @@ def bigrams(text: str) -> frozenset[str]:
     return frozenset(grams)
 
 
-def coverage(query_grams: set[str], text: str) -> float:
+def gram_share(query_grams: set[str], text: str) -> float:
     """Share of the query's bigrams that occur in `text` (0 when the query has none)."""
     if not query_grams:
         return 0.0

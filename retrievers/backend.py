@@ -44,7 +44,7 @@ class SearchBackend(Protocol):
         """DUR rows of the given types for the given ingredients, in the ingredients' order."""
         ...
 
-    def coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
+    def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out: ``names_uncovered`` and ``unknown_words`` (lists)."""
         ...
 

@@ -289,7 +289,7 @@ class Searcher:
         """The products a class word names, read from their 효능 sections (`retrievers.class_products`)."""
         return self.class_products.products(classes, self.lexicon) if classes else set()
 
-    def coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
+    def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions
         and words nobody knows. Not part of `retrieve` (it costs a second Kiwi pass); the program asks for it."""
         return {

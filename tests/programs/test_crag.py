@@ -156,8 +156,10 @@ def test_a_keyword_rewrite_keeps_the_kind_of_medicine_asked_about(searcher):
 
 def test_the_unknown_name_check_reads_the_question_not_a_rewrites_query(searcher, scripted, monkeypatch):
     asked = []
-    coverage = searcher.coverage
-    monkeypatch.setattr(searcher, "coverage", lambda q, names, hits: asked.append(q) or coverage(q, names, hits))
+    query_coverage = searcher.query_coverage
+    monkeypatch.setattr(
+        searcher, "query_coverage", lambda q, names, hits: asked.append(q) or query_coverage(q, names, hits)
+    )
     lm, lms = scripted(
         optimize=[SAME], rewrite=[{"rewritten_query": "속쓰림 약"}], grade=[verdicts("no"), verdicts("yes")]
     )

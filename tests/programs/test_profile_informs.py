@@ -1,7 +1,7 @@
 """A medicine the user takes informs the answer (the 병용금기 rows paired with its products), it does not take it
 over: the search query, what the answer must mention and the products offered stay those of the question."""
 
-from programs.coverage import requirements
+from programs.answer_requirements import requirements
 from programs.crag import CRAG
 from programs.profile import UserProfile
 from programs.query_rewriter import enhance_with_profile, fallback_rewrite

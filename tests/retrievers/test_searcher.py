@@ -109,11 +109,11 @@ def test_two_named_medicines_bring_both_interaction_sections_first(mini_searcher
     assert ids(r)[:2] == [f"easydrug:{GEBORIN}:intrc", f"easydrug:{BRUFEN}:intrc"]
     # what the top hit alone leaves out of the question: the second medicine
     one = mini_searcher.retrieve("게보린이랑 부루펜 같이 먹어도 돼?", k=1)
-    assert mini_searcher.coverage(one.query, one.products, one.hits) == {
+    assert mini_searcher.query_coverage(one.query, one.products, one.hits) == {
         "names_uncovered": ["부루펜"],
         "unknown_words": [],
     }
-    assert mini_searcher.coverage(r.query, r.products, r.hits[:2])["names_uncovered"] == []
+    assert mini_searcher.query_coverage(r.query, r.products, r.hits[:2])["names_uncovered"] == []
 
 
 def test_get_returns_the_document_by_id_and_none_for_an_unknown_id(mini_searcher):

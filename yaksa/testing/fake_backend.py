@@ -13,7 +13,7 @@ Example:
 
 from __future__ import annotations
 
-from programs.text import bigrams, coverage
+from programs.text import bigrams, gram_share
 from retrievers.documents import Document, Hit
 from retrievers.result import RetrievalResult
 
@@ -109,7 +109,7 @@ class FakeBackend:
         sections = [s for s, words in SECTION_WORDS.items() if any(w in query for w in words)]
         scored = []
         for doc in self.leaflets:
-            score = coverage(grams, doc.text) + (0.3 if doc.metadata["section"] in sections else 0.0)
+            score = gram_share(grams, doc.text) + (0.3 if doc.metadata["section"] in sections else 0.0)
             scored.append((min(score, 1.0), doc))
         scored.sort(key=lambda pair: -pair[0])
         hits = [Hit(doc, score, {"fused": score}) for score, doc in scored[:k] if score > 0]
@@ -144,7 +144,7 @@ class FakeBackend:
             if d.source == "dur" and d.metadata["dur_type"] in dur_types and d.metadata["ingredient"] in ingredients
         ]
 
-    def coverage(self, query, names, hits):
+    def query_coverage(self, query, names, hits):
         return {"names_uncovered": [], "unknown_words": []}
 
     def class_members(self, classes):
