@@ -59,12 +59,14 @@ def serve(port: int, lm_url: str, workers: int, max_concurrent: int) -> None:
     """The server process: the app over the fake backend, every role on the stub LM (real litellm path)."""
     import uvicorn
 
-    from programs.lm_config import load_lm_config
+    from programs.lm_config import LMOverrides, load_lm_config
     from yaksa.app import ServeSettings
     from yaksa.app.protocol import with_header_timeout
     from yaksa.testing.serve_app import make_app
 
-    config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=lm_url, api_key="x", timeout=60)
+    config = load_lm_config(
+        "/nonexistent", env={}, overrides=LMOverrides(model="openai/stub", api_base=lm_url, api_key="x", timeout=60)
+    )
     config.num_retries = 0
     settings = ServeSettings(
         max_concurrent=max_concurrent,
@@ -335,7 +337,7 @@ def probe_slow(port: int, n: int = 10, cap: float = 30.0) -> dict:
 
 def probe_dead_lm(timeout: float) -> dict:
     """A server that accepts connections and never answers; one question through the real litellm path."""
-    from programs.lm_config import load_lm_config
+    from programs.lm_config import LMOverrides, load_lm_config
     from yaksa.testing.serve_app import make_program
 
     listener = socket.socket()
@@ -358,10 +360,9 @@ def probe_dead_lm(timeout: float) -> dict:
         config = load_lm_config(
             "/nonexistent",
             env={},
-            model="openai/dead",
-            api_base=f"http://127.0.0.1:{port}/v1",
-            api_key="x",
-            timeout=timeout,
+            overrides=LMOverrides(
+                model="openai/dead", api_base=f"http://127.0.0.1:{port}/v1", api_key="x", timeout=timeout
+            ),
         )
         program = make_program(lms=config.build())
         start = time.monotonic()

@@ -119,7 +119,7 @@ def main() -> int:
         return 0
     from programs.ablations import get_profile
     from programs.crag import CRAG
-    from programs.lm_config import load_lm_config
+    from programs.lm_config import LMOverrides, load_lm_config
     from programs.loading import load
     from retrievers.index_open import open_searcher
 
@@ -127,9 +127,14 @@ def main() -> int:
     searcher = open_searcher(args.index_dir)
     with LlamaServer(model=args.model) as server, tempfile.TemporaryDirectory() as tmp:
         config = load_lm_config(
-            "/nonexistent", env={}, model=server.model, api_base=server.url,
-            max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
-        )  # fmt: skip
+            "/nonexistent",
+            env={},
+            overrides=LMOverrides(
+                model=server.model,
+                api_base=server.url,
+                max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
+            ),
+        )
         settings = get_profile(web_references=False, time_budget_s=args.time_budget)
         before = answer_all(CRAG(backend=searcher, settings=settings, lms=config.build()), questions, "before")
         state = Path(tmp) / "compiled.json"

@@ -113,7 +113,7 @@ def main() -> int:
         return 0
     from programs.ablations import get_profile
     from programs.crag import CRAG
-    from programs.lm_config import load_lm_config
+    from programs.lm_config import LMOverrides, load_lm_config
     from retrievers.index_open import open_searcher
 
     rows = [json.loads(line) for line in (ROOT / "trainsets/qa/dev.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -123,9 +123,14 @@ def main() -> int:
         speed = stream_speed(server)
         print(f"server: time to first token {speed['ttft_s']} s, {speed['tokens_per_s']} tokens/s")
         config = load_lm_config(
-            "/nonexistent", env={}, model=server.model, api_base=server.url,
-            max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
-        )  # fmt: skip
+            "/nonexistent",
+            env={},
+            overrides=LMOverrides(
+                model=server.model,
+                api_base=server.url,
+                max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
+            ),
+        )
         settings = get_profile(web_references=False, time_budget_s=args.time_budget)
         program = CRAG(backend=searcher, settings=settings, lms=config.build())
         results = []

@@ -153,10 +153,12 @@ def _program(index_dir: str | None, server=None, time_budget_s: float = 120.0):
     backend = open_searcher(index_dir) if index_dir else open_searcher()
     if server is None:
         return CRAG(backend=backend, settings=CragSettings(web_references=False)), backend
-    from programs.lm_config import load_lm_config
+    from programs.lm_config import LMOverrides, load_lm_config
 
     config = load_lm_config(
-        "/nonexistent", env={}, model=server.model, api_base=server.url, max_tokens={"*": 48, "generate": 160}
+        "/nonexistent",
+        env={},
+        overrides=LMOverrides(model=server.model, api_base=server.url, max_tokens={"*": 48, "generate": 160}),
     )
     settings = CragSettings(web_references=False, time_budget_s=time_budget_s)
     return CRAG(backend=backend, settings=settings, lms=config.build()), backend

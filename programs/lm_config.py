@@ -4,8 +4,8 @@
 
 Sources, later ones winning: the ``[lm]`` section of ``yaksa.toml`` in the working directory (or the file named by
 ``$YAKSA_CONFIG``), the environment (``YAKSA_LM``, ``YAKSA_LM_<ROLE>``, ``YAKSA_API_BASE[_<ROLE>]``,
-``YAKSA_API_KEY[_<ROLE>]``, ``YAKSA_LM_TIMEOUT``, ``YAKSA_LM_IDLE_TIMEOUT``), and command-line flags. No model anywhere
-means no LM: the program runs on its heuristic fallbacks.
+``YAKSA_API_KEY[_<ROLE>]``, ``YAKSA_LM_TIMEOUT``, ``YAKSA_LM_IDLE_TIMEOUT``), and command-line flags (`LMOverrides`).
+No model anywhere means no LM: the program runs on its heuristic fallbacks.
 
     [lm]
     model = "openai/qwen2.5-7b-instruct"   # every role
@@ -38,6 +38,10 @@ Example:
     >>> cfg = load_lm_config(env={"YAKSA_LM": "openai/m", "YAKSA_LM_JUDGE": "openai/j"}, path="/nonexistent")
     >>> cfg.models["generate"], cfg.models["judge"], cfg.temperature("query"), cfg.max_tokens["generate"]
     ('openai/m', 'openai/j', 0.5, 1024)
+    >>> flags = LMOverrides(role_models={"judge": "openai/flag"}, max_tokens={"*": 300})
+    >>> cfg = load_lm_config("/nonexistent", {"YAKSA_LM": "openai/m", "YAKSA_LM_JUDGE": "openai/j"}, flags)
+    >>> cfg.models["judge"], cfg.max_tokens["generate"]
+    ('openai/flag', 300)
 """
 
 from __future__ import annotations
@@ -161,28 +165,47 @@ class LMConfig:
         }
 
 
-def load_lm_config(
-    path: str | Path | None = None,
-    env: Mapping[str, str] | None = None,
-    model: str | None = None,
-    role_models: Mapping[str, str] | None = None,
-    api_base: str | None = None,
-    api_key: str | None = None,
-    timeout: float | None = None,
-    *,
-    role_api_bases: Mapping[str, str] | None = None,
-    role_api_key_envs: Mapping[str, str] | None = None,
-    max_tokens: Mapping[str, int] | None = None,
-    structured: Mapping[str, str] | None = None,
-    idle_timeout: float | None = None,
-    stream: bool | None = None,
-) -> LMConfig:
-    """Merge the file, the environment and the flags (in that order of precedence, flags last).
+@dataclass(frozen=True, kw_only=True)
+class LMOverrides:
+    """What the command line sets over the file and the environment; a value left None (or empty) is not set.
 
     Per-role mappings (``role_models``, ``role_api_bases``, ``max_tokens``, ``structured``) take a role name, or
     ``"*"`` for every role.
+
+    Attributes:
+        model: the model of every role; ``role_models``: a role's own model (wins over `model`).
+        api_base / api_key: the default server and key; ``role_api_bases``: a role's own server.
+        role_api_key_envs: per role, the environment variable holding its key (it must be set).
+        timeout: seconds until a call's first token; ``idle_timeout``: seconds between tokens.
+        max_tokens, structured: per role.
+        stream: stream every call (True / False); None keeps the file's or the default.
+
+    Example:
+        >>> LMOverrides(model="openai/m", max_tokens={"generate": 800}).max_tokens
+        {'generate': 800}
     """
+
+    model: str | None = None
+    role_models: Mapping[str, str | None] | None = None
+    api_base: str | None = None
+    api_key: str | None = None
+    timeout: float | None = None
+    role_api_bases: Mapping[str, str] | None = None
+    role_api_key_envs: Mapping[str, str] | None = None
+    max_tokens: Mapping[str, int | str] | None = None
+    structured: Mapping[str, str] | None = None
+    idle_timeout: float | None = None
+    stream: bool | None = None
+
+
+def load_lm_config(
+    path: str | Path | None = None,
+    env: Mapping[str, str] | None = None,
+    overrides: LMOverrides | None = None,
+) -> LMConfig:
+    """Merge the file, the environment and the `overrides` (in that order of precedence, overrides last)."""
     env = os.environ if env is None else env
+    flags = overrides or LMOverrides()
     cfg = LMConfig()
     section = _read_section(path, env)
     _apply_file(cfg, section, env)
@@ -198,16 +221,16 @@ def load_lm_config(
     _per_role(cfg.api_keys, {r: env.get(f"YAKSA_API_KEY_{r.upper()}") for r in ROLES}, str, "api_key")
     if env.get("YAKSA_LM_IDLE_TIMEOUT"):
         cfg.idle_timeout = _seconds(env["YAKSA_LM_IDLE_TIMEOUT"], "YAKSA_LM_IDLE_TIMEOUT")
-    _apply(cfg, model, role_models or {}, api_base, api_key, timeout)
-    _per_role(cfg.api_bases, role_api_bases, str, "--api-base")
-    keys = {r: _env_key(env, name, "--api-key-env") for r, name in (role_api_key_envs or {}).items() if name}
+    _apply(cfg, flags.model, flags.role_models or {}, flags.api_base, flags.api_key, flags.timeout)
+    _per_role(cfg.api_bases, flags.role_api_bases, str, "--api-base")
+    keys = {r: _env_key(env, name, "--api-key-env") for r, name in (flags.role_api_key_envs or {}).items() if name}
     _per_role(cfg.api_keys, keys, str, "--api-key-env")
-    _per_role(cfg.max_tokens, max_tokens, _tokens, "--max-tokens")
-    _per_role(cfg.structured, structured, _dialect, "--structured")
-    if idle_timeout:
-        cfg.idle_timeout = _seconds(idle_timeout, "idle timeout")
-    if stream is not None:
-        cfg.stream = bool(stream)
+    _per_role(cfg.max_tokens, flags.max_tokens, _tokens, "--max-tokens")
+    _per_role(cfg.structured, flags.structured, _dialect, "--structured")
+    if flags.idle_timeout:
+        cfg.idle_timeout = _seconds(flags.idle_timeout, "idle timeout")
+    if flags.stream is not None:
+        cfg.stream = bool(flags.stream)
     return cfg
 
 

@@ -8,7 +8,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 
 LOCAL_API_KEY = "not-needed"
 
@@ -43,7 +43,7 @@ def turn_lm(
         >>> turn_lm("openai/qwen2.5-7b", "http://127.0.0.1:8000/v1", environ={}, config="/nonexistent").model
         'openai/qwen2.5-7b'
     """
-    cfg = load_lm_config(path=config, env=environ, model=model, api_base=api_base)
+    cfg = load_lm_config(path=config, env=environ, overrides=LMOverrides(model=model, api_base=api_base))
     judge = cfg.models.get("judge")
     if not judge:
         if api_base:

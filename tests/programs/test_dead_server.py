@@ -7,7 +7,7 @@ import time
 from programs.ablations import get_profile
 from programs.budget import ROLES
 from programs.crag import CRAG
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from yaksa.testing.any_signature import any_signature
 from yaksa.testing.fake_backend import FakeBackend
 from yaksa.testing.silent_server import SilentServer
@@ -29,7 +29,9 @@ def ask(lms):
 
 def test_a_silent_server_costs_one_first_token_limit_per_question():
     with SilentServer() as dead:
-        config = load_lm_config("/nonexistent", env={}, model="openai/dead", api_base=dead.url, timeout=LIMIT)
+        config = load_lm_config(
+            "/nonexistent", env={}, overrides=LMOverrides(model="openai/dead", api_base=dead.url, timeout=LIMIT)
+        )
         pred, took = ask(config.build())
         accepted = dead.accepted
     trace = pred.trace
@@ -49,9 +51,12 @@ def test_a_silent_server_costs_one_first_token_limit_per_question():
 def test_roles_on_another_server_carry_on():
     with SilentServer() as dead, StubOpenAI([any_signature]) as alive:
         config = load_lm_config(
-            "/nonexistent", env={}, model="openai/stub", api_base=alive.url, api_key="x", timeout=LIMIT,
-            role_api_bases={"judge": dead.url},
-        )  # fmt: skip
+            "/nonexistent",
+            env={},
+            overrides=LMOverrides(
+                model="openai/stub", api_base=alive.url, api_key="x", timeout=LIMIT, role_api_bases={"judge": dead.url}
+            ),
+        )
         pred, took = ask(config.build())
     trace = pred.trace
     assert [c["role"] for c in trace["cut"]] == ["judge"]

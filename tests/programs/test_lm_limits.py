@@ -12,7 +12,7 @@ from programs.ablations import get_profile
 from programs.budget import ROLES
 from programs.crag import CRAG
 from programs.lm_call import CallLimits, LMCallCut, TimeBudgetExhausted, call_with_limits
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from programs.run import Run
 from yaksa.testing.fake_backend import FakeBackend
 from yaksa.testing.stub_openai import StubOpenAI
@@ -22,7 +22,9 @@ ANSWER = json.dumps({"answer": "하나 둘 셋 넷 다섯"}, ensure_ascii=False)
 
 def lms(server, first=2.5, idle=2.5, stream=True, **kw):
     config = load_lm_config(
-        "/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x", timeout=first, **kw
+        "/nonexistent",
+        env={},
+        overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x", timeout=first, **kw),
     )
     config.idle_timeout, config.stream = idle, stream
     return config.build()

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from programs.lm_call import LMCallCut
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from programs.run import Run
 from yaksa.commands._answer_output import stream_answer
 from yaksa.testing.any_signature import ANSWER, any_signature
@@ -25,7 +25,9 @@ QUESTION = "게보린 먹고 속이 쓰려요"
 
 def lms(server, stream=True):
     config = load_lm_config(
-        "/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x", stream=stream
+        "/nonexistent",
+        env={},
+        overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x", stream=stream),
     )
     return config.build()
 
@@ -94,8 +96,11 @@ def test_a_cut_call_closes_its_connection():
 
     with StubOpenAI([{"hang": True}]) as server:
         port = int(server.url.rsplit(":", 1)[1].split("/")[0])
-        config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x",
-                                timeout=1.0)  # fmt: skip
+        config = load_lm_config(
+            "/nonexistent",
+            env={},
+            overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x", timeout=1.0),
+        )
         run = Run(lms=config.build())
         with pytest.raises(LMCallCut):
             run.call("generate", dspy.Predict("question -> answer"), question="?")

@@ -6,7 +6,7 @@ import json
 import dspy
 import pytest
 
-from programs.lm_config import MAX_TOKENS, LMConfigError, load_lm_config
+from programs.lm_config import MAX_TOKENS, LMConfigError, LMOverrides, load_lm_config
 from programs.run import Run
 from programs.structured import StructuredAdapter, dialect_for, output_schema, response_format
 from signatures.evaluation import EvaluateQuality, VerifyAnswer
@@ -64,11 +64,15 @@ def test_each_dialect_has_its_own_request_shape():
 )
 def test_auto_names_the_local_server_and_picks_its_dialect(owned_by, dialect):
     with StubOpenAI(["{}"], owned_by=owned_by) as server:
-        lm = load_lm_config("/nonexistent", env={}, model="openai/m", api_base=server.url).build()["judge"]
+        lm = load_lm_config(
+            "/nonexistent", env={}, overrides=LMOverrides(model="openai/m", api_base=server.url)
+        ).build()["judge"]
         assert dialect_for(lm) == dialect
-    hosted = load_lm_config("/nonexistent", env={}, model="openai/gpt-4o-mini").build()["judge"]
+    hosted = load_lm_config("/nonexistent", env={}, overrides=LMOverrides(model="openai/gpt-4o-mini")).build()["judge"]
     assert dialect_for(hosted) == "json_schema"
-    off = load_lm_config("/nonexistent", env={}, model="openai/m", structured={"*": "off"}).build()["judge"]
+    off = load_lm_config(
+        "/nonexistent", env={}, overrides=LMOverrides(model="openai/m", structured={"*": "off"})
+    ).build()["judge"]
     assert dialect_for(off) == "off"
 
 
@@ -77,7 +81,9 @@ def test_the_request_carries_the_schema_and_the_role_max_tokens_and_the_reply_pa
         {"verdict": "FAIL", "failure_cause": "hallucination", "feedback": "근거 없음"}, ensure_ascii=False
     )
     with StubOpenAI([reply], owned_by="me") as server:
-        run = Run(load_lm_config("/nonexistent", env={}, model="openai/m", api_base=server.url).build())
+        run = Run(
+            load_lm_config("/nonexistent", env={}, overrides=LMOverrides(model="openai/m", api_base=server.url)).build()
+        )
         out = run.call("verify", dspy.Predict(VerifyAnswer), question="q", context="c", answer="a")
         body = server.requests[0]
     assert (out.verdict, out.failure_cause) == ("FAIL", "hallucination")
@@ -89,7 +95,11 @@ def test_the_request_carries_the_schema_and_the_role_max_tokens_and_the_reply_pa
 
 def test_parse_failures_are_counted_per_role_with_structured_outputs_off():
     with StubOpenAI(["I think it is fine."]) as server:
-        config = load_lm_config("/nonexistent", env={}, model="openai/m", api_base=server.url, structured={"*": "off"})
+        config = load_lm_config(
+            "/nonexistent",
+            env={},
+            overrides=LMOverrides(model="openai/m", api_base=server.url, structured={"*": "off"}),
+        )
         run = Run(config.build())
         for _ in range(2):
             with pytest.raises(Exception):  # noqa: B017 - the adapter's parse error, whatever its class
@@ -102,7 +112,9 @@ def test_parse_failures_are_counted_per_role_with_structured_outputs_off():
 def test_a_refused_dialect_says_which_setting_to_change():
     with StubOpenAI([{"status": 500, "body": '{"error": "response_format json_schema not supported"}'}]) as server:
         config = load_lm_config(
-            "/nonexistent", env={}, model="openai/m", api_base=server.url, structured={"*": "json_schema"}
+            "/nonexistent",
+            env={},
+            overrides=LMOverrides(model="openai/m", api_base=server.url, structured={"*": "json_schema"}),
         )
         run = Run(config.build())
         with pytest.raises(Exception):  # noqa: B017
@@ -120,7 +132,9 @@ def test_per_role_servers_keys_limits_from_file_env_and_flags(tmp_path):
         encoding="utf-8",
     )
     env = {"JUDGE_KEY": "secret", "YAKSA_API_BASE_VERIFY": "http://127.0.0.1:3/v1"}
-    cfg = load_lm_config(path, env=env, max_tokens={"query": "128"}, structured={"verify": "off"})
+    cfg = load_lm_config(
+        path, env=env, overrides=LMOverrides(max_tokens={"query": "128"}, structured={"verify": "off"})
+    )
     assert cfg.models["judge"] == "openai/judge"
     assert cfg.base("judge") == "http://127.0.0.1:2/v1"
     assert cfg.key("judge") == "secret"

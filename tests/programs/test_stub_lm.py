@@ -6,7 +6,7 @@ import pytest
 
 from programs.ablations import get_profile
 from programs.crag import CRAG
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from yaksa.testing.any_signature import chat
 from yaksa.testing.mini_index import real_searcher
 from yaksa.testing.stub_openai import StubOpenAI
@@ -40,7 +40,9 @@ def stub():
 def program(server, timeout=5.0):
     """Per-role LMs built by the LM configuration, pointed at the stub."""
     config = load_lm_config(
-        "/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x", timeout=timeout
+        "/nonexistent",
+        env={},
+        overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x", timeout=timeout),
     )
     config.num_retries = 0
     return CRAG(backend=real_searcher(), settings=get_profile(web_references=False), lms=config.build())

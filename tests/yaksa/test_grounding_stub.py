@@ -6,7 +6,7 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from tests.programs.test_stub_lm import by_prompt, chat
 from yaksa import cli
 from yaksa.testing.serve_app import make_app
@@ -73,7 +73,9 @@ def test_yaksa_ask_streaming_ends_with_the_checked_answer_in_place_of_the_draft(
 
 
 def app_over_stub(server):
-    config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x")
+    config = load_lm_config(
+        "/nonexistent", env={}, overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x")
+    )
     config.num_retries = 0
     return make_app(lms=config.build())
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from tests.helpers.shared_mlflow_server import *  # noqa: F403
 from tests.programs.test_stub_lm import by_prompt, chat
 from yaksa.testing.serve_app import LiveServer, make_app
@@ -109,7 +109,9 @@ def drip_the_answer(request):
 
 def test_streamed_cited_answer_progress_profile_and_citation_dialog_with_an_lm(browser, shots):
     with StubOpenAI([drip_the_answer]) as stub:
-        config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=stub.url, api_key="x")
+        config = load_lm_config(
+            "/nonexistent", env={}, overrides=LMOverrides(model="openai/stub", api_base=stub.url, api_key="x")
+        )
         config.num_retries = 0
         with LiveServer(make_app(lms=config.build())) as server:
             w = Watched(browser, {"width": 1000, "height": 900})

@@ -8,7 +8,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from programs.error_codes import MESSAGES
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from tests.yaksa.test_serve_stream import stream
 from yaksa import cli
 from yaksa.commands import _backend
@@ -23,7 +23,9 @@ QUESTION = {"question": "게보린 먹고 속이 쓰려요"}
 
 
 def app_at(api_base: str):
-    config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=api_base, api_key="x")
+    config = load_lm_config(
+        "/nonexistent", env={}, overrides=LMOverrides(model="openai/stub", api_base=api_base, api_key="x")
+    )
     config.num_retries = 0
     return make_app(lms=config.build())
 

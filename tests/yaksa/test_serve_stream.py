@@ -6,7 +6,7 @@ import time
 import httpx
 from fastapi.testclient import TestClient
 
-from programs.lm_config import load_lm_config
+from programs.lm_config import LMOverrides, load_lm_config
 from tests.programs.test_stub_lm import by_prompt
 from yaksa.app import ServeSettings
 from yaksa.testing.fake_backend import FakeBackend
@@ -80,7 +80,9 @@ def test_out_of_scope_stream_has_no_scores_to_give():
 
 def test_tokens_stream_from_a_real_lm_before_the_answer():
     with StubOpenAI([by_prompt]) as server:
-        config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x")
+        config = load_lm_config(
+            "/nonexistent", env={}, overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x")
+        )
         config.num_retries = 0
         events = stream(make_app(lms=config.build()))
     tokens = [d for n, d in events if n == "token"]
@@ -192,7 +194,9 @@ def test_a_regeneration_is_a_new_generation_not_appended_to_the_draft():
         return by_prompt(request)
 
     with StubOpenAI([low_then_high]) as server:
-        config = load_lm_config("/nonexistent", env={}, model="openai/stub", api_base=server.url, api_key="x")
+        config = load_lm_config(
+            "/nonexistent", env={}, overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x")
+        )
         # a profile without the duplicate-document stop, so the fake backend's same documents are generated from again
         events = stream(make_app(lms=config.build(), profile="self_refine_llm_quality"))
     tokens = [d for n, d in events if n == "token"]

@@ -30,8 +30,10 @@ from retrievers.oos_guard import OOS_MESSAGE
 from yaksa.app.cancel import CancelOnLM, QuestionCancelled, Work, step_guard
 from yaksa.app.events import STEP_PROGRESS, answer_pieces, encode, status_data
 from yaksa.app.public_trace import log_failures, public_trace
+from yaksa.app.schemas import AskResponse
 from yaksa.app.scores import Scorer
 from yaksa.app.settings import ServeSettings
+from yaksa.prediction_json import prediction_json
 
 log = logging.getLogger("yaksa.serve")
 DISCONNECT_POLL_S = 0.25  # how often /v1/ask checks whether its client is still there
@@ -173,15 +175,18 @@ class ProgramHost:
 
     # ------------------------------------------------------------------ answers
     def payload(self, pred, program=None, request_id: str | None = None, trace_id: str | None = None) -> dict:
-        """The JSON answer: the prediction, each citation with its document text, notices and the trace (its LM
-        errors and fallbacks as codes: their own text goes to the server log, yaksa/app/public_trace.py)."""
+        """The JSON answer: the prediction's JSON object (yaksa/prediction_json.py) with each citation carrying its
+        document text, notices, the trace as clients see it (its LM errors and fallbacks as codes: their own text
+        goes to the server log, yaksa/app/public_trace.py) and the MLflow `trace_id`; the fields of `AskResponse`,
+        in its order (the stream's ``answer`` event is the /v1/ask body)."""
         program = program or self.program
-        trace = dict(pred.trace or {})
+        shared = prediction_json(pred)
+        trace = dict(shared["trace"] or {})
         log_failures(trace, log, request_id)
-        contexts = list(pred.contexts or [])
+        contexts = list(shared["contexts"] or [])
         backend = program.backend
         citations = []
-        for c in pred.citations or []:
+        for c in shared["citations"] or []:
             n = int(c["n"])
             doc = _get(backend, c["id"])
             citations.append(
@@ -195,22 +200,24 @@ class ProgramHost:
             )
         uses_lm = bool(trace.get("uses_lm"))
         notice = OOS_MESSAGE if pred.out_of_scope else ("" if uses_lm else NO_LM_NOTICE)
-        return {
-            "question": pred.question,
-            "answer": pred.answer,
-            "out_of_scope": bool(pred.out_of_scope),
+        answer = {
+            **shared,
+            "out_of_scope": bool(shared["out_of_scope"]),
             "mode": str(trace.get("mode") or pred.mode),
             "method": str(trace.get("method") or ""),
             "uses_lm": uses_lm,
             "notice": notice,
             "citations": citations,
-            "web_refs": [{"title": str(w.get("title", "")), "url": str(w.get("url", ""))} for w in pred.web_refs or []],
+            "web_refs": [
+                {"title": str(w.get("title", "")), "url": str(w.get("url", ""))} for w in shared["web_refs"] or []
+            ],
             "verification": str(trace.get("verification") or "off"),
             "quality": trace.get("quality"),
             "warnings": list(trace.get("warnings") or []),
             "trace": public_trace(trace),
             "trace_id": trace_id,
         }
+        return {name: answer[name] for name in AskResponse.model_fields}
 
     async def ask(
         self,

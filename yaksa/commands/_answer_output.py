@@ -1,6 +1,6 @@
 """How ``yaksa ask`` shows an answer: streamed tokens, the sources (product and section of each citation), the
-trace, what failed on the way (`print_lm_warnings`, `degraded`), and the JSON object of one prediction (also one
-line of ``yaksa ask --json -`` and a row of eval-answers)."""
+trace, and what failed on the way (`print_lm_warnings`, `degraded`). ``--json`` prints the prediction's JSON object
+(yaksa/prediction_json.py)."""
 
 from __future__ import annotations
 
@@ -98,16 +98,3 @@ def print_trace(trace: dict) -> None:
         hits = f" hits={[h['id'] for h in step['hits']]}" if "hits" in step else ""
         print(f"  - {step['step']}: {json.dumps(info, ensure_ascii=False)}{hits}")
     print(f"  lm_calls={trace['lm_calls']} stop={trace['stop_reason']} iterations={trace['iterations']}")
-
-
-def prediction_json(pred, config=None) -> dict:
-    return {
-        "question": pred.question,
-        "answer": pred.answer,
-        "citations": pred.citations,
-        "contexts": pred.contexts,
-        "web_refs": pred.web_refs,
-        "out_of_scope": pred.out_of_scope,
-        "trace": pred.trace,
-        "lm": config.describe() if config else None,
-    }

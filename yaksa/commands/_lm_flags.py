@@ -85,11 +85,10 @@ def role_values(values, what: str, all_roles: bool = True) -> dict[str, str]:
 
 def lm_config(args, cache: bool | None = None):
     """The `LMConfig` of the flags over ``[lm]`` and the environment; a malformed value is a `UserError`."""
-    from programs.lm_config import LMConfigError, load_lm_config
+    from programs.lm_config import LMConfigError, LMOverrides, load_lm_config
 
     try:
-        config = load_lm_config(
-            getattr(args, "config", None),
+        flags = LMOverrides(
             model=getattr(args, "lm", None),
             api_base=getattr(args, "api_base", None),
             role_models={r: getattr(args, f"lm_{r}", None) for r in ROLES},
@@ -103,6 +102,7 @@ def lm_config(args, cache: bool | None = None):
             idle_timeout=getattr(args, "idle_timeout", None),
             stream=False if getattr(args, "no_lm_stream", False) else None,
         )
+        config = load_lm_config(getattr(args, "config", None), overrides=flags)
     except LMConfigError as e:
         raise UserError(str(e)) from None
     config.cache = (not getattr(args, "no_cache", False)) if cache is None else cache

@@ -28,7 +28,6 @@ from yaksa.commands import _backend, _lm_flags
 from yaksa.commands._answer_output import (
     STRICT_EXIT,
     degraded,
-    prediction_json,
     print_lm_warnings,
     print_sources,
     print_trace,
@@ -36,6 +35,7 @@ from yaksa.commands._answer_output import (
 )
 from yaksa.commands._program import crag_settings, settings_overrides
 from yaksa.errors import UserError
+from yaksa.prediction_json import prediction_json
 from yaksa.text_input import check_json, clean_text, read_text
 from yaksa.traces import QuestionTrace, QuestionTracer, TracingUnavailable, flush
 

@@ -106,7 +106,7 @@ def _progress(questions: list[dict]):
 
 def answer(program, question: str) -> dict:
     """The prediction as ``yaksa ask --json`` writes it, with the milliseconds it took (``latency_ms``)."""
-    from yaksa.commands._answer_output import prediction_json
+    from yaksa.prediction_json import prediction_json
 
     start = time.perf_counter()
     as_json = prediction_json(program(question=question))
@@ -144,8 +144,8 @@ def _evaluate_in_mlflow(args, questions, program, backend, config, lms) -> None:
     from metrics.lm_scorers import lm_scorers
     from metrics.scorers import answer_scorers
     from yaksa.commands import _eval_datasets, _genai_eval
-    from yaksa.commands._answer_output import prediction_json
     from yaksa.commands._lm_flags import describe_lms
+    from yaksa.prediction_json import prediction_json
     from yaksa.tracking import experiment
 
     experiment("yaksa-answers")
