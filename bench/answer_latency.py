@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from programs.ablations import DEFAULT_PROFILE as PROFILE  # noqa: E402
+from programs.ablations import DEFAULT_ABLATION as PROFILE  # noqa: E402
 from yaksa.errors import UserError  # noqa: E402
 
 SPLIT = "real-dev"  # yaksa eval-answers' name of trainsets/real_questions/dev.jsonl

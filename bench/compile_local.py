@@ -117,7 +117,7 @@ def main() -> int:
     if not local_extra_installed(args.model):
         print(f"skipped: {MISSING}")
         return 0
-    from programs.ablations import get_profile
+    from programs.ablations import ablation_settings
     from programs.crag import CRAG
     from programs.lm_config import LMOverrides, load_lm_config
     from programs.loading import load
@@ -135,7 +135,7 @@ def main() -> int:
                 max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
             ),
         )
-        settings = get_profile(web_references=False, time_budget_s=args.time_budget)
+        settings = ablation_settings(web_references=False, time_budget_s=args.time_budget)
         before = answer_all(CRAG(backend=searcher, settings=settings, lms=config.build()), questions, "before")
         state = Path(tmp) / "compiled.json"
         code, seconds, tail = compile_with(server, args, state)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-from programs.ablations import PROFILES, get_profile  # noqa: E402
+from programs.ablations import ABLATIONS, ablation_settings  # noqa: E402
 from programs.crag import CRAG  # noqa: E402
 from retrievers.documents import Hit  # noqa: E402
 from retrievers.result import RetrievalResult  # noqa: E402
@@ -110,10 +110,10 @@ def main(argv=None) -> int:
     questions = questions[: args.limit] if args.limit else questions
     backend, kind = open_backend(args.backend)
     rows = []
-    for profile in PROFILES:
+    for profile in ABLATIONS:
         for lm_kind in ("passes", "needs_refinement"):
             calls, overhead, stops, over_budget = [], [], {}, 0
-            settings = get_profile(profile, web_references=False)
+            settings = ablation_settings(profile, web_references=False)
             for q in questions:
                 lm = scripted(lm_kind)
                 pred = CRAG(backend=backend, settings=settings, lms=lm.roles())(question=q)

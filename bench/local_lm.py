@@ -75,13 +75,13 @@ def streamed_answer(program, question: str):
 
 def profile_calls(args, searcher, config, questions: list[str]) -> dict:
     """Per ablation profile: mean LM calls and seconds per question, on the same questions and server."""
-    from programs.ablations import PROFILES, get_profile
+    from programs.ablations import ABLATIONS, ablation_settings
     from programs.crag import CRAG
 
-    names = list(PROFILES) if args.profiles == "all" else [n.strip() for n in args.profiles.split(",") if n.strip()]
+    names = list(ABLATIONS) if args.profiles == "all" else [n.strip() for n in args.profiles.split(",") if n.strip()]
     out = {}
     for name in names:
-        settings = get_profile(name, web_references=False, time_budget_s=args.time_budget)
+        settings = ablation_settings(name, web_references=False, time_budget_s=args.time_budget)
         program = CRAG(backend=searcher, settings=settings, lms=config.build())
         calls, seconds = [], []
         for q in questions:
@@ -111,7 +111,7 @@ def main() -> int:
     if not local_extra_installed(args.model):
         print(f"skipped: {MISSING}")
         return 0
-    from programs.ablations import get_profile
+    from programs.ablations import ablation_settings
     from programs.crag import CRAG
     from programs.lm_config import LMOverrides, load_lm_config
     from retrievers.index_open import open_searcher
@@ -131,7 +131,7 @@ def main() -> int:
                 max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
             ),
         )
-        settings = get_profile(web_references=False, time_budget_s=args.time_budget)
+        settings = ablation_settings(web_references=False, time_budget_s=args.time_budget)
         program = CRAG(backend=searcher, settings=settings, lms=config.build())
         results = []
         for q in questions:

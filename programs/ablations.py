@@ -11,7 +11,7 @@ Each profile adds one idea to the one before it:
 * ``full_context_engineering``: everything, including knowledge refinement and the user context (the default).
 
 Example:
-    >>> get_profile("baseline").refine_strategy
+    >>> ablation_settings("baseline").refine_strategy
     'basic_rag'
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from programs.settings import CragSettings
 
-DEFAULT_PROFILE = "full_context_engineering"
+DEFAULT_ABLATION = "full_context_engineering"
 
 _STEPS = {
     "baseline": dict(
@@ -43,24 +43,24 @@ _STEPS = {
     "full_context_engineering": dict(),
 }
 
-PROFILES: dict[str, CragSettings] = {name: CragSettings(**flags) for name, flags in _STEPS.items()}
+ABLATIONS: dict[str, CragSettings] = {name: CragSettings(**flags) for name, flags in _STEPS.items()}
 
 
-def get_profile(name: str | None = None, base: CragSettings | None = None, **overrides) -> CragSettings:
+def ablation_settings(name: str | None = None, base: CragSettings | None = None, **overrides) -> CragSettings:
     """The settings of a named profile (default ``full_context_engineering``), with optional overrides.
 
     Args:
-        name: one of `PROFILES` (None: the default profile).
+        name: one of `ABLATIONS` (None: the default profile).
         base: the settings the profile's feature flags apply to (default: `CragSettings`' defaults), e.g.
             ``CragSettings.load()`` with the ``[crag]`` table of yaksa.toml.
         overrides: single settings changed after the profile.
 
     Raises:
-        KeyError: the name is not one of `PROFILES`.
+        KeyError: the name is not one of `ABLATIONS`.
     """
-    name = name or DEFAULT_PROFILE
-    if name not in PROFILES:
-        raise KeyError(f"unknown profile {name!r}; choose one of {', '.join(PROFILES)}")
+    name = name or DEFAULT_ABLATION
+    if name not in ABLATIONS:
+        raise KeyError(f"unknown profile {name!r}; choose one of {', '.join(ABLATIONS)}")
     if base is not None:
         return base.replace(**_STEPS[name], **overrides)
-    return PROFILES[name].replace(**overrides) if overrides else PROFILES[name]
+    return ABLATIONS[name].replace(**overrides) if overrides else ABLATIONS[name]

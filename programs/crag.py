@@ -30,7 +30,7 @@ import time
 import dspy
 
 from programs import graph, spans
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.answer_ending import budget_notices, finish
 from programs.answer_policies import out_of_budget
 from programs.budget import BudgetExhausted
@@ -88,7 +88,7 @@ class CRAG(dspy.Module):
 
     def __init__(self, backend=None, settings: CragSettings | None = None, lms: dict | None = None, web=None):
         super().__init__()
-        self.settings = settings or get_profile()
+        self.settings = settings or ablation_settings()
         self.query_optimizer = QueryOptimizer()
         self.lm_grader = LMGrader()
         self.generator = Generator(self.settings)

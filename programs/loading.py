@@ -172,10 +172,10 @@ def build_program(header: dict, backend=None, lms: dict | None = None, web_refer
         return TurnEvaluator()
     if kind != "crag":
         raise StateError(f"unknown program {kind!r} in the state header")
-    from programs.ablations import get_profile
+    from programs.ablations import ablation_settings
     from programs.crag import CRAG
 
-    settings = get_profile(header.get("profile") or None)
+    settings = ablation_settings(header.get("profile") or None)
     saved = header.get("settings")
     check_settings(saved, "state header")
     if saved:

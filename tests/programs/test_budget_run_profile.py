@@ -3,7 +3,7 @@
 import dspy
 import pytest
 
-from programs.ablations import PROFILES, get_profile
+from programs.ablations import ABLATIONS, ablation_settings
 from programs.budget import BudgetExhausted, LMBudget
 from programs.profile import ProfileError, UserProfile
 from programs.run import Run
@@ -55,7 +55,7 @@ def test_bad_profiles_are_refused(bad):
 
 
 def test_six_ablation_profiles_add_one_idea_each():
-    assert list(PROFILES) == [
+    assert list(ABLATIONS) == [
         "baseline",
         "self_refine_heuristic",
         "self_refine_llm_quality",
@@ -63,16 +63,16 @@ def test_six_ablation_profiles_add_one_idea_each():
         "self_refine_full_safety",
         "full_context_engineering",
     ]
-    assert get_profile("baseline").refine_strategy == "basic_rag"
-    assert not get_profile("self_refine_heuristic").llm_quality
-    assert get_profile("self_refine_llm_quality").llm_quality
-    assert not get_profile("self_refine_llm_quality").dynamic_query
-    assert get_profile("self_refine_dynamic_query").dynamic_query
-    assert not get_profile("self_refine_dynamic_query").safety_checks
-    assert get_profile("self_refine_full_safety").safety_checks
-    assert get_profile() == CragSettings()
-    assert get_profile(lm_call_budget=5).lm_call_budget == 5
+    assert ablation_settings("baseline").refine_strategy == "basic_rag"
+    assert not ablation_settings("self_refine_heuristic").llm_quality
+    assert ablation_settings("self_refine_llm_quality").llm_quality
+    assert not ablation_settings("self_refine_llm_quality").dynamic_query
+    assert ablation_settings("self_refine_dynamic_query").dynamic_query
+    assert not ablation_settings("self_refine_dynamic_query").safety_checks
+    assert ablation_settings("self_refine_full_safety").safety_checks
+    assert ablation_settings() == CragSettings()
+    assert ablation_settings(lm_call_budget=5).lm_call_budget == 5
     with pytest.raises(KeyError):
-        get_profile("nope")
+        ablation_settings("nope")
     with pytest.raises(ValueError):
         CragSettings(refine_strategy="magic")

@@ -3,7 +3,7 @@ table as one line naming the file."""
 
 import pytest
 
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.settings import CragSettings
 from retrievers.config_file import ConfigFileError
 from yaksa.app.settings import ServeSettings
@@ -31,10 +31,10 @@ def test_the_config_file_comes_from_yaksa_config(tmp_path, monkeypatch):
 
 def test_a_profile_sets_its_flags_over_the_crag_table(tmp_path):
     base = CragSettings.load(write(tmp_path, "[crag]\nlm_call_budget = 4\n"))
-    baseline = get_profile("baseline", base=base)
+    baseline = ablation_settings("baseline", base=base)
     assert baseline.lm_call_budget == 4
     assert baseline.refine_strategy == "basic_rag"
-    assert get_profile("baseline").lm_call_budget == CragSettings().lm_call_budget
+    assert ablation_settings("baseline").lm_call_budget == CragSettings().lm_call_budget
 
 
 @pytest.mark.parametrize(

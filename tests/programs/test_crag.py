@@ -4,7 +4,7 @@ actually taken and the exact LM calls."""
 
 import pytest
 
-from programs.ablations import PROFILES, get_profile
+from programs.ablations import ABLATIONS, ablation_settings
 from programs.crag import CRAG, OOS_MESSAGE
 from programs.notices import BUDGET_NOTICES, FAILED_NOTICE, INSUFFICIENT_NOTICE
 from yaksa.testing.scripted_lm import ANSWER, GOOD, PASS
@@ -93,7 +93,7 @@ def test_corrective_rag_passing_first_time_makes_three_lm_calls(searcher, script
 
 def test_basic_rag_generates_exactly_once(searcher, scripted):
     lm, lms = scripted(evaluate=[low(0.1)])
-    pred = CRAG(backend=searcher, settings=get_profile("baseline"), lms=lms)(question=QUESTION)
+    pred = CRAG(backend=searcher, settings=ablation_settings("baseline"), lms=lms)(question=QUESTION)
     assert lm.calls == ["generate"]
     assert pred.trace["stop_reason"] == "basic_rag"
     assert pred.trace["strategy"] == "basic_rag"
@@ -104,7 +104,7 @@ def verdicts(answer):
     return lambda messages: {"verdicts": [answer] * messages[-1]["content"].count("[문서 "), "reason": "r"}
 
 
-LM_GRADING = get_profile(llm_grading=True)
+LM_GRADING = ablation_settings(llm_grading=True)
 STRICT = 0.995  # a relevance threshold above every calibrated relevance on the mini index: the no-LM grade rewrites
 
 
@@ -124,7 +124,7 @@ def test_low_grade_rewrites_searches_again_and_generates(searcher, scripted):
 
 
 def test_no_lm_rewrite_adds_the_asked_sections_words(searcher):
-    pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(question=VAGUE)
+    pred = CRAG(backend=searcher, settings=ablation_settings(relevance_threshold=STRICT))(question=VAGUE)
     rewrites = steps(pred, "rewrite")
     assert routes(pred)[0] == "rewrite"
     assert rewrites[0]["method"] == "keywords"
@@ -137,7 +137,7 @@ def test_no_lm_low_relevance_answer_reads_the_whole_pool(searcher):
     does (not only the top three), under the low-relevance notice."""
     from programs.notices import LOW_RELEVANCE_NOTICE
 
-    pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(
+    pred = CRAG(backend=searcher, settings=ablation_settings(relevance_threshold=STRICT))(
         question="게보린 먹고 술 마셔도 돼요"
     )
     assert routes(pred)[-1] == "generate_low_relevance"
@@ -146,7 +146,7 @@ def test_no_lm_low_relevance_answer_reads_the_whole_pool(searcher):
 
 
 def test_a_keyword_rewrite_keeps_the_kind_of_medicine_asked_about(searcher):
-    pred = CRAG(backend=searcher, settings=get_profile(relevance_threshold=STRICT))(
+    pred = CRAG(backend=searcher, settings=ablation_settings(relevance_threshold=STRICT))(
         question="감기약 먹고 운전해도 돼요?"
     )
     queries = [s["query"] for s in steps(pred, "rewrite")]
@@ -203,7 +203,7 @@ def test_a_rewrite_that_finds_nothing_better_ends_the_rewriting(searcher, script
 
 def test_a_repeated_rewrite_is_not_searched_nor_graded_again(searcher, scripted):
     lm, lms = scripted(optimize=[SAME], rewrite=[{"rewritten_query": VAGUE}], grade=[verdicts("no")])
-    settings = get_profile(llm_grading=True)
+    settings = ablation_settings(llm_grading=True)
     pred = CRAG(backend=searcher, settings=settings, lms=lms)(question=VAGUE)
     assert [s["searched"] for s in steps(pred, "rewrite")] == [False]
     assert len(steps(pred, "retrieve")) == 2
@@ -215,7 +215,7 @@ def test_no_context_when_nothing_reaches_the_floor_after_the_rewrites(searcher, 
     lm, lms = scripted(
         optimize=[SAME], rewrite=[{"rewritten_query": "그거"}, {"rewritten_query": "저거"}], grade=[verdicts("no")]
     )
-    settings = get_profile(llm_grading=True, low_relevance_floor=0.95)  # above every document's relevance here
+    settings = ablation_settings(llm_grading=True, low_relevance_floor=0.95)  # above every document's relevance here
     pred = CRAG(backend=searcher, settings=settings, lms=lms)(question=VAGUE)
     assert routes(pred)[-1] == "generate_no_context"
     assert "generate_no_context" in lm.calls
@@ -225,7 +225,7 @@ def test_no_context_when_nothing_reaches_the_floor_after_the_rewrites(searcher, 
 
 
 def test_no_lm_no_context_answer_says_nothing_was_found(searcher):
-    settings = get_profile(low_relevance_floor=0.95, max_rewrites=0, relevance_threshold=STRICT)
+    settings = ablation_settings(low_relevance_floor=0.95, max_rewrites=0, relevance_threshold=STRICT)
     pred = CRAG(backend=searcher, settings=settings)(question="콘택트렌즈 세척")
     assert routes(pred)[-1] == "generate_no_context"
     assert "찾지 못했습니다" in pred.answer
@@ -282,7 +282,7 @@ def test_low_quality_rewrites_and_searches_again_until_the_cap(searcher, scripte
         evaluate=[low(0.2), low(0.3), low(0.45)],
         rewrite=[{"rewritten_query": "게보린 위장 장애 부작용"}, {"rewritten_query": "게보린 속쓰림 이상반응"}],
     )
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(safety_checks=False))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(safety_checks=False))(question=QUESTION)
     assert [s["query"] for s in steps(pred, "requery")] == ["게보린 위장 장애 부작용", "게보린 속쓰림 이상반응"]
     assert pred.trace["iterations"] == 2
     assert pred.trace["stop_reason"] == "iteration_cap"
@@ -321,7 +321,7 @@ def test_budget_exhaustion_after_a_failed_verification_never_ships_the_failed_an
     # the answer passes the grounding check (nothing checkable in it) but fails verification
     failing = {"answer": "검증에 실패할 답변입니다. [문서 1] 전문가와 꼭 상담하세요."}
     lm, lms = scripted(verify=[FAIL], generate=[failing])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=2))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(lm_call_budget=2))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
     assert lm.calls == ["generate", "verify"]
     assert "검증에 실패할" not in pred.answer
@@ -333,7 +333,7 @@ def test_budget_exhaustion_never_ships_an_evaluated_answer_that_failed_verificat
     """Verification fails every round (3 corrections, then the answer carries the failed notice and is evaluated);
     the re-search runs the budget out: the user gets the extractive answer, said plainly, not the failed one."""
     lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=10))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(lm_call_budget=10))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
     assert lm.calls.count("correct") == 3
     assert steps(pred, "evaluate")
@@ -346,7 +346,7 @@ def test_budget_exhaustion_never_ships_an_evaluated_answer_that_failed_verificat
 
 def test_budget_exhaustion_before_verifying_a_new_answer_says_it_is_unverified(searcher, scripted):
     lm, lms = scripted(verify=[FAIL], evaluate=[low(0.2)], rewrite=[{"rewritten_query": "부루펜 부작용"}])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=11))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(lm_call_budget=11))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
     assert lm.calls[-1] == "generate"
     assert "교정된 답변" not in pred.answer
@@ -355,7 +355,7 @@ def test_budget_exhaustion_before_verifying_a_new_answer_says_it_is_unverified(s
 
 def test_budget_exhaustion_ships_the_last_answer_that_passed(searcher, scripted):
     lm, lms = scripted(evaluate=[low(0.2)], verify=[PASS, FAIL], rewrite=[{"rewritten_query": "부루펜 부작용"}])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=7))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(lm_call_budget=7))(question=QUESTION)
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
     assert pred.trace["lm_calls"]["total"] == 7
     assert pred.answer.startswith(ANSWER["answer"][:10])
@@ -364,7 +364,7 @@ def test_budget_exhaustion_ships_the_last_answer_that_passed(searcher, scripted)
 
 def test_budget_of_zero_still_answers_from_the_documents(searcher, scripted):
     lm, lms = scripted()
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(lm_call_budget=0))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(lm_call_budget=0))(question=QUESTION)
     assert lm.calls == []
     assert "[문서 " in pred.answer
     assert pred.trace["stop_reason"] == "lm_budget_exhausted"
@@ -372,7 +372,7 @@ def test_budget_of_zero_still_answers_from_the_documents(searcher, scripted):
 
 def test_llm_grading_grades_all_documents_in_one_judge_call(searcher, scripted):
     lm, lms = scripted()
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(llm_grading=True))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(llm_grading=True))(question=QUESTION)
     assert lm.calls == ["grade", "generate", "verify", "evaluate"]
     grade = steps(pred, "grade")[0]
     assert grade["method"] == "lm"
@@ -381,7 +381,7 @@ def test_llm_grading_grades_all_documents_in_one_judge_call(searcher, scripted):
 
 def test_malformed_lm_verdicts_fall_back_to_the_calibrated_grade(searcher, scripted):
     lm, lms = scripted(grade=[{"verdicts": ["yes"], "reason": "한 개만"}])
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(llm_grading=True))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(llm_grading=True))(question=QUESTION)
     assert steps(pred, "grade")[0]["method"] == "calibrated"
     assert any("grade" in f for f in pred.trace["fallbacks"])
 
@@ -508,16 +508,16 @@ def test_stream_targets_and_with_settings_are_public(searcher):
         program.verifier.correct,
         "corrected_answer",
     ) in targets
-    variant = program.with_settings(get_profile("baseline"))
+    variant = program.with_settings(ablation_settings("baseline"))
     assert variant.settings.refine_strategy == "basic_rag"
     assert variant.backend is searcher
     assert variant.generator.generate.demos[0]["answer"] == "a"
     assert program.settings.refine_strategy == "corrective_rag"
 
 
-@pytest.mark.parametrize("name", list(PROFILES))
+@pytest.mark.parametrize("name", list(ABLATIONS))
 def test_every_profile_runs_without_an_lm(searcher, name):
-    pred = CRAG(backend=searcher, settings=get_profile(name))(question=QUESTION)
+    pred = CRAG(backend=searcher, settings=ablation_settings(name))(question=QUESTION)
     assert "[문서" in pred.answer
     assert pred.trace["stop_reason"]
 
@@ -601,6 +601,6 @@ def test_the_query_lm_is_asked_when_no_target_is_named_or_when_settings_say_alwa
     CRAG(backend=searcher, lms=lms)(question=VAGUE)
     assert lm.calls[0] == "optimize"  # 이 약 어떻게 먹어요: nothing named to search by
     lm, lms = scripted()
-    pred = CRAG(backend=searcher, lms=lms, settings=get_profile(optimize_named_queries=True))(question=QUESTION)
+    pred = CRAG(backend=searcher, lms=lms, settings=ablation_settings(optimize_named_queries=True))(question=QUESTION)
     assert lm.calls == ["optimize", "generate", "verify", "evaluate"]
     assert "query_lm" not in steps(pred, "retrieve")[0]

@@ -4,7 +4,7 @@ step and a fallback that say why. Roles on another server carry on."""
 
 import time
 
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.budget import ROLES
 from programs.crag import CRAG
 from programs.lm_config import LMOverrides, load_lm_config
@@ -21,7 +21,7 @@ def setup_module():
 
 
 def ask(lms):
-    program = CRAG(backend=FakeBackend(), settings=get_profile(web_references=False), lms=lms)
+    program = CRAG(backend=FakeBackend(), settings=ablation_settings(web_references=False), lms=lms)
     start = time.monotonic()
     pred = program(question="게보린 먹고 속이 쓰려요")
     return pred, time.monotonic() - start

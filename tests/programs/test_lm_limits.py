@@ -8,7 +8,7 @@ import time
 import dspy
 import pytest
 
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.budget import ROLES
 from programs.crag import CRAG
 from programs.lm_call import CallLimits, LMCallCut, TimeBudgetExhausted, call_with_limits
@@ -91,7 +91,9 @@ def test_a_model_that_stalls_mid_answer_is_cut_as_slow_not_unreachable():
 
 def test_a_dead_server_costs_one_timeout_per_question_and_the_question_still_answers():
     with StubOpenAI([{"hang": True}]) as server:
-        program = CRAG(backend=FakeBackend(), settings=get_profile(web_references=False), lms=lms(server, first=1.0))
+        program = CRAG(
+            backend=FakeBackend(), settings=ablation_settings(web_references=False), lms=lms(server, first=1.0)
+        )
         start = time.monotonic()
         pred = program(question="게보린 먹고 속이 쓰려요")
         took = time.monotonic() - start
@@ -108,7 +110,7 @@ def test_a_dead_server_costs_one_timeout_per_question_and_the_question_still_ans
 def test_the_call_budget_counts_http_requests_with_a_failing_server():
     with StubOpenAI([{"status": 500, "body": "boom"}]) as server:
         program = CRAG(
-            backend=FakeBackend(), settings=get_profile(web_references=False, lm_call_budget=1), lms=lms(server)
+            backend=FakeBackend(), settings=ablation_settings(web_references=False, lm_call_budget=1), lms=lms(server)
         )
         pred = program(question="게보린 먹고 속이 쓰려요")
         assert len(server.requests) == 1 == pred.trace["lm_calls"]["total"]
@@ -117,7 +119,7 @@ def test_the_call_budget_counts_http_requests_with_a_failing_server():
 def test_the_wall_clock_budget_ends_the_question_with_a_cited_answer_and_says_why():
     # each reply takes 5 x 3 s: only a cut at the 3 s budget ends the question well before the first one is done
     with StubOpenAI([{"drip": 3.0, "content": ANSWER}]) as server:
-        settings = get_profile(web_references=False, time_budget_s=3.0)
+        settings = ablation_settings(web_references=False, time_budget_s=3.0)
         program = CRAG(backend=FakeBackend(), settings=settings, lms=lms(server, first=5, idle=5))
         start = time.monotonic()
         pred = program(question="게보린 먹고 속이 쓰려요")

@@ -8,7 +8,7 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from programs.ablations import PROFILES, get_profile
+from programs.ablations import ABLATIONS, ablation_settings
 from programs.crag import CRAG
 from yaksa.testing.mini_index import real_searcher
 from yaksa.testing.scripted_lm import DEFAULTS, ScriptedLM
@@ -51,7 +51,7 @@ def chaos(seed: int):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True, database=None)
 @given(
     seed=st.integers(0, 10**6),
-    profile=st.sampled_from(list(PROFILES)),
+    profile=st.sampled_from(list(ABLATIONS)),
     budget=st.integers(0, 14),
     llm_grading=st.booleans(),
     question=st.sampled_from(["게보린 먹고 속이 쓰려요", "그거 어떻게 해?", "열이 나요"]),
@@ -60,7 +60,7 @@ def test_random_lm_behaviour_always_ends_within_the_cap(seed, profile, budget, l
     lm = chaos(seed)
     program = CRAG(
         backend=real_searcher(),
-        settings=get_profile(profile, lm_call_budget=budget, llm_grading=llm_grading),
+        settings=ablation_settings(profile, lm_call_budget=budget, llm_grading=llm_grading),
         lms=lm.roles(),
     )
     pred = program(question=question)

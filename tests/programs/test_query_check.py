@@ -4,7 +4,7 @@ question's nor the corpus's are dropped, and the trace says which check fired.""
 
 import pytest
 
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.crag import CRAG
 from programs.hit_merge import merge_hits
 from programs.query_check import CorpusVocabulary, check_query
@@ -89,7 +89,7 @@ def test_a_rewrites_hits_are_merged_with_the_questions_not_swapped():
 
 
 # these questions name their targets: the query LM is asked anyway, so what it says can be checked
-ALWAYS = get_profile(optimize_named_queries=True)
+ALWAYS = ablation_settings(optimize_named_queries=True)
 UNRELATED = {"core_terms": ["마지막"], "recall_terms": [], "avoid_terms": ["임신"], "rerank_query": "마지막 약"}
 
 

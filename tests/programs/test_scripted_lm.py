@@ -5,7 +5,7 @@ scripted reply still reaches its own predictor, over the real program and the re
 import pytest
 from dspy.adapters.chat_adapter import ChatAdapter
 
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.crag import CRAG
 from yaksa.testing.scripted_lm import PASS, SIGNATURES, ScriptedLM, which
 
@@ -69,7 +69,7 @@ def test_rewritten_instructions_still_tell_the_three_generators_apart(searcher):
         generate_low_relevance=[LOW_RELEVANCE],
         generate_no_context=[NO_CONTEXT],
     )
-    program = CRAG(backend=searcher, settings=get_profile(llm_grading=True), lms=lm.roles())
+    program = CRAG(backend=searcher, settings=ablation_settings(llm_grading=True), lms=lm.roles())
     rewrite_instructions(program)
     pred = program(question=VAGUE)
     assert "generate_low_relevance" in lm.calls
@@ -77,7 +77,7 @@ def test_rewritten_instructions_still_tell_the_three_generators_apart(searcher):
     assert pred.answer.startswith("일부만 관련된 문서로")
 
     lm.calls.clear()
-    settings = get_profile(llm_grading=True, low_relevance_floor=0.95)  # no document reaches the floor
+    settings = ablation_settings(llm_grading=True, low_relevance_floor=0.95)  # no document reaches the floor
     program = CRAG(backend=searcher, settings=settings, lms=lm.roles())
     rewrite_instructions(program)
     pred = program(question=VAGUE)

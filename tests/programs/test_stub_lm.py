@@ -4,7 +4,7 @@ timeouts and malformed bodies falling back as designed."""
 import dspy
 import pytest
 
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.crag import CRAG
 from programs.lm_config import LMOverrides, load_lm_config
 from yaksa.testing.any_signature import chat
@@ -45,7 +45,7 @@ def program(server, timeout=5.0):
         overrides=LMOverrides(model="openai/stub", api_base=server.url, api_key="x", timeout=timeout),
     )
     config.num_retries = 0
-    return CRAG(backend=real_searcher(), settings=get_profile(web_references=False), lms=config.build())
+    return CRAG(backend=real_searcher(), settings=ablation_settings(web_references=False), lms=config.build())
 
 
 def test_plain_dspy_lm_talks_to_the_stub(stub):

@@ -6,11 +6,11 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 
-from programs.ablations import PROFILES
+from programs.ablations import ABLATIONS
 from programs.profile import MAX_ITEM_CHARS, MAX_ITEMS, MAX_SEX_CHARS, NO_WORDS, YES_WORDS, as_flag
 from yaksa.app.settings import MAX_QUESTION_CHARS
 
-PROFILE_NAMES = tuple(PROFILES)
+PROFILE_NAMES = tuple(ABLATIONS)
 MAX_COMMENT_CHARS = 1000
 
 

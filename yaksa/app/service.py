@@ -3,7 +3,7 @@ server-sent events (yaksa/app/events.py) while the event loop keeps sending hear
 
 The program is loaded once and shared by every request: a CRAG forward pass keeps its state in per-call objects
 (the question, its `Run` and trace), the backend is read-only after loading, and DSPy settings are per thread. A
-request for another strategy profile gets a variant built once per profile that shares the backend, the LMs and the
+request for another ablation profile gets a variant built once per ablation that shares the backend, the LMs and the
 compiled predictors' state.
 
 Example (not run as a doctest: it needs a running event loop and a search backend):
@@ -162,16 +162,17 @@ class ProgramHost:
         header.pop("settings", None)
         return {"class": type(self.program).__name__, **header}
 
-    def program_for(self, profile: str | None):
-        """The shared program, or its variant for another strategy profile (built once, then reused)."""
-        if not profile:
+    def program_for(self, ablation: str | None):
+        """The shared program, or its variant for another ablation profile (`programs.ablations`; built once, then
+        reused). The user's own profile is the `user` of `ask` and `stream`, never this."""
+        if not ablation:
             return self.program
         with self._lock:
-            if profile not in self._variants:
-                from programs.ablations import get_profile
+            if ablation not in self._variants:
+                from programs.ablations import ablation_settings
 
-                self._variants[profile] = self.program.with_settings(get_profile(profile))
-            return self._variants[profile]
+                self._variants[ablation] = self.program.with_settings(ablation_settings(ablation))
+            return self._variants[ablation]
 
     # ------------------------------------------------------------------ answers
     def payload(self, pred, program=None, request_id: str | None = None, trace_id: str | None = None) -> dict:
@@ -223,7 +224,7 @@ class ProgramHost:
         self,
         question: str,
         user,
-        profile: str | None,
+        ablation: str | None,
         work: Work | None = None,
         gone: Callable[[], Awaitable[bool]] | None = None,
     ) -> dict:
@@ -238,7 +239,7 @@ class ProgramHost:
             TimeoutError: no answer within ``request_timeout_s`` (the work is cancelled).
             ConnectionAbortedError: the client went away (the work is cancelled).
         """
-        program = self.program_for(profile)
+        program = self.program_for(ablation)
         work = work or Work()
         task = asyncio.ensure_future(
             run_question(program, self.limiter(), work, tracer=self.tracer, question=question, user=user)
@@ -261,7 +262,7 @@ class ProgramHost:
         return self.payload(pred, program, trace_id=work.trace_id)
 
     async def stream(
-        self, question: str, user, profile: str | None, request_id: str | None = None, work: Work | None = None
+        self, question: str, user, ablation: str | None, request_id: str | None = None, work: Work | None = None
     ) -> AsyncIterator[str]:
         """The events of one question, as SSE text (see yaksa/app/events.py for the order).
 
@@ -282,9 +283,9 @@ class ProgramHost:
         def on_step(step: dict) -> None:  # called in the worker thread
             loop.call_soon_threadsafe(queue.put_nowait, ("status", status_data(step)))
 
-        program = self.program_for(profile)
+        program = self.program_for(ablation)
         request_id = request_id or uuid.uuid4().hex[:12]
-        yield event("accepted", {"request_id": request_id, "question": question, "profile": profile or "default"})
+        yield event("accepted", {"request_id": request_id, "question": question, "profile": ablation or "default"})
         pump = asyncio.create_task(self._pump(program, queue, work, question=question, user=user, on_step=on_step))
         deadline = start + s.request_timeout_s
         percent, tokens, pred = 0, [], None

@@ -16,12 +16,12 @@ def crag_settings(args, **overrides):
     Raises:
         UserError: an unknown profile, a negative budget, or a bad ``[crag]`` table.
     """
-    from programs.ablations import PROFILES, get_profile
+    from programs.ablations import ABLATIONS, ablation_settings
     from programs.settings import CragSettings
 
     name = getattr(args, "profile", None)
-    if name and name not in PROFILES:
-        raise UserError(f"unknown profile {name!r}; choose one of: {', '.join(PROFILES)}")
+    if name and name not in ABLATIONS:
+        raise UserError(f"unknown profile {name!r}; choose one of: {', '.join(ABLATIONS)}")
     values = {}
     for flag, field in FLAGS.items():
         value = getattr(args, flag, None)
@@ -33,7 +33,7 @@ def crag_settings(args, **overrides):
     values.update(overrides)
     try:
         base = CragSettings.load(getattr(args, "config", None))
-        return get_profile(name, base=base, **{k: v for k, v in values.items() if v is not None})
+        return ablation_settings(name, base=base, **{k: v for k, v in values.items() if v is not None})
     except ValueError as e:  # a bad value in [crag] (ConfigFileError names the file) or in the flags
         raise UserError(str(e)) from None
 

@@ -91,7 +91,7 @@ def run_ablation(args, backend=None) -> list[dict]:
     import mlflow
 
     from metrics.quality import QualityMetric
-    from programs.ablations import PROFILES, get_profile
+    from programs.ablations import ABLATIONS, ablation_settings
     from programs.crag import CRAG
     from yaksa import tracking
     from yaksa.errors import UserError
@@ -99,10 +99,10 @@ def run_ablation(args, backend=None) -> list[dict]:
     config = _lm_flags.lm_config(args)
     _lm_flags.require_lm(config, "yaksa ablation")
     lms = config.build()
-    names = [n.strip() for n in args.profiles.split(",")] if args.profiles else list(PROFILES)
-    unknown = [n for n in names if n not in PROFILES]
+    names = [n.strip() for n in args.profiles.split(",")] if args.profiles else list(ABLATIONS)
+    unknown = [n for n in names if n not in ABLATIONS]
     if unknown:
-        raise UserError(f"unknown profile {unknown[0]!r}; choose from: {', '.join(PROFILES)}")
+        raise UserError(f"unknown profile {unknown[0]!r}; choose from: {', '.join(ABLATIONS)}")
     args.data = Path(args.data) if args.data else None
     _, dev, data_hash = _datasets.datasets(args, train=False)
     if backend is None:
@@ -123,7 +123,7 @@ def run_ablation(args, backend=None) -> list[dict]:
             }
         )
         for name in names:
-            program = CRAG(backend=backend, settings=get_profile(name, base=base, web_references=False), lms=lms)
+            program = CRAG(backend=backend, settings=ablation_settings(name, base=base, web_references=False), lms=lms)
             usage = _usage.Usage(list(lms.values())).start()
             start = time.perf_counter()
             with mlflow.start_run(run_name=name, nested=True):

@@ -21,7 +21,7 @@ import json
 import sys
 from contextlib import contextmanager
 
-from programs.ablations import DEFAULT_PROFILE
+from programs.ablations import DEFAULT_ABLATION
 from programs.question import EmptyQuestion, clean_question
 from programs.settings import CragSettings
 from yaksa.commands import _backend, _lm_flags
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
         help="the question, in Korean (or English); with --json, '-' reads one question per stdin line and writes "
         'one JSON object per line (a bad line gets an {"error": ...} object on its line)',
     )
-    p.add_argument("--profile", help=f"strategy / ablation profile (default {DEFAULT_PROFILE})")
+    p.add_argument("--profile", help=f"strategy / ablation profile (default {DEFAULT_ABLATION})")
     p.add_argument(
         "--model",
         help="a compiled program: a JSON state path or an MLflow URI such as models:/yaksa-crag@champion "

@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from programs.ablations import DEFAULT_PROFILE
+from programs.ablations import DEFAULT_ABLATION
 from yaksa.commands import (
     _backend,
     _datasets,
@@ -45,7 +45,7 @@ def register(subparsers) -> None:
     p.add_argument(
         "--weights", help="combined metric weights, e.g. quality=0.5,faithfulness=0.25,answer_relevancy=0.25"
     )
-    p.add_argument("--profile", default=DEFAULT_PROFILE, help=f"CRAG ablation profile (default {DEFAULT_PROFILE})")
+    p.add_argument("--profile", default=DEFAULT_ABLATION, help=f"CRAG ablation profile (default {DEFAULT_ABLATION})")
     p.add_argument("--demos", type=int, default=2, help="bootstrapped demos per predictor (default 2)")
     p.add_argument("--candidates", type=int, default=3, help="candidate programs / instructions (default 3)")
     p.add_argument("--trials", type=int, default=3, help="MIPROv2 trials (default 3)")

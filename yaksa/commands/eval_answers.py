@@ -11,7 +11,7 @@ import json
 import time
 from pathlib import Path
 
-from programs.ablations import DEFAULT_PROFILE
+from programs.ablations import DEFAULT_ABLATION
 from yaksa.commands._backend import backend_for
 from yaksa.commands._lm_flags import add_lm_args, lm_config
 from yaksa.errors import UserError
@@ -51,7 +51,7 @@ def register(sub) -> None:
     )
     p.add_argument("--limit", type=int, default=0, help="answer only the first N questions (0: all)")
     p.add_argument(
-        "--profile", default=DEFAULT_PROFILE, help=f"strategy / ablation profile (default {DEFAULT_PROFILE})"
+        "--profile", default=DEFAULT_ABLATION, help=f"strategy / ablation profile (default {DEFAULT_ABLATION})"
     )
     p.add_argument("--index-dir", help="search index folder (default: the built index)")
     add_lm_args(p)

@@ -14,7 +14,7 @@ import ipaddress
 import os
 import sys
 
-from programs.ablations import DEFAULT_PROFILE
+from programs.ablations import DEFAULT_ABLATION
 from yaksa.app.settings import SCORES, ServeSettings, check_token
 from yaksa.commands import _backend, _lm_flags
 from yaksa.errors import UserError
@@ -26,7 +26,7 @@ def register(subparsers) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1, this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     _lm_flags.add_lm_args(p, cache_flag=False, time_budget=True)
-    p.add_argument("--profile", help=f"strategy profile when --model is not given (default {DEFAULT_PROFILE})")
+    p.add_argument("--profile", help=f"strategy profile when --model is not given (default {DEFAULT_ABLATION})")
     p.add_argument("--no-web", action="store_true", help="no web references even when TAVILY_API_KEY is set")
     d = ServeSettings(api_token=None)  # the defaults the flags stand for; [serve] in yaksa.toml may change them
     p.add_argument("--max-concurrent", type=int, help=f"questions in flight before 429 (default {d.max_concurrent})")

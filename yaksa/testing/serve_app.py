@@ -14,7 +14,7 @@ import threading
 import time
 from concurrent.futures import Future
 
-from programs.ablations import get_profile
+from programs.ablations import ablation_settings
 from programs.crag import CRAG
 from retrievers.web import WebReferences
 from yaksa.testing.mini_index import real_searcher
@@ -34,7 +34,9 @@ def fixed_web(query: str) -> Future:
 
 
 def make_program(backend=None, lms=None, profile: str | None = None, **overrides) -> CRAG:
-    return CRAG(backend=backend or real_searcher(), settings=get_profile(profile, **overrides), lms=lms, web=fixed_web)
+    return CRAG(
+        backend=backend or real_searcher(), settings=ablation_settings(profile, **overrides), lms=lms, web=fixed_web
+    )
 
 
 def make_app(backend=None, lms=None, settings=None, scorer="default", profile=None, **overrides):
