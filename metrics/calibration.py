@@ -52,7 +52,7 @@ def label_retrievals(
             {
                 "result": r,
                 "hits": r.hits,
-                "names": list(r.products),
+                "names": list(r.names),
                 "expanded": bool(r.expansions),
                 "label": int(any(h.id in gold for h in r.hits) or phrase_in_any([h.doc.text for h in r.hits], phrases)),
                 "doc_labels": [int(h.id in gold) for h in r.hits],
@@ -179,7 +179,7 @@ def result_rows(data: Labelled, doc_model: Logistic) -> tuple[list[list[float]],
             result_features(
                 res.hits,
                 probs,
-                res.products,
+                res.names,
                 bool(res.expansions),
                 res.candidates,
                 res.sections,

@@ -49,7 +49,7 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     if settings.knowledge_refinement and out and not st.run.has_lm("generate"):
         st.trace.step("refine_knowledge", skipped="no generating LM: the extractive answer ranks every sentence")
     elif settings.knowledge_refinement and out:
-        sections, names = (st.result.sections, st.result.products) if st.result else ((), ())
+        sections, names = (st.result.sections, st.result.names) if st.result else ((), ())
         # the user's rules lead (also those retrieval had found itself), and the rules a withheld product's
         # warning cites stay in the context
         first = {r.id for r in rules} | {d.id for d in out if d.metadata.get(offer_guard.VERDICT_ONLY)}
@@ -66,7 +66,7 @@ def asker(settings: CragSettings, st: QuestionState) -> forbidden.Asker:
     ``user_context``)."""
     if not settings.user_context:
         return forbidden.Asker()
-    names = st.result.products if st.result else ()
+    names = st.result.names if st.result else ()
     return forbidden.asker(st.profile, st.question, names)
 
 

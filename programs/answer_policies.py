@@ -65,7 +65,7 @@ def quoted_answer(p: Parts, st: QuestionState, docs, mode: str, notice: str) -> 
         st.result.sections if st.result else (),
         p.settings.extractive_quotes,
         notice,
-        names=st.result.products if st.result else (),
+        names=st.result.names if st.result else (),
     )
 
 

@@ -11,7 +11,7 @@ Example:
     >>> hits = [Hit(Document("easydrug:1:se", "x"), 3.4, {"bm25": 8.0, "dense": 0.9, "product": 1.0,
     ...        "section": 1.0, "fused": 3.4})]
     >>> from retrievers.result import RetrievalResult
-    >>> g = RetrievalEvaluator().grade(RetrievalResult("게보린 부작용", hits, products=["게보린"]))
+    >>> g = RetrievalEvaluator().grade(RetrievalResult("게보린 부작용", hits, names=["게보린"]))
     >>> g.method, len(g.documents), g.relevant == [g.documents[0] >= 0.5]
     ('calibrated', 1, True)
 """

@@ -246,7 +246,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
         terms=st.terms,
         sections=st.result.sections if st.result else (),
         cut_low_relevance=False,
-        names=st.result.products if st.result else (),
+        names=st.result.names if st.result else (),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
         out.answer,
@@ -283,7 +283,7 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
     if get is None:
         return pool
-    return sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.products), extractive.POOL)
+    return sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.names), extractive.POOL)
 
 
 def verify(p: Parts, st: QuestionState) -> dict:

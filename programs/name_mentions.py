@@ -28,7 +28,7 @@ def names_product(question: str, doc: Document) -> bool:
 
 def named_products(docs: list[Document], names=()) -> set[str]:
     """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
-    (`RetrievalResult.products`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
+    (`RetrievalResult.names`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
     `docs` (retrieval order) whose product name holds it. A brand's siblings later in the list are not named: the
     leaflet retrieval put first for the name is the one the question means.
 

@@ -54,7 +54,7 @@ def keyword_rewrite(query: str, result, attempt: int, names=None) -> str:
     medicine the question did not name. Unchanged when there are no words.
 
     >>> from retrievers.result import RetrievalResult
-    >>> keyword_rewrite("게보린 먹고 속쓰려", RetrievalResult("q", products=["게보린"], sections=["se"]), 2)
+    >>> keyword_rewrite("게보린 먹고 속쓰려", RetrievalResult("q", names=["게보린"], sections=["se"]), 2)
     '게보린 이상반응 부작용'
     >>> from retrievers.question_frame import QuestionFrame, Targets
     >>> frame = QuestionFrame("감기약 먹고 운전해도 돼요", Targets(classes=("감기약",)), ("driving",))
@@ -65,7 +65,7 @@ def keyword_rewrite(query: str, result, attempt: int, names=None) -> str:
     """
     if result is None:
         return query
-    targets = list(result.products)
+    targets = list(result.names)
     frame = getattr(result, "frame", None)
     if frame is not None:
         targets += [*frame.targets.classes, *frame.targets.symptoms]

@@ -32,7 +32,7 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
     documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py). The
     question as asked is read, not a rewrite's query (whose added words, 연용 or 연령금기, the user never wrote)."""
     r = st.result
-    if r is None or r.out_of_scope or r.products or not r.hits:
+    if r is None or r.out_of_scope or r.names or not r.hits:
         return []
     if st.unknown_names and st.unknown_names[0] is r:
         return list(st.unknown_names[1])
@@ -73,7 +73,7 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
         classes, symptoms = classes_and_symptoms(rest, lexicon)
         speaks = bool(symptoms) or bool(backend.class_members(classes))
-    alone = uncovered_only(words, bool(r.products), supplements, speaks)
+    alone = uncovered_only(words, bool(r.names), supplements, speaks)
     return words, alone
 
 

@@ -16,7 +16,7 @@ Example:
     >>> model = RelevanceModel.load()
     >>> hits = [Hit(Document("easydrug:1:se", "x"), 3.5, {"bm25": 9.0, "dense": 0.9, "product": 1.0,
     ...        "section": 1.0, "fused": 3.5})]
-    >>> grade = model.grade_result(RetrievalResult("게보린 부작용", hits, products=["게보린"], sections=["se"]))
+    >>> grade = model.grade_result(RetrievalResult("게보린 부작용", hits, names=["게보린"], sections=["se"]))
     >>> 0.0 <= grade.result <= 1.0 and len(grade.documents) == 1
     True
 """
@@ -214,7 +214,7 @@ class RelevanceModel:
         return self.grade(
             result.hits,
             result.scorer,
-            result.products,
+            result.names,
             bool(result.expansions),
             result.candidates,
             result.sections,

@@ -24,7 +24,7 @@ class RetrievalResult:
         relevance: the guard's relevance in [0, 1] (dense top-1 cosine for the fused scorer).
         out_of_scope: True when the OOS guard blocked the query.
         oos_reason: why it was blocked ("" when not).
-        products: product / ingredient names recognised in the query.
+        names: the product and ingredient names recognised in the query (name keys, not item ids).
         sections: sections the query asks about (e.g. ``se``, ``dur:cc``).
         expansions: terms the rule lexicon added (symptom -> ingredient, synonyms).
         read_as: names the query wrote with a same-sounding vowel, and the name searched (부루팬 -> 부루펜).
@@ -43,7 +43,7 @@ class RetrievalResult:
     relevance: float = 0.0
     out_of_scope: bool = False
     oos_reason: str = ""
-    products: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
     expansions: list[str] = field(default_factory=list)
     read_as: dict[str, str] = field(default_factory=dict)

@@ -252,7 +252,7 @@ class Searcher:
             relevance=g.relevance,
             out_of_scope=blocked,
             oos_reason=reason,
-            products=list(qa.names.keys),
+            names=list(qa.names.keys),
             sections=qa.sections,
             expansions=list(qa.expansions),
             read_as={**qa.names.heard, **kinds_heard(qa.query, qa.classes, self.class_products, self.lexicon)},

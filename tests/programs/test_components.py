@@ -39,7 +39,7 @@ def five_hits():
 
 
 def test_calibrated_grade_gives_probabilities_per_document_and_result():
-    grades = RetrievalEvaluator().grade(RetrievalResult("약0 부작용", five_hits(), products=["약0"]))
+    grades = RetrievalEvaluator().grade(RetrievalResult("약0 부작용", five_hits(), names=["약0"]))
     assert grades.method == "calibrated"
     assert len(grades.documents) == 5
     assert all(0.0 <= p <= 1.0 for p in grades.documents)

@@ -8,13 +8,13 @@ def test_a_name_in_latin_letters_nobody_knows_is_reported(searcher):
     r = searcher.retrieve("lexapro 부작용", k=5)
     assert not r.out_of_scope
     assert r.hits
-    assert searcher.query_coverage(r.query, list(r.products), r.hits)["unknown_words"] == ["lexapro"]
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["lexapro"]
 
 
 def test_recognised_names_and_dictionary_words_are_not_unknown(searcher):
     for question in ("게보린 부작용", "서울에서 산 두통약 부작용"):
         r = searcher.retrieve(question, k=5)
-        assert searcher.query_coverage(r.query, list(r.products), r.hits)["unknown_words"] == [], question
+        assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [], question
 
 
 def test_a_misspelt_name_is_unknown_to_the_tokenizer(searcher):

@@ -72,7 +72,7 @@ def test_a_named_product_and_section_puts_that_products_section_first(mini_searc
     assert seqs(r) == [GEBORIN] * 5  # every hit is the named product's leaflet
     assert not r.out_of_scope and r.oos_reason == ""
     assert r.scorer == "fused"
-    assert r.products == ["게보린"]
+    assert r.names == ["게보린"]
     assert r.sections == ["se"]
     assert set(r.hits[0].scores) == FEATURES
     assert r.hits[0].scores["product"] == 1.0 and r.hits[0].scores["section"] == 1.0
@@ -90,30 +90,30 @@ def test_a_named_product_and_section_puts_that_products_section_first(mini_searc
 def test_each_named_product_leads_with_the_section_asked(mini_searcher, question, top, product, section):
     r = mini_searcher.retrieve(question)
     assert r.hits[0].id == top
-    assert r.products == [product]
+    assert r.names == [product]
     assert r.sections == [section]
 
 
 def test_a_misspelt_name_is_searched_as_the_name_and_the_reading_is_reported(mini_searcher):
     r = mini_searcher.retrieve("부루팬 부작용")  # 팬 for 펜: ㅐ and ㅔ sound alike
     assert r.read_as == {"부루팬": "부루펜"}
-    assert r.products == ["부루펜"]
+    assert r.names == ["부루펜"]
     assert r.hits[0].id == f"easydrug:{BRUFEN}:se"
     assert mini_searcher.retrieve("부루펜 부작용").read_as == {}
 
 
 def test_two_named_medicines_bring_both_interaction_sections_first(mini_searcher):
     r = mini_searcher.retrieve("게보린이랑 부루펜 같이 먹어도 돼?")
-    assert r.products == ["게보린", "부루펜"]
+    assert r.names == ["게보린", "부루펜"]
     assert "intrc" in r.sections
     assert ids(r)[:2] == [f"easydrug:{GEBORIN}:intrc", f"easydrug:{BRUFEN}:intrc"]
     # what the top hit alone leaves out of the question: the second medicine
     one = mini_searcher.retrieve("게보린이랑 부루펜 같이 먹어도 돼?", k=1)
-    assert mini_searcher.query_coverage(one.query, one.products, one.hits) == {
+    assert mini_searcher.query_coverage(one.query, one.names, one.hits) == {
         "names_uncovered": ["부루펜"],
         "unknown_words": [],
     }
-    assert mini_searcher.query_coverage(r.query, r.products, r.hits[:2])["names_uncovered"] == []
+    assert mini_searcher.query_coverage(r.query, r.names, r.hits[:2])["names_uncovered"] == []
 
 
 def test_get_returns_the_document_by_id_and_none_for_an_unknown_id(mini_searcher):
@@ -130,7 +130,7 @@ def test_get_returns_the_document_by_id_and_none_for_an_unknown_id(mini_searcher
 
 def test_a_symptom_without_a_name_finds_the_medicines_for_it(mini_searcher):
     r = mini_searcher.retrieve("머리가 깨질 것 같아요")
-    assert r.products == []
+    assert r.names == []
     assert "두통" in r.expansions  # the rule read the symptom
     assert r.sections == ["efcy"]  # which medicine treats it: 효능
     assert ids(r)[:3] == [f"easydrug:{GEBORIN}:efcy", f"easydrug:{PANCOL}:efcy", f"easydrug:{BRUFEN}:efcy"]
@@ -146,7 +146,7 @@ def test_a_class_word_weighs_the_products_its_leaflets_put_in_the_class(mini_sea
     assert mini_searcher.class_members([]) == set()
     assert mini_searcher.class_members(["없는약"]) == set()
     r = mini_searcher.retrieve("두통약 추천")
-    assert r.products == [] and r.sections == ["efcy"]
+    assert r.names == [] and r.sections == ["efcy"]
     assert set(seqs(r)[:3]) == {GEBORIN, PANCOL, BRUFEN}
     assert all(h.doc.metadata["section"] == "efcy" and h.scores["product"] == CLASS_WEIGHT for h in r.hits[:3])
 
@@ -171,7 +171,7 @@ def test_a_question_about_no_medicine_is_blocked_with_its_reason(searcher, quest
     assert 0.0 < r.relevance < threshold
     assert r.hits == [] and r.documents == []
     assert r.candidates  # the evidence stays for the trace
-    assert r.products == [] and r.expansions == []
+    assert r.names == [] and r.expansions == []
 
 
 def test_a_question_in_scope_has_a_dense_similarity_above_the_cuts(searcher):
@@ -224,7 +224,7 @@ def test_a_pregnancy_question_about_an_ingredient_puts_its_pregnancy_rules_first
 def test_an_elderly_persons_question_puts_the_elderly_caution_of_the_named_ingredient_first(mini_searcher):
     r = mini_searcher.retrieve("70대 어르신 옥시부티닌 먹어도 되나요")
     assert r.frame.population.group == "elderly"
-    assert r.products == ["옥시부티닌"]
+    assert r.names == ["옥시부티닌"]
     assert "dur:fc" in r.sections
     assert r.hits[0].id == "dur:fc:4894"
     assert r.hits[0].doc.metadata["dur_type"] == "노인주의"
@@ -291,7 +291,7 @@ def test_hits_are_the_leading_candidates_in_score_order(mini_searcher):
 def test_the_result_says_what_was_read_and_how_long_each_stage_took(mini_searcher):
     r = mini_searcher.retrieve("  게보린\n\t 부작용  ")
     assert r.query == "게보린 부작용"  # whitespace collapsed
-    assert r.products == ["게보린"]
+    assert r.names == ["게보린"]
     assert r.sections == ["se"]
     assert r.expansions == ["아세트아미노펜", "이소프로필안티피린", "카페인무수물", "해열진통"]  # its ingredients
     assert r.read_as == {} and r.warnings == []
@@ -420,6 +420,6 @@ def test_the_searcher_reads_a_name_written_with_invisible_or_decomposed_characte
     assert variant != "게보린 부작용"
     r = searcher.retrieve(variant)
     assert r.query == "게보린 부작용" == normalise(variant)
-    assert r.products == ["게보린"]
+    assert r.names == ["게보린"]
     assert r.hits[0].id == f"easydrug:{GEBORIN}:se"
     assert ranking(r) == ranking(searcher.retrieve("게보린 부작용"))

@@ -99,7 +99,7 @@ def _print_human(result, explain: bool) -> None:
         return
     print(
         f"scorer: {result.scorer}"
-        + (f"   names: {', '.join(result.products)}" if result.products else "")
+        + (f"   names: {', '.join(result.names)}" if result.names else "")
         + (f"   sections: {', '.join(result.sections)}" if result.sections else "")
     )
     for rank, hit in enumerate(result.hits, 1):

@@ -126,7 +126,7 @@ class FakeBackend:
         products = [stem for stem in NAMES if stem in query]
         return RetrievalResult(
             query,
-            products=products,
+            names=products,
             hits=hits,
             scorer=self.scorer,
             top_score=hits[0].score,
