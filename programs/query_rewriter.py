@@ -66,7 +66,7 @@ def keyword_rewrite(query: str, result, attempt: int, names=None) -> str:
     if result is None:
         return query
     targets = list(result.names)
-    frame = getattr(result, "frame", None)
+    frame = result.frame
     if frame is not None:
         targets += [*frame.targets.classes, *frame.targets.symptoms]
     targets = [w for w in dict.fromkeys(targets) if not any(w != o and w in o for o in targets)]

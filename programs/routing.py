@@ -199,7 +199,7 @@ def first_query_lm(state, settings) -> str:
     """For the question's own search with a query LM set up: "ask" it (`asks_query_lm`) or "skip" it; "" otherwise."""
     if state.purpose != "question" or not settings.query_optimization or not state.run.has_lm("query"):
         return ""
-    asks = asks_query_lm(getattr(state.result, "frame", None), settings.optimize_named_queries)
+    asks = asks_query_lm(state.result.frame if state.result is not None else None, settings.optimize_named_queries)
     return "ask" if asks else "skip"
 
 
@@ -223,7 +223,7 @@ def retrieval_stop(state, settings) -> str:
     quality re-search."""
     if state.purpose == "question" and state.out_of_scope:
         return "out_of_scope"
-    if state.purpose == "question" and getattr(state, "uncovered_alone", False):
+    if state.purpose == "question" and state.uncovered_alone:
         return "not_in_corpus"
     if state.purpose == "quality":
         if state.search_failed:

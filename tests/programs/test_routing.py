@@ -92,28 +92,16 @@ class _Run:
         return role in self.roles
 
 
-class _Trace:
-    stop_reason = ""
-
-
 def state(**fields):
-    from types import SimpleNamespace
+    """A real `QuestionState` with `fields` set (each must be one of its fields): the edges read nothing else."""
+    from programs.state import QuestionState
 
-    base = dict(
-        purpose="question",
-        out_of_scope=False,
-        search_failed=False,
-        found_new=False,
-        run=_Run(),
-        doc_hashes=[],
-        result=None,
-        route="generate",
-        query="q",
-        method="lm",
-        verify_action="",
-        trace=_Trace(),
-    )
-    return SimpleNamespace(**{**base, **fields})
+    st = QuestionState("q", run=fields.pop("run", _Run()))
+    st.method = "lm"
+    for name, value in fields.items():
+        assert hasattr(st, name), name
+        setattr(st, name, value)
+    return st
 
 
 def test_graph_edges_read_the_state():
@@ -124,6 +112,7 @@ def test_graph_edges_read_the_state():
 
     s = CragSettings()
     assert after_retrieve(state(out_of_scope=True), s) == "stop"
+    assert after_retrieve(state(uncovered_alone=True), s) == "stop"
     assert after_retrieve(state(run=_Run({"query"})), s) == "optimize_query"
     assert after_retrieve(state(), s) == "grade"
     assert after_retrieve(state(purpose="research", found_new=True), s) == "generate"

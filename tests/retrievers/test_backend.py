@@ -17,7 +17,17 @@ def members() -> set[str]:
 
 
 def test_the_protocol_declares_the_readers_and_the_searches():
-    assert members() >= {"docs", "by_id", "names", "lexicon", "tokenizer", "query_coverage", "retrieve", "get", "dur_rules"}
+    assert members() >= {
+        "docs",
+        "by_id",
+        "names",
+        "lexicon",
+        "tokenizer",
+        "query_coverage",
+        "retrieve",
+        "get",
+        "dur_rules",
+    }
 
 
 def test_the_searcher_and_the_fake_backend_have_every_member(mini_searcher):
