@@ -48,3 +48,23 @@ def test_an_unknown_yaksa_toml_table_is_refused_naming_it(tmp_path):
         CragSettings.load(path)
     path.write_text("[crag]\nmax_rewrites = 1\n[lm]\n[retrieval]\n[serve]\n", encoding="utf-8")
     assert read_table("crag", path) == {"max_rewrites": 1}
+
+
+def test_a_state_written_before_the_renames_loads_under_todays_names(tmp_path):
+    """`grader.grade` and `evaluator.evaluate` are `lm_grader.grade` and `quality_evaluator.evaluate` now, the
+    setting `extractive_docs` is `extractive_quotes`; the settings nothing read are dropped, not refused."""
+    state = json.loads(V1.read_text(encoding="utf-8"))
+    assert {"grader.grade", "evaluator.evaluate"} <= set(state)
+    assert {"extractive_docs", "extractive_sentences", "strip_threshold"} <= set(state["yaksa"]["settings"])
+    state["yaksa"]["settings"]["extractive_docs"] = 2
+    demo = {"augmented": True, "question": "q", "answer": "a", "documents": "d", "profile_summary": "",
+            "previous_feedback": "", "grounding": 0.9, "completeness": 0.9, "accuracy": 0.9, "missing_info": [],
+            "improvement_suggestions": [], "reason": "r"}  # fmt: skip
+    state["evaluator.evaluate"]["demos"] = [demo]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(state, ensure_ascii=False), encoding="utf-8")
+    program = load(path, backend=object(), lms=None)
+    assert program.settings.extractive_quotes == 2
+    assert program.generator.settings is program.settings is program.quality_evaluator.settings
+    assert program.quality_evaluator.evaluate.demos[0]["reason"] == "r"
+    assert not any(w.startswith("quality_evaluator") for w in program.load_warnings)

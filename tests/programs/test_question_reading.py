@@ -1,0 +1,44 @@
+"""What the question asks and names, read once against the real searcher on the mini index: its frame, and the
+medicines it names that the corpus lacks (a supplement, a name nobody knows) with whether it names nothing else."""
+
+import pytest
+
+from programs.question_reading import question_frame, uncovered, unknown_names
+from programs.run import Run
+from programs.state import QuestionState
+
+
+def searched(searcher, question: str) -> QuestionState:
+    st = QuestionState(question, run=Run(budget_limit=0))
+    st.result = searcher.retrieve(question)
+    return st
+
+
+def test_the_frame_is_read_once_with_the_questions_morphemes(mini_searcher):
+    st = searched(mini_searcher, "게보린 부작용")
+    frame = question_frame(mini_searcher, st)
+    assert question_frame(mini_searcher, st) is frame
+    assert st.morphemes == ("게보린", "부작용")
+    assert frame.targets.products and "side_effects" in frame.aspects
+
+
+@pytest.mark.parametrize(
+    "question, words, alone",
+    [
+        ("오메가3 먹어도 되나요", ("오메가3",), True),  # a supplement and nothing the leaflets have
+        ("게보린이랑 오메가3 같이 먹어도 돼요", ("오메가3",), False),  # beside a product the corpus has
+        ("리피토 먹는데 자몽주스 마셔도 되나요", ("리피토",), True),  # a brand no leaflet of the index names
+        ("게보린 부작용", (), False),
+    ],
+)
+def test_what_the_question_names_that_the_corpus_lacks(mini_searcher, question, words, alone):
+    st = searched(mini_searcher, question)
+    assert uncovered(mini_searcher, st) == (words, alone)
+
+
+def test_unknown_names_are_read_once_per_result(mini_searcher):
+    st = searched(mini_searcher, "리피토 먹는데 자몽주스 마셔도 되나요")
+    assert unknown_names(mini_searcher, st) == ["리피토"]
+    assert st.unknown_names == (st.result, ("리피토",))
+    st.result = mini_searcher.retrieve("게보린 부작용")  # a result that names a product: no unknown names
+    assert unknown_names(mini_searcher, st) == []
