@@ -8,9 +8,17 @@ child's answer (`older_dose_sentences`); the answer then says the dose it found 
 
 from __future__ import annotations
 
-from retrievers.age_doses import dose_ages, for_older_only, oldest_age, states_dose
+from retrievers.age_doses import adult_maximum, dose_ages, for_older_only, oldest_age, states_dose
 
-__all__ = ["OLDER_DOSE_NOTICE", "dose_ages", "for_older_only", "older_dose_sentences", "oldest_age", "states_dose"]
+__all__ = [
+    "OLDER_DOSE_NOTICE",
+    "adult_maximum",
+    "dose_ages",
+    "for_older_only",
+    "older_dose_sentences",
+    "oldest_age",
+    "states_dose",
+]
 
 OLDER_DOSE_NOTICE = (
     "※ 찾은 용법·용량 문장은 더 큰 나이(성인 등)의 용량이라 옮기지 않았습니다: 나이에 맞는 용량은 약사에게 확인하세요."

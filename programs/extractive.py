@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from programs import citations, offer_guard
 from programs.answer_requirements import SECTION_WORDS
-from programs.child_dose import OLDER_DOSE_NOTICE, older_dose_sentences, oldest_age, states_dose
+from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
 from programs.citations import short_product
 from programs.dur_rule import is_user_rule
 from programs.name_mentions import naming
@@ -182,6 +182,10 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
             if not says_something(s.text) or i in older:  # an adult's dose, for a child's question: never quoted
                 continue
             if doc.metadata.get("item_seq") in adults_only and states_dose(s.text):
+                continue
+            if child_age is not None and adult_maximum(s.text):  # 일일 최대 용량(4,000 mg): an adult's limit
+                if doc.id.startswith("dur:"):
+                    break  # a DUR row's 사유 lines go with its statement
                 continue
             relevance = ranker.score(s.text) + prior
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])

@@ -34,6 +34,8 @@ _CHILD_WORDS = ("소아", "어린이", "영아", "유아")
 _PER_DOSE = ("1회", "권장용량")  # "1회 권장용량을 4-6시간마다": a dose, its amount in a table
 _NOT_FOR = re.compile(r"투여하지|복용하지|사용하지|먹이지")  # "2세 미만은 복용하지 마십시오": an age it is not for
 _ADULT = "성인"
+# a daily maximum as an amount of the ingredient (일일 최대 용량(4,000 mg), 1일 최대 투여량은 1, 500밀리그램)
+_MAX_AMOUNT = re.compile(r"최대[^.]{0,40}?\d[\d,. ]*\s*(?:mg|밀리그램|밀리그람|g|그램)")
 _DOSE = re.compile(r"\d[\d,.~]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울)")
 
 
@@ -75,6 +77,23 @@ def for_older_only(sentence: str, oldest: float | None) -> bool:
     if oldest is None or _ADULT not in sentence:
         return False
     return all(age >= oldest for age in dose_ages(sentence))
+
+
+def adult_maximum(sentence: str) -> bool:
+    """Whether `sentence` states a daily maximum as an amount of the ingredient with no age, no child and no amount
+    per kg: the label's limit for adults (a child's maximum is stated per kg of body weight or by age), which a
+    child's answer must not quote as if it applied.
+
+    >>> adult_maximum("아세트아미노펜으로 일일 최대 용량(4,000 mg)을 초과하여 복용하지 마십시오.")
+    True
+    >>> adult_maximum("체중이 30 kg 이하인 소아에게는 1일 최대 25 mL(300 mg)을 초과하지 않습니다.")
+    False
+    >>> adult_maximum("1일 최대 4회(28 mg/kg)를 넘지 않습니다."), adult_maximum("1일 최대 5회를 넘지 마십시오.")
+    (False, False)
+    """
+    if not _MAX_AMOUNT.search(sentence) or "kg" in sentence.lower() or any(w in sentence for w in _CHILD_WORDS):
+        return False
+    return not dose_ages(sentence) and not _BOUND.search(sentence)
 
 
 def dose_bands(sentence: str) -> list[tuple[float, float]]:

@@ -63,3 +63,23 @@ def test_an_adults_products_amounts_in_any_section_are_left_out_of_a_childs_answ
     child = " ".join(q.text for q in extractive.choose("애기 해열제 최고 몇 mg까지 먹여요", docs, max_sentences=3))
     adult = " ".join(q.text for q in extractive.choose("해열제 최고 몇 mg까지 먹어요", docs, max_sentences=3))
     assert "4,000 mg" not in child and "4,000 mg" in adult
+
+
+def test_a_childrens_leaflet_stating_the_adult_daily_maximum_is_not_quoted_for_a_child():
+    """어린이타이레놀현탁액's own 경고 says "일일 최대 용량(4,000 mg)": an adult's limit, never a 4-year-old's answer;
+    its per-kg limit stays. An adult's question keeps the line."""
+    from retrievers.documents import Document
+
+    def doc(section: str, text: str) -> Document:
+        meta = {"item_seq": "7", "item_name": "어린이타이레놀현탁액", "section": section}
+        return Document(f"easydrug:7:{section}", f"어린이타이레놀현탁액\n{text}", meta)
+
+    dosing = "[용법·용량] 만 12세 이하의 소아는 1회 권장용량을 4-6시간마다 복용합니다. "
+    dosing += "1일 5회(75 mg/kg)를 초과하여 복용하지 마십시오."
+    warning = "[사용 전 경고] 아세트아미노펜으로 일일 최대 용량(4,000 mg)을 초과하여 복용하지 마십시오."
+    docs = [doc("useMethod", dosing), doc("atpnWarn", warning)]
+    question = "4살 아기 어린이타이레놀 하루 최대 얼마나 먹여요"
+    child = extractive.extractive_answer(question, docs, sections=["useMethod"])
+    assert "4,000 mg" not in child and "75 mg/kg" in child
+    adult = extractive.extractive_answer("아세트아미노펜 하루 최대 용량 얼마예요", docs, sections=["useMethod"])
+    assert "4,000 mg" in adult
