@@ -40,7 +40,7 @@ from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex
 from retrievers.not_covered import supplement_words
 from retrievers.oos_guard import guard
-from retrievers.query_analysis import QueryAnalysis, analyse, section_feature
+from retrievers.query_analysis import QueryAnalysis, QueryError, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
 from retrievers.question_frame import QuestionFrame, read_frame
 from retrievers.rerankers import Reranker
@@ -226,6 +226,8 @@ class Searcher:
         avoid_terms: list[str] | None = None,
     ) -> RetrievalResult:
         s = self.settings
+        if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
+            raise QueryError(f"k must be a whole number of documents, at least 1 (got {k!r})")
         k = k or s.top_k
         g = self.gather(query, extra_terms, avoid_terms)
         qa, timings = g.analysis, g.timings

@@ -345,6 +345,12 @@ def test_k_limits_the_hits_and_never_invents_any(mini_searcher):
     assert len(mini_searcher.retrieve("두통약 추천", k=50).candidates) == s.candidates == 20
 
 
+@pytest.mark.parametrize("k", [0, -1, 2.5, True, "3"])
+def test_a_k_that_is_not_a_count_is_refused_with_a_message(mini_searcher, k):
+    with pytest.raises(QueryError, match=r"k must be a whole number of documents, at least 1"):
+        mini_searcher.retrieve("게보린 부작용", k=k)
+
+
 def test_the_settings_limits_are_honoured(mini_searcher):
     small = with_settings(mini_searcher, candidates=3, top_k=2, max_query_chars=10)
     r = small.retrieve("게보린 부작용이 궁금합니다 알려주세요")
