@@ -119,22 +119,13 @@ def main() -> int:
         return 0
     from programs.ablations import ablation_settings
     from programs.crag import CRAG
-    from programs.lm_config import LMOverrides, load_lm_config
     from programs.loading import load
     from retrievers.index_open import open_searcher
 
     questions = dev_subset(args.questions)
     searcher = open_searcher(args.index_dir)
     with LlamaServer(model=args.model) as server, tempfile.TemporaryDirectory() as tmp:
-        config = load_lm_config(
-            "/nonexistent",
-            env={},
-            overrides=LMOverrides(
-                model=server.model,
-                api_base=server.url,
-                max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
-            ),
-        )
+        config = server.lm_config(args.max_tokens, args.generate_tokens)
         settings = ablation_settings(web_references=False, time_budget_s=args.time_budget)
         before = answer_all(CRAG(backend=searcher, settings=settings, lms=config.build()), questions, "before")
         state = Path(tmp) / "compiled.json"

@@ -113,7 +113,6 @@ def main() -> int:
         return 0
     from programs.ablations import ablation_settings
     from programs.crag import CRAG
-    from programs.lm_config import LMOverrides, load_lm_config
     from retrievers.index_open import open_searcher
 
     rows = [json.loads(line) for line in (ROOT / "trainsets/qa/dev.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -122,15 +121,7 @@ def main() -> int:
     with LlamaServer(model=args.model) as server:
         speed = stream_speed(server)
         print(f"server: time to first token {speed['ttft_s']} s, {speed['tokens_per_s']} tokens/s")
-        config = load_lm_config(
-            "/nonexistent",
-            env={},
-            overrides=LMOverrides(
-                model=server.model,
-                api_base=server.url,
-                max_tokens={"*": args.max_tokens, "generate": args.generate_tokens},
-            ),
-        )
+        config = server.lm_config(args.max_tokens, args.generate_tokens)
         settings = ablation_settings(web_references=False, time_budget_s=args.time_budget)
         program = CRAG(backend=searcher, settings=settings, lms=config.build())
         results = []

@@ -153,13 +153,7 @@ def _program(index_dir: str | None, server=None, time_budget_s: float = 120.0):
     backend = open_searcher(index_dir) if index_dir else open_searcher()
     if server is None:
         return CRAG(backend=backend, settings=CragSettings(web_references=False)), backend
-    from programs.lm_config import LMOverrides, load_lm_config
-
-    config = load_lm_config(
-        "/nonexistent",
-        env={},
-        overrides=LMOverrides(model=server.model, api_base=server.url, max_tokens={"*": 48, "generate": 160}),
-    )
+    config = server.lm_config(48, 160)
     settings = CragSettings(web_references=False, time_budget_s=time_budget_s)
     return CRAG(backend=backend, settings=settings, lms=config.build()), backend
 

@@ -93,4 +93,4 @@ def unknown_name_notice(words: list[str], docs: list[Document]) -> str:
 
 def ensure_safety_line(answer: str) -> str:
     """Append the safety line when the answer lacks it (docs/seeds/pharmacist-rag-pipeline.md, 프롬프트 핵심 지침 5)."""
-    return answer if "전문가와 꼭 상담하세요" in answer else f"{answer.rstrip()}\n\n{SAFETY_LINE}"
+    return answer if SAFETY_LINE.rstrip(".") in answer else f"{answer.rstrip()}\n\n{SAFETY_LINE}"

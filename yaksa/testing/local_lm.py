@@ -62,6 +62,16 @@ class LlamaServer:
     def model(self) -> str:
         return f"openai/{self.alias}"
 
+    def lm_config(self, max_tokens: int, generate_tokens: int):
+        """Every LM role on this server (`programs.lm_config.LMConfig`), reading no yaksa.toml and no environment;
+        replies capped at `max_tokens`, the answer's at `generate_tokens`."""
+        from programs.lm_config import LMOverrides, load_lm_config
+
+        limits = {"*": max_tokens, "generate": generate_tokens}
+        return load_lm_config(
+            "/nonexistent", env={}, overrides=LMOverrides(model=self.model, api_base=self.url, max_tokens=limits)
+        )
+
     def __enter__(self):
         self.process, self.port = start_process_server(
             self.command, lambda port: f"http://127.0.0.1:{port}/v1/models", timeout_s=120
