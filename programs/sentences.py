@@ -18,9 +18,10 @@ import re
 from collections.abc import Callable
 
 from programs.text import bigrams, gram_share, target_words
+from retrievers.age_doses import dose_bands
 from retrievers.aspects import POPULATION, load_vocabulary
 from retrievers.documents import Document
-from retrievers.population import read_population
+from retrievers.population import read_population, stated_ages
 
 # who a question is about (retrievers/population.py) -> the vocabulary aspect whose leaflet words speak of them
 VOCAB_GROUP = {
@@ -35,6 +36,7 @@ CARRIED = ("breastfeeding", "pregnancy")  # the baby a question about these spea
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
+AGE_WEIGHT = 0.3  # a sentence whose written ages take in the age the question states (20개월 → 만 2세 미만)
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
 NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
@@ -106,6 +108,7 @@ class SentenceRanker:
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
         self.total = sum(self.words.values())
         self.grams = bigrams(question)
+        self.ages = stated_ages(question)  # 7살 → 7 to 8; None when no age is written
 
     @property
     def situations(self) -> list[str]:
@@ -151,7 +154,19 @@ class SentenceRanker:
                 found += NEIGHBOUR_SHARE * idf
         overlap = found / self.total if self.total else 0.0
         aspect = max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0)
-        return overlap + ASPECT_WEIGHT * aspect + BIGRAM_WEIGHT * gram_share(self.grams, sentence)
+        fit = AGE_WEIGHT * self.age_fit(sentence) if self.ages else 0.0
+        return overlap + ASPECT_WEIGHT * aspect + fit + BIGRAM_WEIGHT * gram_share(self.grams, sentence)
+
+    def age_fit(self, sentence: str) -> float:
+        """1 when an age band the sentence writes out takes in the question's stated age (만 3세 이상~만 7세
+        미만 for 6살), else 0.
+
+        >>> ranker = SentenceRanker("20개월 아기 먹여도 돼요")
+        >>> ranker.age_fit("만 2세 미만의 소아는 복용하지 마십시오."), ranker.age_fit("만 15세 이상은 1회 1정")
+        (1.0, 0.0)
+        """
+        low, high = self.ages or (0.0, 0.0)
+        return float(any(a < high and low < b for a, b in dose_bands(sentence, children=False)))
 
 
 def nominal(stem: str) -> str:

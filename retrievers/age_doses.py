@@ -96,7 +96,7 @@ def adult_maximum(sentence: str) -> bool:
     return not dose_ages(sentence) and not _BOUND.search(sentence)
 
 
-def dose_bands(sentence: str) -> list[tuple[float, float]]:
+def dose_bands(sentence: str, children: bool = True) -> list[tuple[float, float]]:
     """The age bands [low, high) in years a dose sentence doses: each "A~B세" of a table, else one band of its bounds
     (만 3세 이상~만 7세 미만 → 3 to 7; 만 12세 이하의 소아 → 0 to 13); a sentence dosing 소아 or 어린이 without an
     age doses 0 to 12; none when it names no age and no child.
@@ -109,6 +109,8 @@ def dose_bands(sentence: str) -> list[tuple[float, float]]:
     [(8.0, 11.0), (5.0, 8.0)]
     >>> dose_bands("만 12세 이하의 소아는 1회 권장용량을"), dose_bands("성인은 1회 1정")
     ([(0.0, 13.0)], [])
+
+    `children=False`: only the ages the sentence writes out (no band for 소아 alone).
     """
     bands = []
     for m in _PAIR.finditer(sentence):  # "이하"/"까지" in whole years holds until the next birthday
@@ -130,7 +132,7 @@ def dose_bands(sentence: str) -> list[tuple[float, float]]:
         found = True
     if found:
         return [(low, high)]
-    return [(0.0, float(CHILD_AGE))] if any(w in sentence for w in _CHILD_WORDS) else []
+    return [(0.0, float(CHILD_AGE))] if children and any(w in sentence for w in _CHILD_WORDS) else []
 
 
 def _years(number: str, unit: str) -> float:

@@ -263,3 +263,16 @@ def test_a_sections_label_is_no_word_of_its_first_sentence():
     labelled = ranker.score("[이상반응(부작용)] 착란, 불안, 환각이 나타나는 경우 의사와 상의하십시오.")
     assert labelled == ranker.score("착란, 불안, 환각이 나타나는 경우 의사와 상의하십시오.")
     assert ranker.score("떼어낸 후 금단증상(어지러움, 구역, 구토, 두통)이 나타날 수 있습니다.") > labelled
+
+
+def test_a_stated_age_leads_with_the_sentence_whose_ages_take_it_in(monkeypatch):
+    docs = [
+        section_of("베아제정", "atpn", "사용상 주의사항", "만 8세 이상의 어린이는 의사 또는 약사와 상의하십시오.", "1"),
+        section_of("파메콘정", "atpn", "사용상 주의사항", "만 7세 이하의 소아는 이 약을 복용하지 마십시오.", "2"),
+    ]
+    question = "7살 애가 체했는데 어른 소화제 먹여도 돼요"
+    first = body(extractive_answer(question, docs, sections=["atpn"])).splitlines()[0]
+    assert "만 7세 이하" in first  # 7살 is inside 만 7세 이하; retrieval's first document would lead otherwise
+    monkeypatch.setattr(sentences, "AGE_WEIGHT", 0.0)
+    first = body(extractive_answer(question, docs, sections=["atpn"])).splitlines()[0]
+    assert "만 8세 이상" in first
