@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 
-from programs import answer_check, extractive, query_check, routing, sentences, spans
+from programs import answer_check, class_aspect, extractive, query_check, routing, sentences, spans
 from programs.answer_context import context_documents
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
 from programs.fallback import FallBack
@@ -232,7 +232,10 @@ def generate(p: Parts, st: QuestionState) -> dict:
     mode = st.route if st.route in (GENERATE, LOW_RELEVANCE, NO_CONTEXT) else GENERATE
     context_docs = (
         context_documents(
-            p.settings, p.backend, st, extractive_pool(st, p.backend.get, ranked=p.settings.knowledge_refinement)
+            p.settings,
+            p.backend,
+            st,
+            extractive_pool(st, p.backend.get, ranked=p.settings.knowledge_refinement, members=p.backend.class_members),
         )
         if mode != NO_CONTEXT
         else []
@@ -269,13 +272,15 @@ def generate(p: Parts, st: QuestionState) -> dict:
     }
 
 
-def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
+def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=None) -> list:
     """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
     picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
     can still be quoted, and then the other sections of the candidate products' leaflets (`get`: the backend's
     document by id), where the sentence that answers often is (렌즈 in 주의사항, 우유 in 용법). A low-relevance
     answer reads the same pool (its notice says the documents may not be the ones asked about). With a generating
-    LM the pool is read only when its context is `ranked` (programs/lm_context.py picks its documents and sentences)."""
+    LM the pool is read only when its context is `ranked` (programs/lm_context.py picks its documents and sentences).
+    `members` (the backend's `class_members`): a class question that asks a situation also reads the sections of the
+    class's other products that speak of it (`programs/class_aspect.py`)."""
     lm_reads_all = st.run.has_lm("generate") and not ranked
     if st.route not in (GENERATE, LOW_RELEVANCE) or lm_reads_all or st.result is None:
         return st.docs
@@ -283,7 +288,13 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False) -> list:
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
     if get is None:
         return pool
-    return sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.names), extractive.POOL)
+    pool = sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.names), extractive.POOL)
+    classes = list(st.result.frame.targets.classes) if st.result.frame else []
+    if members is None or not classes or st.result.names:
+        return pool
+    ranker = sentences.SentenceRanker(st.question, (), st.result.frame.vocabulary_aspects)
+    order = class_aspect.member_order(members(classes), st.result.documents)
+    return pool + class_aspect.aspect_documents(ranker, order, {d.id for d in pool}, get)
 
 
 def verify(p: Parts, st: QuestionState) -> dict:

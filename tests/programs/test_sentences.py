@@ -276,3 +276,22 @@ def test_a_stated_age_leads_with_the_sentence_whose_ages_take_it_in(monkeypatch)
     monkeypatch.setattr(sentences, "AGE_WEIGHT", 0.0)
     first = body(extractive_answer(question, docs, sections=["atpn"])).splitlines()[0]
     assert "만 8세 이상" in first
+
+
+def test_a_class_question_asking_a_situation_reads_the_sections_of_class_products_that_speak_of_it(searcher):
+    from programs import graph
+    from programs.run import Run
+    from programs.state import QuestionState
+
+    st = QuestionState("소화제 씹어서 먹어도 돼요?", run=Run(budget_limit=0))
+    st.result = searcher.retrieve(st.question)
+    assert "소화제" in st.result.frame.targets.classes and not st.result.names
+    # retrieval's pool holds one product of the class only: the other's 용법 (씹지말고 복용합니다) is not in it
+    st.result.hits = [h for h in st.result.hits if h.doc.metadata.get("item_name", "").startswith("베아제")][:1]
+    st.docs, st.route = [st.result.hits[0].doc], graph.GENERATE
+    without = graph.extractive_pool(st, searcher.get)
+    pool = graph.extractive_pool(st, searcher.get, members=searcher.class_members)
+    assert not any("씹" in d.text for d in without)
+    chewing = [d for d in pool if "씹" in d.text]
+    assert chewing and all(d.metadata.get("item_name", "").startswith("훼스탈") for d in chewing)
+    assert "씹" in body(extractive_answer(st.question, pool, sections=st.result.sections)).splitlines()[0]

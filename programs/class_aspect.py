@@ -1,0 +1,67 @@
+"""A class question that asks a situation (파스 붙인 채로 샤워, 소화제 씹어서, 변비약 자기 전에): the sections of the
+class's products whose text carries the situation's words, read beside retrieval's pool.
+
+Retrieval ranks a class question's documents mostly by what the class is for, so its top 5 are often the class's
+효능 sections; the sentence that answers the situation ("목욕하기 30분에서 1시간 전에 떼어내십시오") is in another
+product's 주의사항. The products come from the class word (`SearchBackend.class_members`, mined from the 효능
+sections), the words from the aspect vocabulary's seeds (`retrievers/aspects.py`), so nothing here names a class or
+a situation.
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> from programs.sentences import SentenceRanker
+    >>> shower = Document("easydrug:2:atpn", "파스\\n목욕하기 1시간 전에 떼어내십시오.", {"section": "atpn"})
+    >>> other = Document("easydrug:3:atpn", "파스\\n상처에는 붙이지 마십시오.", {"section": "atpn"})
+    >>> docs = {d.id: d for d in (shower, other)}
+    >>> [d.id for d in aspect_documents(SentenceRanker("파스 붙이고 샤워해도 돼요"), ["2", "3"], set(), docs.get)]
+    ['easydrug:2:atpn']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from programs.sentences import SentenceRanker
+from retrievers.documents import Document
+
+SECTIONS = ("atpn", "atpnWarn", "useMethod", "intrc", "depositMethod", "se")  # where situations are spoken of
+MAX_DOCS = 6  # sections added: enough for a few products' wordings, few enough to keep the answer fast
+MAX_MEMBERS = 120  # products read, in the order given (retrieval's first)
+
+
+def aspect_documents(
+    ranker: SentenceRanker,
+    members: Iterable[str],
+    have: set[str],
+    get: Callable[[str], Document | None],
+    limit: int = MAX_DOCS,
+) -> list[Document]:
+    """Up to `limit` sections of the `members` (product seqs, retrieval's order first) not in `have` whose text
+    carries a seed word of a situation the question asks (`ranker.situations`): most situations met first, then
+    most of the question's content words (IDF-weighted), then the members' order."""
+    seeds = [ranker.vocab.seeds[a] for a in ranker.situations if a in ranker.vocab.seeds]
+    if not seeds:
+        return []
+    found = []
+    for order, seq in enumerate(list(members)[:MAX_MEMBERS]):
+        for section in SECTIONS:
+            doc_id = f"easydrug:{seq}:{section}"
+            if doc_id in have or (doc := get(doc_id)) is None:
+                continue
+            met = sum(any(w in doc.text for w in words) for words in seeds)
+            if met:
+                words = sum(idf for w, idf in ranker.words.items() if any(f in doc.text for f in ranker.forms[w]))
+                found.append((-met, -words, order, doc))
+    found.sort(key=lambda f: f[:3])
+    return [doc for *_, doc in found[:limit]]
+
+
+def member_order(members: set[str], docs: Iterable[Document]) -> list[str]:
+    """The class's products, those among `docs` (retrieval's ranking) first, the rest by their seq.
+
+    >>> member_order({"3", "1", "2"}, [Document("easydrug:2:efcy", "x")])
+    ['2', '1', '3']
+    """
+    ranked = [d.id.split(":")[1] for d in docs if d.id.startswith("easydrug:")]
+    first = [s for s in dict.fromkeys(ranked) if s in members]
+    return first + sorted(members - set(first))
