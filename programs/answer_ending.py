@@ -63,6 +63,10 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     return notice
 
 
+MIN_NAME_BESIDE = 3  # beside a recognised name, an unknown word this long is a medicine's name (리피토), a shorter
+# one more often a word Kiwi split oddly (가스가 차요 → 차요)
+
+
 def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     """The opening line about the question's names: read as a name that sounds the same (부루팬 -> 부루펜),
     a medicine the corpus lacks beside one it has (오메가3 with 아스피린), or known nowhere (lexapro); "" for
@@ -83,7 +87,11 @@ def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     if only_dur:
         st.trace.step("unknown_names", words=only_dur, dur_only=True)
         return dur_only_notice(only_dur), True
-    if unknown:
+    beside = [w for w in unknown if len(w) >= MIN_NAME_BESIDE] if r.names else []
+    if beside:  # 리피토 beside 타이레놀: the answer is about the one the corpus has
+        st.trace.step("unknown_names", words=beside, not_in_corpus=True)
+        return not_in_corpus_notice(beside), True
+    if unknown and not r.names:
         st.trace.step("unknown_names", words=unknown)
         notice = unknown_name_notice(unknown, [h.doc for h in r.hits])
         return notice, "찾지 못한 이름" in notice  # not read as a known name: the corpus lacks it

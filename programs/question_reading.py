@@ -28,11 +28,11 @@ def question_frame(backend, st: QuestionState):
 
 
 def unknown_names(backend, st: QuestionState) -> list[str]:
-    """Words of a question without a recognised name that neither the dictionary, the corpus nor the answer's
-    documents know (lexapro, 부루팬): the documents are about something else (retrievers/query_coverage.py). The
+    """Words of a question that neither the dictionary, the corpus nor the answer's documents know (lexapro, 부루팬;
+    리피토 beside 게보린): what the documents are not about (retrievers/query_coverage.py). The
     question as asked is read, not a rewrite's query (whose added words, 연용 or 연령금기, the user never wrote)."""
     r = st.result
-    if r is None or r.out_of_scope or r.names or not r.hits:
+    if r is None or r.out_of_scope or not r.hits:
         return []
     if st.unknown_names and st.unknown_names[0] is r:
         return list(st.unknown_names[1])

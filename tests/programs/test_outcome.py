@@ -33,6 +33,14 @@ def test_a_supplement_beside_a_medicine_the_corpus_has_opens_the_answer_about_th
     assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
 
 
+def test_an_unknown_name_beside_a_medicine_the_corpus_has_opens_the_answer_about_that_medicine(searcher):
+    pred = CRAG(backend=searcher)(question="리피토 먹는데 게보린 같이 먹어도 돼요?")
+    assert pred.answer.startswith("※ 질문의 '리피토'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    assert steps(pred, "unknown_names")[0] == {"step": "unknown_names", "words": ["리피토"], "not_in_corpus": True}
+    assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
+
+
 def test_a_supplement_beside_a_class_the_leaflets_have_opens_the_answer_about_the_class(searcher):
     pred = CRAG(backend=searcher)(question="감기약이랑 홍삼 같이 먹어도 돼요?")
     assert pred.answer.startswith("※ 질문의 '홍삼'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")
