@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 ANY = "any"
+ORAL_SOLUTION = {"oral_liquid", "mouth"}
 PARENTS = {"sr": {"tablet", "capsule"}, "lozenge": {"tablet"}}  # a rule for the general form binds these too
 _SPRAY = {"spray", "skin", "mouth", "nasal"}  # a spray's name seldom says where it goes
 # DUR form words: (any of these in the word, kinds), the first match decides
@@ -97,6 +98,8 @@ def rule_kinds(forms: tuple[str, ...] | list[str]) -> set[str]:
 
     >>> sorted(rule_kinds(["서방정", "정제"])), rule_kinds(["일반액상분무제"]), rule_kinds(["-"])
     (['sr', 'tablet'], {'spray'}, {'any'})
+    >>> "skin" in rule_kinds(["정제", "액제", "시럽"]), "skin" in rule_kinds(["액제"])
+    (False, True)
     """
     kinds: set[str] = set()
     for form in forms:
@@ -105,6 +108,8 @@ def rule_kinds(forms: tuple[str, ...] | list[str]) -> set[str]:
         found = next((k for words, k in _RULE_WORDS if any(w in form for w in words)), {ANY})
         if form.startswith("질"):  # 질정, 질세정액, 질좌제 (연질캡슐 is no vaginal form)
             found = {"vaginal"}
+        if form == "액제" and len(forms) > 1:  # "정제/캡슐/과립/액제/시럽": among other forms, a solution to swallow
+            found = ORAL_SOLUTION  # (a skin solution is 피부액제 or 외용액제)
         kinds |= found
     return kinds or {ANY}
 
