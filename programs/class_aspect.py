@@ -56,6 +56,20 @@ def aspect_documents(
     return [doc for *_, doc in found[:limit]]
 
 
+def products_asked(members: Callable[[list[str]], set[str]], classes: list[str], symptoms: list[str]) -> set[str]:
+    """The products of the question's classes (`members`: the backend's `class_members`), narrowed to those of its
+    symptoms when some are (코막힘 스프레이: the sprays for a blocked nose, not every spray).
+
+    >>> table = {"스프레이": {"1", "2"}, "코막힘": {"2", "3"}, "렌즈": {"9"}}
+    >>> members = lambda words: set().union(*(table.get(w, set()) for w in words))
+    >>> products_asked(members, ["스프레이"], ["코막힘"]), sorted(products_asked(members, ["스프레이"], ["렌즈"]))
+    ({'2'}, ['1', '2'])
+    """
+    chosen = members(classes)
+    both = chosen & members(symptoms) if symptoms else set()
+    return both or chosen
+
+
 def member_order(members: set[str], docs: Iterable[Document]) -> list[str]:
     """The class's products, those among `docs` (retrieval's ranking) first, the rest by their seq.
 

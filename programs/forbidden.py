@@ -3,7 +3,7 @@
 Who asks (`Asker`) comes from the profile and from the population the question states: pregnant → 임부금기, an age
 or a child / infant / adolescent → 특정연령대금기 (the rule's age compared), elderly → 노인주의, medicines taken →
 병용금기 (the pair's other side in the product). A rule forbids a product when it applies to the asker, names one of
-the product's ingredients and binds the product's dosage form (programs/dosage_form.py: a rule for 서방정 does not
+the product's ingredients and binds the product's dosage form (retrievers/form_kinds.py: a rule for 서방정 does not
 forbid a syrup). When in doubt — an age not stated, a form not read — the rule forbids.
 
 Example:
@@ -24,8 +24,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from programs import dosage_form, dur_rule
+from programs import dur_rule
 from programs.answer_requirements import question_dur_types
+from retrievers import form_kinds
 from retrievers.population import ELDERLY_AGE, read_population, stated_ages
 
 OLDEST = 130.0
@@ -122,7 +123,7 @@ def forbidding_rules(product: Product, rules, who: Asker, same: Callable[[str, s
     one side in the product and the other a medicine taken), binding its dosage form."""
     out = []
     for rule in rules:
-        if not applies(rule, who) or not dosage_form.binds(dur_rule.forms(rule.text), product.name):
+        if not applies(rule, who) or not form_kinds.binds(dur_rule.forms(rule.text), product.name):
             continue
         ingredient, partner = _pair(rule)
         held = [side for side in (ingredient, partner) if side and any(same(side, i) for i in product.ingredients)]

@@ -293,7 +293,8 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
     if members is None or not classes or st.result.names:
         return pool
     ranker = sentences.SentenceRanker(st.question, (), st.result.frame.vocabulary_aspects)
-    order = class_aspect.member_order(members(classes), st.result.documents)
+    chosen = class_aspect.products_asked(members, classes, list(st.result.frame.targets.symptoms))
+    order = class_aspect.member_order(chosen, st.result.documents)
     return pool + class_aspect.aspect_documents(ranker, order, {d.id for d in pool}, get)
 
 

@@ -20,8 +20,9 @@ Example:
 
 from __future__ import annotations
 
-from programs import dosage_form, dur_rule
+from programs import dur_rule
 from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
+from retrievers import form_kinds
 
 
 def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limit: int = 3):
@@ -65,7 +66,7 @@ def binds_held(rule, products: list, same=same_name) -> bool:
     """
     ingredient = str(rule.metadata.get("ingredient", ""))
     holding = [p for p in products if ingredient and any(same(ingredient, i) for i in p.ingredients)]
-    return not holding or any(dosage_form.binds(dur_rule.forms(rule.text), p.name) for p in holding)
+    return not holding or any(form_kinds.binds(dur_rule.forms(rule.text), p.name) for p in holding)
 
 
 def unbound_rules(docs: list, same=same_name) -> set[str]:

@@ -19,6 +19,7 @@ import functools
 from collections.abc import Iterable
 
 from retrievers.documents import Document
+from retrievers.form_kinds import ANY, product_kinds
 from retrievers.lexicon import Lexicon
 from retrievers.name_words import QUESTION_FORMS
 from retrievers.names import squash
@@ -50,8 +51,9 @@ class ClassProducts:
     """Each product's 효능 text (spaces removed), searched for a class's terms: the texts are joined into one, so a
     term is found with one `str.find` per product that has it (~0.05 ms) rather than one test per product (~2 ms)."""
 
-    def __init__(self, efficacy: dict[str, str]):
+    def __init__(self, efficacy: dict[str, str], names: dict[str, str] | None = None):
         self.efficacy = efficacy
+        self.names = names or {}  # seq -> product name, for the products of a dosage form (`of_form`)
         self._seqs = list(efficacy)
         self._starts = []  # where each product's text begins in `_joined`
         at = 0
@@ -62,12 +64,9 @@ class ClassProducts:
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> ClassProducts:
-        efficacy = {
-            d.metadata["item_seq"]: squash(d.text.partition("\n")[2])
-            for d in docs
-            if d.source == "easydrug" and d.metadata.get("section") == "efcy"
-        }
-        return cls(efficacy)
+        leaflets = [d for d in docs if d.source == "easydrug" and d.metadata.get("section") == "efcy"]
+        efficacy = {d.metadata["item_seq"]: squash(d.text.partition("\n")[2]) for d in leaflets}
+        return cls(efficacy, {d.metadata["item_seq"]: str(d.metadata.get("item_name", "")) for d in leaflets})
 
     def products(self, classes: Iterable[str], lexicon: Lexicon) -> set[str]:
         """Item seqs of the products in any of `classes` (empty when no class has a stem or rule word)."""
@@ -75,6 +74,28 @@ class ClassProducts:
         for word in classes:
             out |= self._with_terms(class_terms(word, lexicon))
         return out
+
+    def of_form(self, classes: Iterable[str]) -> set[str]:
+        """Item seqs of the products whose name says the dosage form a class word is (파스, 연고, 안약: what the
+        question calls the medicine by its form, with no 효능 word to find it by; every kind of the form, so 파스
+        is a plaster and not any skin form); empty for other words.
+
+        >>> index = ClassProducts({"1": "", "2": ""}, {"1": "신신파스아렉스카타플라스마", "2": "타이레놀정500밀리그람"})
+        >>> sorted(index.of_form(["파스"])), sorted(index.of_form(["감기약"]))
+        (['1'], [])
+        """
+        out: set[str] = set()
+        for word in classes:
+            form = QUESTION_FORMS.get(squash(word))
+            if form:
+                out |= self._of_kinds(frozenset(product_kinds(form)))
+        return out
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019 - one instance per searcher, kept for the process
+    def _of_kinds(self, kinds: frozenset[str]) -> frozenset[str]:
+        if ANY in kinds:
+            return frozenset()
+        return frozenset(seq for seq, name in self.names.items() if kinds <= product_kinds(name))
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 - one instance per searcher, kept for the process
     def _with_terms(self, terms: tuple[str, ...]) -> frozenset[str]:

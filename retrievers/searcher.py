@@ -288,8 +288,11 @@ class Searcher:
         return doc.text if doc else ""
 
     def class_members(self, classes: list[str]) -> set[str]:
-        """The products a class word names, read from their 효능 sections (`retrievers.class_products`)."""
-        return self.class_products.products(classes, self.lexicon) if classes else set()
+        """The products a class word names, read from their 효능 sections (`retrievers.class_products`); for a
+        class word that is a dosage form (파스, 연고) and finds none so, the products of that form."""
+        if not classes:
+            return set()
+        return self.class_products.products(classes, self.lexicon) or self.class_products.of_form(classes)
 
     def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions

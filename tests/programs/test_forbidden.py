@@ -1,5 +1,5 @@
 """Never offer a product the user's own rules forbid: the decision (programs/forbidden.py with dur_rule.py and
-dosage_form.py), the user's rules and verdicts (user_rules.py), the no-LM answer and the LM answer's guard
+retrievers/form_kinds.py), the user's rules and verdicts (user_rules.py), the no-LM answer and the LM answer's guard
 (offer_guard.py), the rule quoted with its forms (refinement.py), and the profile's yes/no."""
 
 import pytest

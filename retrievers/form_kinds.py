@@ -1,8 +1,8 @@
 """Dosage forms, coarse enough to compare a product's name with the forms a DUR rule binds: a rule for 서방정 does
 not bind an acetaminophen syrup, a rule for 일반액상분무제 does not bind a tablet.
 
-A form is a set of kinds (tablet, sr, capsule, granule, lozenge, oral_liquid, eye, nasal, ear, spray, skin, mouth,
-rectal, vaginal, inhaler, injection). Whatever is not read — a product name without a form word, a DUR form word
+A form is a set of kinds (tablet, sr, capsule, granule, lozenge, oral_liquid, eye, nasal, ear, spray, skin, patch,
+mouth, rectal, vaginal, inhaler, injection). Whatever is not read — a product name without a form word, a DUR form word
 not listed — is ``any`` and binds: when in doubt a rule applies. A general form binds its particular ones (a rule
 for 정제 binds a 서방정 product), never the other way round.
 
@@ -21,6 +21,7 @@ ANY = "any"
 ORAL_SOLUTION = {"oral_liquid", "mouth"}
 PARENTS = {"sr": {"tablet", "capsule"}, "lozenge": {"tablet"}}  # a rule for the general form binds these too
 _SPRAY = {"spray", "skin", "mouth", "nasal"}  # a spray's name seldom says where it goes
+_PATCH = {"skin", "patch"}  # stuck on the skin (파스, 플라스타, 패취): a skin form, and the one 파스 asks for
 # DUR form words: (any of these in the word, kinds), the first match decides
 _RULE_WORDS = (
     (
@@ -66,15 +67,11 @@ _NAME_ENDINGS = {
     **dict.fromkeys(("가글", "가글액", "구강액", "치약", "구강스프레이", "구강용해필름"), {"mouth"}),
     **dict.fromkeys(("트로키", "로젠지", "캔디"), {"lozenge"}),
     **dict.fromkeys(("스프레이", "분무액", "분무제", "에어로솔", "에어"), _SPRAY),
-    **dict.fromkeys(
-        ("크림", "연고", "로션", "겔", "젤", "외용액", "외용제", "첩부제", "플라스타", "카타플라스마", "패취", "패치"),
-        {"skin"},
-    ),
-    **dict.fromkeys(("파스", "라카", "폼", "샴푸", "스틱", "솔루션", "스왑액", "도포액", "밤", "연고제"), {"skin"}),
-    **dict.fromkeys(
-        ("파프", "경고제", "로오숀", "로오션", "로숀", "오일", "리니멘트", "에멀젼", "거즈", "밴드"), {"skin"}
-    ),
-    **dict.fromkeys(("반창고", "파스타", "TTS", "스왑", "통고", "패드"), {"skin"}),
+    **dict.fromkeys(("크림", "연고", "로션", "겔", "젤", "외용액", "외용제"), {"skin"}),
+    **dict.fromkeys(("첩부제", "플라스타", "카타플라스마", "패취", "패치", "파스", "파프", "경고제", "TTS"), _PATCH),
+    **dict.fromkeys(("라카", "폼", "샴푸", "스틱", "솔루션", "스왑액", "도포액", "밤", "연고제"), {"skin"}),
+    **dict.fromkeys(("로오숀", "로오션", "로숀", "오일", "리니멘트", "에멀젼", "거즈", "밴드"), {"skin"}),
+    **dict.fromkeys(("반창고", "파스타", "스왑", "통고", "패드"), {"skin"}),
     **dict.fromkeys(("스프레이제", "에어로졸"), _SPRAY),
     **dict.fromkeys(("관장약",), {"rectal"}),
     **dict.fromkeys(("껌", "구강필름", "페이스트"), {"mouth", "skin", "tablet"}),
