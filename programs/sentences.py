@@ -99,7 +99,7 @@ class SentenceRanker:
         # content words: two characters or more (one-syllable stems match inside too many words), known to the
         # leaflets (a product name or slang word cannot be in a sentence's body)
         # and not part of a symptom or class word (감기약, 두통): those chose the products, they are not asked about
-        targets = target_words(question)
+        targets = chosen_by(question)
         words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
         self.words = {w: vocab.idf[w] for w in words}
         # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
@@ -167,6 +167,28 @@ class SentenceRanker:
         """
         low, high = self.ages or (0.0, 0.0)
         return float(any(a < high and low < b for a, b in dose_bands(sentence, children=False)))
+
+
+@functools.lru_cache(maxsize=512)
+def chosen_by(question: str) -> tuple[str, ...]:
+    """The question's symptom and class words that chose the products (`target_words`), less a symptom a class word
+    beside it is not for: 무좀 in 무좀 있는 발에 파스 붙여도 is a condition the plaster is asked about, so a sentence
+    saying 무좀 answers it (and 변비 in 철분제 먹으면 변비); 두통 beside 두통약 chose the products.
+
+    >>> chosen_by("무좀 있는 발에 파스 붙여도 되나요"), chosen_by("두통약 먹었는데 두통이 계속돼요")
+    (('파스',), ('두통',))
+    """
+    from retrievers.class_products import class_terms
+    from retrievers.lexicon import Lexicon
+    from retrievers.question_frame import kind_words
+
+    targets = target_words(question)
+    kinds = kind_words(question)
+    if not kinds:
+        return targets
+    lexicon = Lexicon.load()
+    purpose = {t for k in kinds for t in (*class_terms(k, lexicon), *lexicon.expansion_terms(k))}
+    return tuple(t for t in targets if any(t in k or k in t for k in kinds) or any(t in p or p in t for p in purpose))
 
 
 def nominal(stem: str) -> str:

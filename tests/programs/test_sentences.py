@@ -295,3 +295,14 @@ def test_a_class_question_asking_a_situation_reads_the_sections_of_class_product
     chewing = [d for d in pool if "씹" in d.text]
     assert chewing and all(d.metadata.get("item_name", "").startswith("훼스탈") for d in chewing)
     assert "씹" in body(extractive_answer(st.question, pool, sections=st.result.sections)).splitlines()[0]
+
+
+def test_a_symptom_the_class_beside_it_is_not_for_is_a_word_the_answer_looks_for(monkeypatch):
+    question = "무좀 있는 발에 파스 붙여도 되나요"
+    condition, dosing = "눈 및 점막, 무좀, 백선 등에는 이 약을 사용하지 마십시오.", "1일 1~2회 환부에 붙입니다."
+    ranker = SentenceRanker(question)
+    assert ranker.score(condition) > ranker.score(dosing) + 0.5  # 무좀 is what the plaster is asked about
+    assert "두통" not in SentenceRanker("두통약 먹었는데 두통이 계속돼요").words  # 두통 chose the products
+    monkeypatch.setattr(sentences, "chosen_by", sentences.target_words)
+    ranker = SentenceRanker(question)
+    assert ranker.score(condition) < ranker.score(dosing) + 0.5
