@@ -40,5 +40,5 @@ def test_unknown_names_are_read_once_per_result(mini_searcher):
     st = searched(mini_searcher, "리피토 먹는데 자몽주스 마셔도 되나요")
     assert unknown_names(mini_searcher, st) == ["리피토"]
     assert st.unknown_names == (st.result, ("리피토",))
-    st.result = mini_searcher.retrieve("게보린 부작용")  # a result that names a product: no unknown names
-    assert unknown_names(mini_searcher, st) == []
+    st.result = mini_searcher.retrieve("게보린 부작용")  # another result: read again, for its documents
+    assert unknown_names(mini_searcher, st) == ["리피토"] and st.unknown_names[0] is st.result
