@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from programs.sentences import SentenceRanker
@@ -27,6 +28,7 @@ from retrievers.documents import Document
 SECTIONS = ("atpn", "atpnWarn", "useMethod", "intrc", "depositMethod", "se")  # where situations are spoken of
 MAX_DOCS = 6  # sections added: enough for a few products' wordings, few enough to keep the answer fast
 MAX_MEMBERS = 120  # products read, in the order given (retrieval's first)
+_SENTENCE = re.compile(r"(?<=[.])\s+")  # between a leaflet line's sentences
 
 
 def aspect_documents(
@@ -53,7 +55,20 @@ def aspect_documents(
                 words = sum(idf for w, idf in ranker.words.items() if any(f in doc.text for f in ranker.forms[w]))
                 found.append((-met, -words, order, doc))
     found.sort(key=lambda f: f[:3])
-    return [doc for *_, doc in found[:limit]]
+    return [speaking_part(doc, seeds) for *_, doc in found[:limit]]
+
+
+def speaking_part(doc: Document, seeds: list[tuple[str, ...]]) -> Document:
+    """`doc` cut to its first line (the product) and the sentences that carry one of the `seeds`, each verbatim:
+    what another product's section adds is what it says of the situation, not the rest of its cautions.
+
+    >>> doc = Document("easydrug:2:atpn", "파스\\n상처에는 붙이지 마십시오. 목욕 1시간 전에 떼어내십시오.", {})
+    >>> speaking_part(doc, [("목욕",)]).text
+    '파스\\n목욕 1시간 전에 떼어내십시오.'
+    """
+    head, *lines = doc.text.splitlines()
+    kept = [s for line in lines for s in _SENTENCE.split(line) if any(w in s for words in seeds for w in words)]
+    return Document(doc.id, "\n".join([head, *kept]), doc.metadata)
 
 
 def products_asked(members: Callable[[list[str]], set[str]], classes: list[str], symptoms: list[str]) -> set[str]:
