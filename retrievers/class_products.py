@@ -77,8 +77,9 @@ class ClassProducts:
 
     def of_form(self, classes: Iterable[str]) -> set[str]:
         """Item seqs of the products whose name says the dosage form a class word is (파스, 연고, 안약: what the
-        question calls the medicine by its form, with no 효능 word to find it by; every kind of the form, so 파스
-        is a plaster and not any skin form); empty for other words.
+        question calls the medicine by its form, with no 효능 word to find it by; the very kinds of the form, so
+        파스 is a plaster and not any skin form, 연고 no liquid a name ending in 액 leaves open); empty for other
+        words.
 
         >>> index = ClassProducts({"1": "", "2": ""}, {"1": "신신파스아렉스카타플라스마", "2": "타이레놀정500밀리그람"})
         >>> sorted(index.of_form(["파스"])), sorted(index.of_form(["감기약"]))
@@ -95,7 +96,7 @@ class ClassProducts:
     def _of_kinds(self, kinds: frozenset[str]) -> frozenset[str]:
         if ANY in kinds:
             return frozenset()
-        return frozenset(seq for seq, name in self.names.items() if kinds <= product_kinds(name))
+        return frozenset(seq for seq, name in self.names.items() if kinds == product_kinds(name))
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 - one instance per searcher, kept for the process
     def _with_terms(self, terms: tuple[str, ...]) -> frozenset[str]:
