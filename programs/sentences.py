@@ -103,7 +103,7 @@ class SentenceRanker:
         words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
         self.words = {w: vocab.idf[w] for w in words}
         # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
-        self.forms = {w: tuple(f for f in (w, nominal(w)) if f) for w in self.words}
+        self.forms = {w: tuple(f for f in (w, nominal(w), ri_noun(w)) if f) for w in self.words}
         # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
         self.total = sum(self.words.values())
@@ -206,6 +206,21 @@ def nominal(stem: str) -> str:
     if final == 17:
         return stem[:-1] + chr(0xAC00 + last - 17) + "움"  # ㅂ → 움
     return ""
+
+
+def ri_noun(stem: str) -> str:
+    """The noun of a ㄹ-리 stem made from its shorter verb: 졸리 (졸리다) → 졸음 (졸다), as leaflets write drowsiness;
+    "" for other stems (쓰리 → 쓰림 is `nominal`'s).
+
+    >>> ri_noun("졸리"), ri_noun("쓰리"), ri_noun("두통")
+    ('졸음', '', '')
+    """
+    if len(stem) < 2 or not stem.endswith("리"):
+        return ""
+    before = ord(stem[-2]) - 0xAC00
+    if not 0 <= before < 11172 or before % 28 != 8:  # the syllable before 리 ends in ㄹ
+        return ""
+    return stem[:-1] + "음"
 
 
 def _items(sentence: str) -> list[str]:

@@ -125,6 +125,15 @@ def test_a_verb_in_the_question_matches_its_noun_in_a_leaflet_sentence():
     assert stomach > ranker.score("두통, 치통, 생리통의 진통에 사용합니다.") + 0.5
 
 
+def test_drowsy_in_the_question_finds_drowsiness_in_a_leaflet_sentence(monkeypatch):
+    ranker = SentenceRanker("감기약 먹으면 왜 이렇게 졸려요")
+    drowsy = ranker.score("이 약을 복용한 후 졸음이 나타날 수 있으므로 운전을 하지 마십시오.")  # 졸리 → 졸음
+    assert drowsy > ranker.score("구역, 구토, 식욕부진이 나타날 수 있습니다.") + 0.5
+    monkeypatch.setattr(sentences, "ri_noun", lambda stem: "")
+    ranker = SentenceRanker("감기약 먹으면 왜 이렇게 졸려요")
+    assert ranker.score("이 약을 복용한 후 졸음이 나타날 수 있으므로 운전을 하지 마십시오.") < drowsy - 0.5
+
+
 def test_asking_for_cautions_by_name_is_not_a_which_medicine_question():
     question = "수면유도제 먹을 때 조심할 거"
     assert extractive.asks_beyond_efficacy(question, SentenceRanker(question))
