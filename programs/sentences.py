@@ -33,6 +33,16 @@ VOCAB_GROUP = {
     "elderly": "elderly",
 }
 CARRIED = ("breastfeeding", "pregnancy")  # the baby a question about these speaks of is not who takes the medicine
+# a period as people say it -> as the leaflets write it (일주일째 먹는데 → "1주 이상", "7일 이상")
+PERIODS = {
+    "하루": ("1일",),
+    "이틀": ("2일",),
+    "사흘": ("3일",),
+    "나흘": ("4일",),
+    "일주일": ("1주", "7일"),
+    "보름": ("15일", "2주"),
+    "한달": ("1개월", "한 달"),
+}
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
@@ -103,7 +113,7 @@ class SentenceRanker:
         words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
         self.words = {w: vocab.idf[w] for w in words}
         # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
-        self.forms = {w: tuple(f for f in (w, nominal(w), ri_noun(w)) if f) for w in self.words}
+        self.forms = {w: tuple(f for f in (w, nominal(w), ri_noun(w), *PERIODS.get(w, ())) if f) for w in self.words}
         # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
         self.total = sum(self.words.values())

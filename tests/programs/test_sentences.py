@@ -134,6 +134,17 @@ def test_drowsy_in_the_question_finds_drowsiness_in_a_leaflet_sentence(monkeypat
     assert ranker.score("이 약을 복용한 후 졸음이 나타날 수 있으므로 운전을 하지 마십시오.") < drowsy - 0.5
 
 
+def test_a_period_as_people_say_it_finds_the_period_a_leaflet_writes(monkeypatch):
+    question, days = (
+        "지사제 먹었는데 이틀째 설사가 안 멈춰요",
+        "2일간 복용하여도 증상의 개선이 없을 경우 의사와 상의하십시오.",
+    )
+    other = "발열을 수반하는 설사, 혈변이 계속되는 사람은 의사와 상의하십시오."
+    assert SentenceRanker(question).score(days) > SentenceRanker(question).score(other) + 0.2  # 이틀 → 2일
+    monkeypatch.setattr(sentences, "PERIODS", {})
+    assert SentenceRanker(question).score(days) < SentenceRanker(question).score(other)
+
+
 def test_asking_for_cautions_by_name_is_not_a_which_medicine_question():
     question = "수면유도제 먹을 때 조심할 거"
     assert extractive.asks_beyond_efficacy(question, SentenceRanker(question))
