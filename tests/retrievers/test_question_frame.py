@@ -98,3 +98,8 @@ def test_a_class_then_a_symptom_it_is_not_for_asks_its_side_effects_however_inta
     for question in ("두통약 먹고 속이 울렁거려요", "두통약 먹구 속이 울렁거려요", "변비약 먹고 배가 아파요"):
         assert "side_effects" in read(question).aspects, question
     assert "side_effects" not in read("감기약 먹었는데 콧물이 안 멈춰요").aspects  # what it was taken for
+
+
+def test_an_amount_written_with_a_space_before_the_verb_asks_the_dose(read):
+    frame = read("10살 아이 멀미약 어른 거 반 병 먹이면 되나요?")
+    assert "dosage" in frame.aspects and "child_use" in frame.aspects  # 반 병 먹이면: not 반병먹이면
