@@ -103,3 +103,7 @@ def test_a_class_then_a_symptom_it_is_not_for_asks_its_side_effects_however_inta
 def test_an_amount_written_with_a_space_before_the_verb_asks_the_dose(read):
     frame = read("10살 아이 멀미약 어른 거 반 병 먹이면 되나요?")
     assert "dosage" in frame.aspects and "child_use" in frame.aspects  # 반 병 먹이면: not 반병먹이면
+
+
+def test_asking_how_many_millilitres_asks_the_dose(read):
+    assert "dosage" in read("8개월 아기 열나는데 먹여도 돼요? 몇 ml 먹여야 하나요").aspects
