@@ -70,6 +70,9 @@ class FixedBackend:
     def query_coverage(self, query, names, hits):
         return {"names_uncovered": [], "unknown_words": []}
 
+    def class_members(self, classes):
+        return set()  # no lexicon: no class word is read
+
 
 def scripted(kind: str) -> ScriptedLM:
     if kind == "passes":

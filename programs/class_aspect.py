@@ -10,25 +10,25 @@ a situation.
 Example:
     >>> from retrievers.documents import Document
     >>> from programs.sentences import SentenceRanker
-    >>> shower = Document("easydrug:2:atpn", "파스\\n목욕하기 1시간 전에 떼어내십시오.", {"section": "atpn"})
-    >>> other = Document("easydrug:3:atpn", "파스\\n상처에는 붙이지 마십시오.", {"section": "atpn"})
+    >>> shower = Document("easydrug:2:atpn", "파스\\n눈에 붙이지 마십시오. 목욕 1시간 전에 떼십시오.", {})
+    >>> other = Document("easydrug:3:atpn", "파스\\n상처에는 붙이지 마십시오.", {})
     >>> docs = {d.id: d for d in (shower, other)}
-    >>> [d.id for d in aspect_documents(SentenceRanker("파스 붙이고 샤워해도 돼요"), ["2", "3"], set(), docs.get)]
-    ['easydrug:2:atpn']
+    >>> ranker = SentenceRanker("파스 붙이고 샤워해도 돼요")
+    >>> [(d.id, d.text) for d in aspect_documents(ranker, ["2", "3"], set(), docs.get)]
+    [('easydrug:2:atpn', '파스\\n목욕 1시간 전에 떼십시오.')]
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from programs.sentences import SentenceRanker
+from programs.text import split_sentences
 from retrievers.documents import Document
 
 SECTIONS = ("atpn", "atpnWarn", "useMethod", "intrc", "depositMethod", "se")  # where situations are spoken of
 MAX_DOCS = 6  # sections added: enough for a few products' wordings, few enough to keep the answer fast
 MAX_MEMBERS = 120  # products read, in the order given (retrieval's first)
-_SENTENCE = re.compile(r"(?<=[.])\s+")  # between a leaflet line's sentences
 
 
 def aspect_documents(
@@ -59,15 +59,16 @@ def aspect_documents(
 
 
 def speaking_part(doc: Document, seeds: list[tuple[str, ...]]) -> Document:
-    """`doc` cut to its first line (the product) and the sentences that carry one of the `seeds`, each verbatim:
-    what another product's section adds is what it says of the situation, not the rest of its cautions.
+    """`doc` cut to its first line (the product) and the sentences that carry one of the `seeds` (split as every
+    quote is, `split_sentences`; leaflets run on: 마십시오.이 약을): what another product's section adds is what it
+    says of the situation, not the rest of its cautions.
 
-    >>> doc = Document("easydrug:2:atpn", "파스\\n상처에는 붙이지 마십시오. 목욕 1시간 전에 떼어내십시오.", {})
+    >>> doc = Document("easydrug:2:atpn", "파스\\n상처에는 붙이지 마십시오.목욕 1시간 전에 떼어내십시오.", {})
     >>> speaking_part(doc, [("목욕",)]).text
     '파스\\n목욕 1시간 전에 떼어내십시오.'
     """
-    head, *lines = doc.text.splitlines()
-    kept = [s for line in lines for s in _SENTENCE.split(line) if any(w in s for words in seeds for w in words)]
+    head, _, body = doc.text.partition("\n")
+    kept = [s for s in split_sentences(body) if any(w in s for words in seeds for w in words)]
     return Document(doc.id, "\n".join([head, *kept]), doc.metadata)
 
 

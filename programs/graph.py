@@ -295,7 +295,10 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
     ranker = sentences.SentenceRanker(st.question, (), st.result.frame.vocabulary_aspects)
     chosen = class_aspect.products_asked(members, classes, list(st.result.frame.targets.symptoms))
     order = class_aspect.member_order(chosen, st.result.documents)
-    return pool + class_aspect.aspect_documents(ranker, order, {d.id for d in pool}, get)
+    added = class_aspect.aspect_documents(ranker, order, {d.id for d in pool}, get)
+    if added:
+        st.trace.step("class_sections", classes=classes, situations=ranker.situations, added=[d.id for d in added])
+    return pool + added
 
 
 def verify(p: Parts, st: QuestionState) -> dict:

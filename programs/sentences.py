@@ -113,7 +113,14 @@ class SentenceRanker:
         words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
         self.words = {w: vocab.idf[w] for w in words}
         # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
-        self.forms = {w: tuple(f for f in (w, nominal(w), ri_noun(w), *PERIODS.get(w, ())) if f) for w in self.words}
+        # a period as people say it, read in the question's text (Kiwi splits 한달 and knows no 사흘)
+        compact = "".join(question.split())
+        for said in PERIODS:
+            if said in compact and said not in self.words:
+                self.words[said] = vocab.idf.get(said, vocab.idf_unseen)
+        self.forms = {
+            w: tuple(f for f in (w, nominal(w), noun_without_ri(w), *PERIODS.get(w, ())) if f) for w in self.words
+        }
         # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
         self.total = sum(self.words.values())
@@ -218,11 +225,11 @@ def nominal(stem: str) -> str:
     return ""
 
 
-def ri_noun(stem: str) -> str:
+def noun_without_ri(stem: str) -> str:
     """The noun of a ㄹ-리 stem made from its shorter verb: 졸리 (졸리다) → 졸음 (졸다), as leaflets write drowsiness;
     "" for other stems (쓰리 → 쓰림 is `nominal`'s).
 
-    >>> ri_noun("졸리"), ri_noun("쓰리"), ri_noun("두통")
+    >>> noun_without_ri("졸리"), noun_without_ri("쓰리"), noun_without_ri("두통")
     ('졸음', '', '')
     """
     if len(stem) < 2 or not stem.endswith("리"):

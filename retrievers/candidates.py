@@ -27,7 +27,7 @@ from collections import defaultdict
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.class_products import ClassProducts
 from retrievers.documents import Document
-from retrievers.dosage_forms import external_form, question_forms, taken_by_mouth
+from retrievers.form_kinds import external_form, question_forms, taken_by_mouth
 from retrievers.lexicon import Lexicon
 from retrievers.name_keys import ingredient_keys
 from retrievers.names import NameIndex

@@ -19,7 +19,7 @@ import functools
 from collections.abc import Iterable
 
 from retrievers.documents import Document
-from retrievers.form_kinds import ANY, product_kinds
+from retrievers.form_kinds import asked_kinds, of_kinds
 from retrievers.lexicon import Lexicon
 from retrievers.name_words import QUESTION_FORMS
 from retrievers.names import squash
@@ -75,28 +75,26 @@ class ClassProducts:
             out |= self._with_terms(class_terms(word, lexicon))
         return out
 
-    def of_form(self, classes: Iterable[str]) -> set[str]:
+    def of_form(self, word: str) -> set[str]:
         """Item seqs of the products whose name says the dosage form a class word is (파스, 연고, 안약: what the
-        question calls the medicine by its form, with no 효능 word to find it by; the very kinds of the form, so
-        파스 is a plaster and not any skin form, 연고 no liquid a name ending in 액 leaves open); empty for other
-        words.
+        question calls the medicine by its form, with no 효능 word to find it by; `form_kinds.of_kinds`: 파스 is a
+        plaster, not any skin form, and 연고 no liquid); empty for a word that is no form.
 
-        >>> index = ClassProducts({"1": "", "2": ""}, {"1": "신신파스아렉스카타플라스마", "2": "타이레놀정500밀리그람"})
-        >>> sorted(index.of_form(["파스"])), sorted(index.of_form(["감기약"]))
+        >>> index = ClassProducts({"1": "", "2": "", "3": ""}, {"1": "신신아렉스카타플라스마", "2": "타이레놀정",
+        ...     "3": "신신물파스에스"})
+        >>> sorted(index.of_form("파스")), sorted(index.of_form("감기약"))
         (['1'], [])
         """
-        out: set[str] = set()
-        for word in classes:
-            form = QUESTION_FORMS.get(squash(word))
-            if form:
-                out |= self._of_kinds(frozenset(product_kinds(form)))
-        return out
+        form = QUESTION_FORMS.get(squash(word))
+        return set(self._of_kinds(frozenset(asked_kinds(form)))) if form else set()
 
     @functools.lru_cache(maxsize=64)  # noqa: B019 - one instance per searcher, kept for the process
     def _of_kinds(self, kinds: frozenset[str]) -> frozenset[str]:
-        if ANY in kinds:
-            return frozenset()
-        return frozenset(seq for seq, name in self.names.items() if kinds == product_kinds(name))
+        return frozenset(seq for seq, name in self.names.items() if of_kinds(set(kinds), name))
+
+    def with_efficacy(self, terms: Iterable[str]) -> set[str]:
+        """Item seqs of the products whose 효능 says one of `terms` (진통, 소염)."""
+        return set(self._with_terms(tuple(squash(t) for t in terms if len(t) >= MIN_STEM)))
 
     @functools.lru_cache(maxsize=256)  # noqa: B019 - one instance per searcher, kept for the process
     def _with_terms(self, terms: tuple[str, ...]) -> frozenset[str]:

@@ -1,5 +1,7 @@
-"""Dosage forms, coarse enough to compare a product's name with the forms a DUR rule binds: a rule for 서방정 does
-not bind an acetaminophen syrup, a rule for 일반액상분무제 does not bind a tablet.
+"""Dosage forms: which a question names (크림, 시럽, 안약), whether it speaks of swallowing, whether a product is one
+that is not swallowed, the products a form word asks for (파스 → plasters), and forms coarse enough to compare a
+product's name with the forms a DUR rule binds: a rule for 서방정 does not bind an acetaminophen syrup, a rule for
+일반액상분무제 does not bind a tablet.
 
 A form is a set of kinds (tablet, sr, capsule, granule, lozenge, oral_liquid, eye, nasal, ear, spray, skin, patch,
 mouth, rectal, vaginal, inhaler, injection). Whatever is not read — a product name without a form word, a DUR form word
@@ -11,17 +13,23 @@ Example:
     (True, False)
     >>> binds(("정제",), "타이레놀8시간이알서방정"), binds(("일반액상분무제",), "스노콜정"), binds((), "스노콜정")
     (True, False, True)
+    >>> question_forms("클리어틴 크림 바르는 법"), taken_by_mouth("빈속에 먹으면"), external_form("벤지드로션5%")
+    (['크림'], True, True)
 """
 
 from __future__ import annotations
 
 import re
 
+from retrievers.name_keys import STRENGTH, squash
+from retrievers.name_words import EXTERNAL_FORMS, EXTERNAL_VERBS, ORAL_VERBS, QUESTION_FORMS
+
 ANY = "any"
 ORAL_SOLUTION = {"oral_liquid", "mouth"}
 PARENTS = {"sr": {"tablet", "capsule"}, "lozenge": {"tablet"}}  # a rule for the general form binds these too
 _SPRAY = {"spray", "skin", "mouth", "nasal"}  # a spray's name seldom says where it goes
-_PATCH = {"skin", "patch"}  # stuck on the skin (파스, 플라스타, 패취): a skin form, and the one 파스 asks for
+_PATCH = {"skin", "patch"}  # stuck on the skin (플라스타, 패취): a skin form, and the one 파스 asks for
+DEFINING = ("patch", "spray")  # a form whose kinds include one of these is that: a cream is no spray
 # DUR form words: (any of these in the word, kinds), the first match decides
 _RULE_WORDS = (
     (
@@ -68,8 +76,9 @@ _NAME_ENDINGS = {
     **dict.fromkeys(("트로키", "로젠지", "캔디"), {"lozenge"}),
     **dict.fromkeys(("스프레이", "분무액", "분무제", "에어로솔", "에어"), _SPRAY),
     **dict.fromkeys(("크림", "연고", "로션", "겔", "젤", "외용액", "외용제"), {"skin"}),
-    **dict.fromkeys(("첩부제", "플라스타", "카타플라스마", "패취", "패치", "파스", "파프", "경고제", "TTS"), _PATCH),
-    **dict.fromkeys(("라카", "폼", "샴푸", "스틱", "솔루션", "스왑액", "도포액", "밤", "연고제"), {"skin"}),
+    **dict.fromkeys(("첩부제", "플라스타", "카타플라스마", "패취", "패치", "찜파스", "파프", "경고제", "TTS"), _PATCH),
+    # a name ending in 파스 is as often a liquid or a spray (신신물파스, 안티푸라민롤파스, 에어신신파스)
+    **dict.fromkeys(("파스", "라카", "폼", "샴푸", "스틱", "솔루션", "스왑액", "도포액", "밤", "연고제"), {"skin"}),
     **dict.fromkeys(("로오숀", "로오션", "로숀", "오일", "리니멘트", "에멀젼", "거즈", "밴드"), {"skin"}),
     **dict.fromkeys(("반창고", "파스타", "스왑", "통고", "패드"), {"skin"}),
     **dict.fromkeys(("스프레이제", "에어로졸"), _SPRAY),
@@ -130,9 +139,56 @@ def product_kinds(item_name: str) -> set[str]:
     return {ANY}
 
 
+def asked_kinds(form_word: str) -> set[str]:
+    """The kinds a question means by a form word (`QUESTION_FORMS`' spelling): 파스 is a plaster, as people say it,
+    whatever product names end in; the others as a product name ending in them would be.
+
+    >>> sorted(asked_kinds("파스")), sorted(asked_kinds("점안액")), sorted(asked_kinds("액"))
+    (['patch', 'skin'], ['eye'], ['mouth', 'oral_liquid', 'skin'])
+    """
+    return set(_PATCH) if form_word == "파스" else product_kinds(form_word)
+
+
+def of_kinds(asked: set[str], item_name: str) -> bool:
+    """Whether the product so named is of the form a question asked (`asked_kinds`): its kinds are among the asked
+    ones, and it has the kind that defines the form when the form has one (a plaster for 파스, a spray for 스프레이:
+    a cream is neither); a name that says no form is of none.
+
+    >>> of_kinds(asked_kinds("스프레이"), "코앤나잘스프레이"), of_kinds(asked_kinds("스프레이"), "후시딘연고")
+    (True, False)
+    >>> of_kinds(asked_kinds("연고"), "후시딘연고"), of_kinds(asked_kinds("연고"), "신신물파스에스")
+    (True, True)
+    >>> of_kinds(asked_kinds("파스"), "신신물파스에스"), of_kinds(asked_kinds("연고"), "판콜에이내복액")
+    (False, False)
+    """
+    kinds = product_kinds(item_name)
+    if ANY in kinds or ANY in asked or not kinds <= asked:
+        return False
+    defining = [k for k in DEFINING if k in asked]
+    return all(k in kinds for k in defining[:1])
+
+
 def binds(forms: tuple[str, ...] | list[str], item_name: str) -> bool:
     """A rule for these DUR forms binds the product so named (general forms bind their particular ones)."""
     rule, product = rule_kinds(forms), product_kinds(item_name)
     if ANY in rule or ANY in product:
         return True
     return bool(rule & product) or any(rule & PARENTS.get(kind, set()) for kind in product)
+
+
+def question_forms(query: str) -> list[str]:
+    """The dosage forms a question names, as product names write them ("클리어틴 크림" -> ["크림"])."""
+    return sorted({name_form for word, name_form in QUESTION_FORMS.items() if word in query})
+
+
+def taken_by_mouth(query: str) -> bool:
+    """Whether the question speaks of swallowing the medicine (먹으면, 복용, 씹어) and of no other way of using it."""
+    q = squash(query)
+    return any(v in q for v in ORAL_VERBS) and not any(v in q for v in EXTERNAL_VERBS)
+
+
+def external_form(item_name: str) -> bool:
+    """Whether a product name (outside its brackets) ends in a form that is not swallowed: creams, patches, sprays,
+    drops, suppositories (이부스타플라스타, 벤지드로션5%; not 겔포스엠현탁액)."""
+    name = STRENGTH.sub("", re.sub(r"\(.*?\)|\[.*?\]|\{.*?\}", "", item_name))
+    return squash(name).rstrip("0123456789.%").endswith(EXTERNAL_FORMS)

@@ -3,7 +3,7 @@
 People write 게보린 for 게보린정, 타이레놀 이알 for 타이레놀8시간이알서방정, 세티리진 for 세티리진염산염.
 The dictionary maps normalised name keys (no spaces, no strengths, no dosage-form or salt suffix) to the
 products and DUR ingredients they denote; `match` scans the space-stripped query for the longest keys. The keys are
-made in `name_keys`, from the word lists of `name_words`; the dosage-form helpers live in `dosage_forms`.
+made in `name_keys`, from the word lists of `name_words`; the dosage-form helpers live in `form_kinds`.
 
 Example:
     >>> from retrievers.documents import Document
@@ -24,7 +24,7 @@ from difflib import SequenceMatcher
 
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
-from retrievers.dosage_forms import external_form, question_forms, taken_by_mouth
+from retrievers.form_kinds import external_form, question_forms, taken_by_mouth
 from retrievers.name_keys import (
     ingredient_key,
     ingredient_keys,

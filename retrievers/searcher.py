@@ -288,11 +288,17 @@ class Searcher:
         return doc.text if doc else ""
 
     def class_members(self, classes: list[str]) -> set[str]:
-        """The products a class word names, read from their 효능 sections (`retrievers.class_products`); for a
-        class word that is a dosage form (파스, 연고) and finds none so, the products of that form."""
-        if not classes:
-            return set()
-        return self.class_products.products(classes, self.lexicon) or self.class_products.of_form(classes)
+        """The products each class word names, read from their 효능 sections (`retrievers.class_products`); for a
+        class word that is a dosage form (파스, 연고) and finds none so, the products of that form, narrowed to
+        those whose 효능 says what the lexicon reads the word as (파스 → 진통, 소염: not a motion-sickness patch)."""
+        out: set[str] = set()
+        for word in classes:
+            members = self.class_products.products([word], self.lexicon)
+            if not members and (members := self.class_products.of_form(word)):
+                meant = self.class_products.with_efficacy(self.lexicon.expansion_terms(word))
+                members = (members & meant) or members
+            out |= members
+        return out
 
     def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions

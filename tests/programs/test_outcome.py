@@ -41,6 +41,11 @@ def test_an_unknown_name_beside_a_medicine_the_corpus_has_opens_the_answer_about
     assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
 
 
+def test_a_short_unknown_word_beside_a_known_name_is_no_medicine_name(searcher):
+    pred = CRAG(backend=searcher)(question="게보린 먹고 가스가 차요 정상인가요")  # Kiwi reads 차요 as unknown
+    assert "찾지 못했습니다" not in pred.answer and pred.trace["outcome"] != NOT_IN_CORPUS
+
+
 def test_a_supplement_beside_a_class_the_leaflets_have_opens_the_answer_about_the_class(searcher):
     pred = CRAG(backend=searcher)(question="감기약이랑 홍삼 같이 먹어도 돼요?")
     assert pred.answer.startswith("※ 질문의 '홍삼'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")

@@ -148,6 +148,7 @@ def test_a_class_word_weighs_the_products_its_leaflets_put_in_the_class(mini_sea
     # a class word that is a dosage form (현탁액, 파스): no 효능 section says it, the products' names do
     assert mini_searcher.class_members(["현탁액"]) == {GELFOS, PANCOL}  # 겔포스엠현탁액, 판콜에이내복액
     assert mini_searcher.class_members(["파스"]) == set()  # no plaster in the mini corpus
+    assert mini_searcher.class_members(["현탁액", "소화제"]) == {GELFOS, PANCOL, BEARSE, FESTAL}  # each word's own
     r = mini_searcher.retrieve("두통약 추천")
     assert r.names == [] and r.sections == ["efcy"]
     assert set(seqs(r)[:3]) == {GEBORIN, PANCOL, BRUFEN}
