@@ -87,11 +87,12 @@ def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     if only_dur:
         st.trace.step("unknown_names", words=only_dur, dur_only=True)
         return dur_only_notice(only_dur), True
-    beside = [w for w in unknown if len(w) >= MIN_NAME_BESIDE] if r is not None and r.names else []
-    if beside:  # 리피토 beside 타이레놀: the answer is about the one the corpus has
-        st.trace.step("unknown_names", words=beside, not_in_corpus=True)
-        return not_in_corpus_notice(beside), True
-    if unknown and r is not None and not r.names:
+    if unknown and r.names:  # 리피토 beside 타이레놀: the answer is about the one the corpus has
+        beside = [w for w in unknown if len(w) >= MIN_NAME_BESIDE]
+        if beside:
+            st.trace.step("unknown_names", words=beside, not_in_corpus=True)
+            return not_in_corpus_notice(beside), True
+    elif unknown:
         st.trace.step("unknown_names", words=unknown)
         notice = unknown_name_notice(unknown, [h.doc for h in r.hits])
         return notice, "찾지 못한 이름" in notice  # not read as a known name: the corpus lacks it

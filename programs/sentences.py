@@ -20,8 +20,11 @@ from collections.abc import Callable
 from programs.text import bigrams, gram_share, target_words
 from retrievers.age_doses import dose_bands
 from retrievers.aspects import POPULATION, load_vocabulary
+from retrievers.class_products import class_terms
 from retrievers.documents import Document
+from retrievers.lexicon import Lexicon
 from retrievers.population import read_population, stated_ages
+from retrievers.question_frame import kind_words
 
 # who a question is about (retrievers/population.py) -> the vocabulary aspect whose leaflet words speak of them
 VOCAB_GROUP = {
@@ -195,10 +198,6 @@ def chosen_by(question: str) -> tuple[str, ...]:
     >>> chosen_by("무좀 있는 발에 파스 붙여도 되나요"), chosen_by("두통약 먹었는데 두통이 계속돼요")
     (('파스',), ('두통',))
     """
-    from retrievers.class_products import class_terms
-    from retrievers.lexicon import Lexicon
-    from retrievers.question_frame import kind_words
-
     targets = target_words(question)
     kinds = kind_words(question)
     if not kinds:

@@ -3,6 +3,8 @@ the corpus lacks is told so and quotes no other product's leaflet."""
 
 from types import SimpleNamespace
 
+import pytest
+
 from programs import routing
 from programs.crag import CRAG
 from programs.outcome import NOT_IN_CORPUS, outcome, rules_for_question, uncovered_only
@@ -25,19 +27,22 @@ def test_a_question_about_supplements_alone_is_told_they_are_not_covered_without
     assert pred.trace["lm_calls"]["total"] == 0
 
 
-def test_a_supplement_beside_a_medicine_the_corpus_has_opens_the_answer_about_that_medicine(searcher):
-    pred = CRAG(backend=searcher)(question="게보린 먹는데 오메가3 같이 먹어도 돼요?")
-    assert pred.answer.startswith("※ 질문의 '오메가3'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")
+@pytest.mark.parametrize(
+    ("question", "missing"),
+    [
+        ("게보린 먹는데 오메가3 같이 먹어도 돼요?", "오메가3"),  # a supplement
+        ("리피토 먹는데 게보린 같이 먹어도 돼요?", "리피토"),  # a name nobody knows
+    ],
+)
+def test_what_the_corpus_lacks_beside_a_medicine_it_has_opens_the_answer_about_that_medicine(
+    searcher, question, missing
+):
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith(
+        f"※ 질문의 '{missing}'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다"
+    )
     assert pred.trace["outcome"] == NOT_IN_CORPUS
-    assert steps(pred, "unknown_names")[0] == {"step": "unknown_names", "words": ["오메가3"], "not_in_corpus": True}
-    assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
-
-
-def test_an_unknown_name_beside_a_medicine_the_corpus_has_opens_the_answer_about_that_medicine(searcher):
-    pred = CRAG(backend=searcher)(question="리피토 먹는데 게보린 같이 먹어도 돼요?")
-    assert pred.answer.startswith("※ 질문의 '리피토'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")
-    assert pred.trace["outcome"] == NOT_IN_CORPUS
-    assert steps(pred, "unknown_names")[0] == {"step": "unknown_names", "words": ["리피토"], "not_in_corpus": True}
+    assert steps(pred, "unknown_names")[0] == {"step": "unknown_names", "words": [missing], "not_in_corpus": True}
     assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
 
 
