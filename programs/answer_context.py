@@ -8,6 +8,7 @@ from __future__ import annotations
 from programs import forbidden, offer_guard, safety_rules, user_rules
 from programs.lm_context import MAX_DOCS as CONTEXT_DOCS
 from programs.lm_context import ranked_context
+from programs.question_reading import question_frame
 from programs.routing import LOW_RELEVANCE
 from programs.settings import CragSettings
 from programs.state import QuestionState
@@ -56,7 +57,9 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
         out = [d for d in out if d.id in first] + [d for d in out if d.id not in first]
         most = settings.low_relevance_top if st.route == LOW_RELEVANCE else CONTEXT_DOCS
         n_rules = sum(d.id in first for d in out)
-        out, stats = ranked_context(st.question, out, len(st.docs), st.terms, sections, names, n_rules, most)
+        out, stats = ranked_context(
+            st.question, out, len(st.docs), st.terms, sections, names, n_rules, most, question_frame(backend, st)
+        )
         st.trace.step("refine_knowledge", **stats)
     return out
 

@@ -9,6 +9,7 @@ from programs.answer_context import mark_forbidden
 from programs.extractive import extractive_answer
 from programs.notices import ANSWER_CHECK_NOTICE, GROUNDING_FALLBACK_NOTICE, GROUNDING_REMOVED_NOTICE
 from programs.parts import Parts
+from programs.question_reading import question_frame
 from programs.routing import EXTRACTIVE, GENERATE, NO_CONTEXT
 from programs.state import QuestionState
 
@@ -66,6 +67,7 @@ def quoted_answer(p: Parts, st: QuestionState, docs, mode: str, notice: str) -> 
         p.settings.extractive_quotes,
         notice,
         names=st.result.names if st.result else (),
+        frame=question_frame(p.backend, st),
     )
 
 

@@ -137,25 +137,29 @@ def _merge_source(quotes: list[Quote], text: str, n: int) -> None:
             return
 
 
-def choose(question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3, names=()) -> list[Quote]:
+def choose(
+    question: str, docs: list[Document], terms=(), sections=(), max_sentences: int = 3, names=(), frame=None
+) -> list[Quote]:
     """The user's rules (each once), then the sentences of every leaflet document that answer the question best
     (`programs/sentences.py`: the question's words, the aspect it asks, a small prior for the asked section),
     duplicates merged, while the quotes stay short. When the question names a product whose leaflet was found,
     other products' leaflets are not quoted on their own (their dosing or warnings would read as the named
     product's); a sentence they share with a quoted one still cites them. `names`: the names retrieval recognised
-    in the question (`naming`)."""
+    in the question (`naming`); `frame`: the question's frame as the program read it with the index's names (else
+    read here without them)."""
     refiner = KnowledgeRefiner(threshold=0.0)
     is_named = naming(question, docs, names)
     named_found = any(is_named(d) for d in docs)
-    ranker = SentenceRanker(question, names, _frame(question, named_found or bool(names)).vocabulary_aspects)
+    frame = frame or _frame(question, named_found or bool(names))
+    ranker = SentenceRanker(question, names, frame.vocabulary_aspects, pair_medicines(frame, docs, names, is_named))
     rules: list[Quote] = []
     candidates: list[Quote] = []
     floor: dict[int, float] = {}
     shared: list[Quote] = []
     framed_quotes: set[int] = set()
     strips = refiner.strips(question, docs, terms, sections)
-    framed = asked_sections(question, named=named_found or bool(names))
-    leading = first_aspect_sections(question, named=named_found or bool(names))
+    framed = asked_sections(question, named=named_found or bool(names), frame=frame)
+    leading = first_aspect_sections(question, named=named_found or bool(names), frame=frame)
     child_age = oldest_age(question, names)  # None unless the question is about a child
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
@@ -218,6 +222,33 @@ def choose(question: str, docs: list[Document], terms=(), sections=(), max_sente
     return rules + chosen
 
 
+def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, ...]:
+    """For a question about a medicine beside another one the asker takes or means to take (the frame's other
+    drugs, or two names read that it does not compare): the names read in it and the ingredients of the named
+    leaflets, as the leaflets write them; () for other questions. A sentence about the pair names one of them
+    (타이레놀 beside 종합감기약 → "아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오"; 아스피린 beside
+    스트렙실 → "아스피린 등 혈소판 응집 억제제").
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> doc = Document("easydrug:1:intrc", "스트렙실\\n…", {"item_name": "스트렙실", "main_ingr": "플루르비프로펜"})
+    >>> pair = QuestionFrame("아스피린 먹는데 스트렙실", other_drugs=("아스피린",))
+    >>> pair_medicines(pair, [doc], ["아스피린", "스트렙실"], lambda d: True)
+    ('아스피린', '스트렙실', '플루르비프로펜')
+    >>> pair_medicines(QuestionFrame("스트렙실 먹어도"), [doc], ["스트렙실"], lambda d: True)
+    ()
+    """
+    if not frame.other_drugs and (len(names) < 2 or frame.comparison):
+        return ()
+    ingredients = [
+        i.strip()
+        for d in docs
+        if d.id.startswith("easydrug:") and is_named(d)
+        for i in str(d.metadata.get("main_ingr", "")).split(",")
+    ]
+    words = ("".join(n.split()) for n in (*names, *ingredients))
+    return tuple(dict.fromkeys(w for w in words if w))
+
+
 def adult_products(docs: list[Document], question: str, names=()) -> set[str]:
     """For a question about a child under 12, the products among `docs` whose 용법·용량 (when it is among them) doses
     no child at all (`retrievers.age_doses`): an amount any of their sentences states is an adult's.
@@ -238,16 +269,16 @@ def adult_products(docs: list[Document], question: str, names=()) -> set[str]:
     }
 
 
-def which_medicine(question: str, docs: list[Document], sections=()) -> bool:
+def which_medicine(question: str, docs: list[Document], sections=(), frame=None) -> bool:
     """A "which medicine for X" question: it asks for a medicine (or efficacy) without naming a product, and asks
     no aspect (a class word with 운전, 우유, 아이 … asks about that, not for a product)."""
     named = any(short_product(d) and short_product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
-    if named or asks_beyond_efficacy(question, SentenceRanker(question)) or asks_an_aspect(question):
+    if named or asks_beyond_efficacy(question, SentenceRanker(question)) or asks_an_aspect(question, frame):
         return False  # 해열제 부작용, 감기약 먹고 운전: a class word with what is asked about it
     return bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"]
 
 
-def asked_sections(question: str, named: bool = False) -> set[str]:
+def asked_sections(question: str, named: bool = False, frame=None) -> set[str]:
     """The sections (and DUR rule types) that answer the aspects the question's frame asks (졸리죠 → se, 같이 →
     intrc and 병용금기 …). What a medicine is for (efcy) only when it names no medicine: a symptom or class question
     asks which one helps, while 게보린 구토 asks about 게보린's effects.
@@ -255,25 +286,26 @@ def asked_sections(question: str, named: bool = False) -> set[str]:
     >>> sorted(asked_sections("감기약 먹으면 왜케 졸리죠?")), sorted(asked_sections("콧물이 줄줄 나요"))
     (['se'], ['efcy'])
     """
-    frame = _frame(question, named)
+    frame = frame or _frame(question, named)
     out = {section for a in frame.aspects for section in ASPECT_SECTIONS.get(a, ())}
     return out | ({"efcy"} if "efficacy" in frame.aspects and not named else set())
 
 
-def first_aspect_sections(question: str, named: bool = False) -> tuple[str, ...]:
+def first_aspect_sections(question: str, named: bool = False, frame=None) -> tuple[str, ...]:
     """The sections that answer the first aspect the question's frame asks (게보린 먹고 속이 쓰려요 → se); none when
     that aspect is a situation no section holds (운전, 술).
 
     >>> first_aspect_sections("게보린 먹고 속이 쓰려요", named=True), first_aspect_sections("감기약 먹고 운전해도 돼요")
     (('se',), ())
     """
-    aspects = _frame(question, named).aspects
+    aspects = (frame or _frame(question, named)).aspects
     return ASPECT_SECTIONS.get(aspects[0], ()) if aspects else ()
 
 
 @functools.lru_cache(maxsize=256)
 def _frame(question: str, named: bool = False):
-    """The question's frame as the answer reads it (retrieval's names are not at hand: `named` says it names one)."""
+    """The question's frame read without the index's names (`named` says it names one), for a caller that has no
+    frame to give (the program gives the one it read with them)."""
     return read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question), named=named)
 
 
@@ -282,7 +314,7 @@ def _no_names() -> NameIndex:
     return NameIndex()  # the question's names were read by retrieval; here only the aspects and group matter
 
 
-def asks_an_aspect(question: str) -> bool:
+def asks_an_aspect(question: str, frame=None) -> bool:
     """The question's frame (retrievers/question_frame.py) asks something beyond what a medicine is for and "may I":
     a situation or section (졸리죠 → side effects, 매일 → duration, 당뇨 있는 사람도 → contraindication) or who it
     is for (고3, 수유 중).
@@ -290,7 +322,7 @@ def asks_an_aspect(question: str) -> bool:
     >>> asks_an_aspect("감기약 먹으면 왜케 졸리죠?"), asks_an_aspect("콧물이 줄줄 나는데 무슨 약 먹어요?")
     (True, False)
     """
-    frame = _frame(question)
+    frame = frame or _frame(question)
     return bool(frame.situations) or frame.population.group is not None
 
 
@@ -342,6 +374,7 @@ def extractive_answer(
     max_quotes: int = 3,
     notice: str = NO_LM_NOTICE,
     names=(),
+    frame=None,
 ) -> str:
     """Quote the sentences that answer the question, citing each as ``[문서 N]`` (N = its position).
 
@@ -350,19 +383,22 @@ def extractive_answer(
         max_quotes: how many of the answering sentences to quote at most (the user's DUR rules come on top).
         notice: the closing line saying how the answer was made.
         names: the product and ingredient names retrieval recognised in the question (`naming`).
+        frame: the question's `QuestionFrame` as the program read it (with the index's names); read here when None.
     """
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
     pool = pool_positions(docs)
     withheld = offer_guard.marking(docs, {short_product(docs[n - 1]) for n in pool})  # forbidden products found
-    if which_medicine(question, docs, sections):
+    if which_medicine(question, docs, sections, frame):
         products = product_list(question, docs, terms, sections, limit=max_quotes)
-        rules = [q for q in choose(question, docs, terms, sections, 0, names) if is_user_rule(docs[q.sources[0] - 1])]
+        rules = [
+            q for q in choose(question, docs, terms, sections, 0, names, frame) if is_user_rule(docs[q.sources[0] - 1])
+        ]
         names = ", ".join(dict.fromkeys(short_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{short_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
-        quotes = choose(question, docs, terms, sections, max_quotes, names)
+        quotes = choose(question, docs, terms, sections, max_quotes, names, frame)
         lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         has_rules = any(is_user_rule(docs[q.sources[0] - 1]) for q in quotes)
         lead_doc = _source(lead, docs) if lead else None
@@ -372,7 +408,7 @@ def extractive_answer(
             opening = _opening(lead_doc, sections, has_rules, target="그 약")
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
-        if older_dose_left_out(question, docs, quotes, names):
+        if older_dose_left_out(question, docs, quotes, names, frame):
             opening = f"{OLDER_DOSE_NOTICE}\n{opening}".strip()
         body = [q.line() for q in quotes]
     opening = "\n".join(p for p in (withheld, opening) if p)
@@ -381,12 +417,12 @@ def extractive_answer(
     return "\n\n".join(p for p in [opening, "\n".join(body), SAFETY_LINE, notice] if p)
 
 
-def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=()) -> bool:
+def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=(), frame=None) -> bool:
     """A child's dose question whose answer quotes no dose (an amount from a 용법·용량 sentence), while the leaflets
     found dose only older people (`programs.child_dose`): the answer says it left their dose out."""
     if any(docs[q.sources[0] - 1].metadata.get("section") == "useMethod" and states_dose(q.text) for q in quotes):
         return False
-    if "useMethod" not in asked_sections(question, named=bool(names)):
+    if "useMethod" not in asked_sections(question, named=bool(names), frame=frame):
         return False
     oldest = oldest_age(question, names)
     dosing = [d for d in docs if d.metadata.get("section") == "useMethod"]

@@ -68,6 +68,7 @@ class Generator(dspy.Module):
         sections=(),
         cut_low_relevance: bool = True,
         names=(),
+        frame=None,
     ) -> dspy.Prediction:
         run = run or Run(budget_limit=None)
         if mode == LOW_RELEVANCE and cut_low_relevance:
@@ -98,6 +99,6 @@ class Generator(dspy.Module):
                 )
         notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
         answer = extractive_answer(
-            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names
+            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names, frame
         )
         return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

@@ -250,6 +250,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
         sections=st.result.sections if st.result else (),
         cut_low_relevance=False,
         names=st.result.names if st.result else (),
+        frame=question_frame(p.backend, st),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
         out.answer,

@@ -39,11 +39,12 @@ def ranked_context(
     names=(),
     rules: int = 0,
     max_docs: int = MAX_DOCS,
+    frame=None,
 ) -> tuple[list[Document], dict]:
     """(context documents, stats) from `pool`: its first `rules` documents are the user's DUR rules, the next
     `graded` the graded documents, the rest the candidate products' other leaflet sections; at most `max_docs`
     documents beside the rules (a low-relevance answer reads its top 3)."""
-    quotes = extractive.choose(question, pool, terms, sections, MAX_QUOTES, names)
+    quotes = extractive.choose(question, pool, terms, sections, MAX_QUOTES, names, frame)
     quoted: dict[int, list[str]] = {}
     for q in quotes:
         for n in q.sources:

@@ -95,9 +95,10 @@ def sentence_tokens(text: str) -> tuple[str, ...]:
 class SentenceRanker:
     """Scores sentences against one question: IDF-weighted share of its content words the sentence contains, plus
     `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap.
-    `framed`: the vocabulary aspects of the question's frame, read when the question has none of their words."""
+    `framed`: the vocabulary aspects of the question's frame, read when the question has none of their words;
+    `medicines`: names and ingredients counted as content words (`extractive.pair_medicines`)."""
 
-    def __init__(self, question: str, names=(), framed=()):
+    def __init__(self, question: str, names=(), framed=(), medicines=()):
         vocab = load_vocabulary()
         morphemes = sentence_tokens(question)
         self.vocab = vocab
@@ -115,6 +116,11 @@ class SentenceRanker:
         targets = chosen_by(question)
         words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
         self.words = {w: vocab.idf[w] for w in words}
+        # two medicines asked together: each one's names and ingredients are what a sentence about the pair says
+        # (타이레놀 beside 종합감기약 → "아세트아미노펜을 포함하는 다른 제품")
+        for m in medicines:
+            if len(m) > 1 and m not in self.words:
+                self.words[m] = vocab.idf.get(m, vocab.idf_unseen)
         # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
         # a period as people say it, read in the question's text (Kiwi splits 한달 and knows no 사흘)
         compact = "".join(question.split())
@@ -165,6 +171,18 @@ class SentenceRanker:
         return out
 
     def score(self, sentence: str) -> float:
+        parts = self.parts(sentence)
+        return (
+            parts["overlap"]
+            + ASPECT_WEIGHT * parts["aspect"]
+            + AGE_WEIGHT * parts["age"]
+            + BIGRAM_WEIGHT * parts["bigram"]
+        )
+
+    def parts(self, sentence: str) -> dict[str, float]:
+        """What `score` adds up: the IDF share of the question's content words found (`overlap`), how surely the
+        sentence speaks to an asked aspect (`aspect`), whether its ages take in the stated age (`age`) and its
+        character-bigram overlap with the question (`bigram`)."""
         sentence = _LABEL.sub("", sentence)  # "[용법·용량] …": the section's label is no word of the sentence
         found = 0.0
         for w, idf in self.words.items():
@@ -172,10 +190,12 @@ class SentenceRanker:
                 found += idf
             elif any(n in sentence for n in self.near[w]):
                 found += NEIGHBOUR_SHARE * idf
-        overlap = found / self.total if self.total else 0.0
-        aspect = max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0)
-        fit = AGE_WEIGHT * self.age_fit(sentence) if self.ages else 0.0
-        return overlap + ASPECT_WEIGHT * aspect + fit + BIGRAM_WEIGHT * gram_share(self.grams, sentence)
+        return {
+            "overlap": found / self.total if self.total else 0.0,
+            "aspect": max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0),
+            "age": self.age_fit(sentence) if self.ages else 0.0,
+            "bigram": gram_share(self.grams, sentence),
+        }
 
     def age_fit(self, sentence: str) -> float:
         """1 when an age band the sentence writes out takes in the question's stated age (만 3세 이상~만 7세

@@ -320,8 +320,29 @@ def read_frame(
     population = read_population(question, names=found.keys)
     aspects = read_aspects(question, names, lexicon, population, morphemes, found, named)
     comparison = "comparison" in aspects
-    other = _other_drugs(question, targets, lexicon, comparison)
+    other = _other_drugs(question, targets, lexicon, comparison, found.keys)
+    if other and not comparison:
+        aspects = with_interactions(aspects)
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
+
+
+def with_interactions(aspects: list[str]) -> list[str]:
+    """A question naming a medicine taken beside the one asked about (혈압약 먹는데 감기약 먹어도, 타이레놀 추가로)
+    and asking nothing more particular than "may I" asks whether the two go together.
+
+    >>> with_interactions(["efficacy"]), with_interactions(["cautions"]), with_interactions(["duration"])
+    (['interactions'], ['interactions', 'cautions'], ['duration'])
+    """
+    if "interactions" in aspects:
+        return aspects
+    if any(a not in GENERIC for a in aspects):
+        return [*aspects, "interactions"]
+    return ["interactions", *[a for a in aspects if a != "efficacy"]]
+
+
+def _beside_name(flat: str, word: str, keys) -> bool:
+    """`word` occurs in `flat` (a squashed question) right before or after one of the name `keys`."""
+    return any(k and ((k + word) in flat or (word + k) in flat) for k in keys)
 
 
 def kind_words(question: str) -> list[str]:
@@ -356,11 +377,21 @@ def kind_readings(question: str) -> dict[str, str]:
     return out
 
 
-def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: bool) -> tuple[str, ...]:
+def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: bool, keys=()) -> tuple[str, ...]:
     """Medicines taken beside the one asked about: a second name (unless the question compares the two), or a kind
-    of medicine the asker already takes (혈압약 먹는데, 항생제랑)."""
+    of medicine the asker already takes (혈압약 먹는데, 항생제랑). A kind written right before or after a name says
+    what the named one is (케토프로펜 파스, 수면유도제 아론정): no second medicine.
+
+    >>> from retrievers.names import NameIndex
+    >>> t = Targets(ingredients=("케토프로펜",))
+    >>> _other_drugs("케토프로펜 파스 붙이고", t, Lexicon.load(), False, ["케토프로펜"])
+    ()
+    >>> _other_drugs("혈압약 먹는데 케토프로펜 발라도", t, Lexicon.load(), False, ["케토프로펜"])
+    ('혈압약',)
+    """
     named = [*targets.products, *targets.ingredients]
-    kinds = [w for w in lexicon.other_medicine_words if w in squash(question)]
+    flat = squash(question)
+    kinds = [w for w in lexicon.other_medicine_words if w in flat and not _beside_name(flat, w, keys)]
     if len(named) >= 2 and not comparison:
         return tuple(named[1:])
     if named and kinds:

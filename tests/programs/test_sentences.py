@@ -357,3 +357,26 @@ def test_a_symptom_the_class_beside_it_is_not_for_is_a_word_the_answer_looks_for
     monkeypatch.setattr(sentences, "chosen_by", sentences.target_words)
     ranker = SentenceRanker(question)
     assert ranker.score(condition) < ranker.score(dosing) + 0.5
+
+
+def test_two_medicines_together_quote_the_lines_that_name_what_they_share(searcher):
+    # 판콜에이 and 게보린 both hold 아세트아미노펜: each leaflet's line against a second product with it answers
+    pred = CRAG(backend=searcher)(question="판콜에이 먹었는데 열이 그대로라 게보린 추가로 먹어도 될까요")
+    lines = body(pred.answer).splitlines()
+    assert len(lines) >= 2
+    assert all("아세트아미노펜" in line for line in lines)
+
+
+def test_without_the_pair_words_the_second_line_would_not_name_the_shared_ingredient(searcher, monkeypatch):
+    monkeypatch.setattr(extractive, "pair_medicines", lambda *a, **k: ())
+    pred = CRAG(backend=searcher)(question="판콜에이 먹었는데 열이 그대로라 게보린 추가로 먹어도 될까요")
+    assert not all("아세트아미노펜" in line for line in body(pred.answer).splitlines())
+
+
+def test_the_extractive_answer_reads_the_frame_the_program_read_with_the_index_names(searcher, monkeypatch):
+    read_again = []
+    real = extractive._frame
+    monkeypatch.setattr(extractive, "_frame", lambda *a, **k: read_again.append(a) or real(*a, **k))
+    pred = CRAG(backend=searcher)(question="판콜에이 먹었는데 열이 그대로라 게보린 추가로 먹어도 될까요")
+    assert "[문서" in pred.answer
+    assert read_again == []  # the program's frame (its names read) was given; none was read without names

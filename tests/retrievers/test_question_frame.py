@@ -107,3 +107,27 @@ def test_an_amount_written_with_a_space_before_the_verb_asks_the_dose(read):
 
 def test_asking_how_many_millilitres_asks_the_dose(read):
     assert "dosage" in read("8개월 아기 열나는데 먹여도 돼요? 몇 ml 먹여야 하나요").aspects
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["감기약 먹었는데 열이 안 내려서 게보린 추가로 먹어도 돼요?", "종합감기약 먹었는데 두통약도 먹어도 돼요?"],
+)
+def test_a_medicine_taken_beside_the_one_asked_about_asks_whether_the_two_go_together(read, question):
+    frame = read(question)
+    assert frame.other_drugs and frame.aspects[0] == "interactions"  # not "what is it for"
+
+
+def test_interactions_follow_a_more_particular_aspect_of_a_two_medicine_question(read):
+    frame = read("항생제 먹는 동안 베아제 계속 먹어도 되나요")
+    assert frame.other_drugs == ("항생제",)
+    assert frame.aspects[0] == "duration" and "interactions" in frame.aspects
+
+
+@pytest.mark.parametrize(
+    "question", ["게보린 진통제 하루에 몇 알 먹어요", "진통제 게보린 먹고 졸려요", "소화제 베아제 매일 먹어도 돼요"]
+)
+def test_a_kind_written_beside_a_name_says_what_it_is_not_a_second_medicine(read, question):
+    frame = read(question)
+    assert frame.other_drugs == ()
+    assert "interactions" not in frame.aspects
