@@ -328,10 +328,11 @@ def read_frame(
 
 def with_interactions(aspects: list[str]) -> list[str]:
     """A question naming a medicine taken beside the one asked about (혈압약 먹는데 감기약 먹어도, 타이레놀 추가로)
-    and asking nothing more particular than "may I" asks whether the two go together.
+    asks whether the two go together: first when it asks nothing more particular than "may I", else after what it
+    asks.
 
     >>> with_interactions(["efficacy"]), with_interactions(["cautions"]), with_interactions(["duration"])
-    (['interactions'], ['interactions', 'cautions'], ['duration'])
+    (['interactions'], ['interactions', 'cautions'], ['duration', 'interactions'])
     """
     if "interactions" in aspects:
         return aspects
