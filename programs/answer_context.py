@@ -5,7 +5,7 @@ when an LM writes the answer (programs/lm_context.py).
 
 from __future__ import annotations
 
-from programs import forbidden, offer_guard, safety_rules, user_rules
+from programs import forbidden, offer_guard, safety_rules, two_medicines, user_rules
 from programs.lm_context import MAX_DOCS as CONTEXT_DOCS
 from programs.lm_context import ranked_context
 from programs.question_reading import question_frame
@@ -20,7 +20,8 @@ MAX_DUR_DOCS = 3
 def context_documents(settings: CragSettings, backend, st: QuestionState, docs: list[Document]) -> list[Document]:
     """The documents the generator sees: the chosen ones plus the DUR rules of the user's profile and of who the
     question says it is for (임산부, 아이, 어르신), cut to relevant strips; a product those rules forbid carries
-    the verdict (programs/offer_guard.py), so no answer offers it."""
+    the verdict (programs/offer_guard.py), so no answer offers it. For a question about two medicines, a 병용금기
+    row that pairs one of them with a third drug is left out (`programs/two_medicines.py`)."""
     out = list(docs)
     rules: list[Document] = []
     who = asker(settings, st)
@@ -47,6 +48,13 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
             added=[d.id for d in added],
             forbidden={seq: [r.id for r in rules] for seq, rules in verdicts.items()},
         )
+    names = st.result.names if st.result else ()
+    off_pair = two_medicines.off_pair_rules(
+        out, two_medicines.pair_sides(question_frame(backend, st), out, names), keep={r.id for r in rules}
+    )
+    if off_pair:  # 와파린 먹는데 아스피린: a 병용금기 row of 와파린 with a third drug answers neither
+        out = [d for d in out if d.id not in off_pair]
+        st.trace.step("pair_rules", dropped=sorted(off_pair))
     if settings.knowledge_refinement and out and not st.run.has_lm("generate"):
         st.trace.step("refine_knowledge", skipped="no generating LM: the extractive answer ranks every sentence")
     elif settings.knowledge_refinement and out:

@@ -36,6 +36,7 @@ from programs.refinement import KnowledgeRefiner
 from programs.sentences import SentenceRanker, sentence_tokens
 from programs.shared_ingredient import shared_ingredient, shared_note
 from programs.text import same, split_sentences
+from programs.two_medicines import pair_medicines
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
@@ -220,33 +221,6 @@ def choose(
         for q in chosen:
             q.product = short_product(_source(q, docs))
     return rules + chosen
-
-
-def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, ...]:
-    """For a question about a medicine beside another one the asker takes or means to take (the frame's other
-    drugs, or two names read that it does not compare): the names read in it and the ingredients of the named
-    leaflets, as the leaflets write them; () for other questions. A sentence about the pair names one of them
-    (타이레놀 beside 종합감기약 → "아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오"; 아스피린 beside
-    스트렙실 → "아스피린 등 혈소판 응집 억제제").
-
-    >>> from retrievers.question_frame import QuestionFrame
-    >>> doc = Document("easydrug:1:intrc", "스트렙실\\n…", {"item_name": "스트렙실", "main_ingr": "플루르비프로펜"})
-    >>> pair = QuestionFrame("아스피린 먹는데 스트렙실", other_drugs=("아스피린",))
-    >>> pair_medicines(pair, [doc], ["아스피린", "스트렙실"], lambda d: True)
-    ('아스피린', '스트렙실', '플루르비프로펜')
-    >>> pair_medicines(QuestionFrame("스트렙실 먹어도"), [doc], ["스트렙실"], lambda d: True)
-    ()
-    """
-    if not frame.other_drugs and (len(names) < 2 or frame.comparison):
-        return ()
-    ingredients = [
-        i.strip()
-        for d in docs
-        if d.id.startswith("easydrug:") and is_named(d)
-        for i in str(d.metadata.get("main_ingr", "")).split(",")
-    ]
-    words = ("".join(n.split()) for n in (*names, *ingredients))
-    return tuple(dict.fromkeys(w for w in words if w))
 
 
 def adult_products(docs: list[Document], question: str, names=()) -> set[str]:

@@ -1,0 +1,85 @@
+"""A question about two medicines together (종합감기약 먹었는데 타이레놀 추가로, 와파린 먹는데 아스피린): the words a
+sentence about the pair names, and the DUR 병용금기 rows that are about the pair.
+
+Both read the medicines retrieval recognised in the question (`RetrievalResult.names`) and, for each, the ingredients
+of its leaflets among the documents (`main_ingr`): nothing is listed by hand.
+"""
+
+from __future__ import annotations
+
+from retrievers.documents import Document
+
+
+def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, ...]:
+    """For a question about a medicine beside another one the asker takes or means to take (the frame's other
+    drugs, or two names read that it does not compare): the names read in it and the ingredients of the named
+    leaflets, as the leaflets write them; () for other questions. A sentence about the pair names one of them
+    (타이레놀 beside 종합감기약 → "아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오"; 아스피린 beside
+    스트렙실 → "아스피린 등 혈소판 응집 억제제").
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> doc = Document("easydrug:1:intrc", "스트렙실\\n…", {"item_name": "스트렙실", "main_ingr": "플루르비프로펜"})
+    >>> pair = QuestionFrame("아스피린 먹는데 스트렙실", other_drugs=("아스피린",))
+    >>> pair_medicines(pair, [doc], ["아스피린", "스트렙실"], lambda d: True)
+    ('아스피린', '스트렙실', '플루르비프로펜')
+    >>> pair_medicines(QuestionFrame("스트렙실 먹어도"), [doc], ["스트렙실"], lambda d: True)
+    ()
+    """
+    if not frame.other_drugs and (len(names) < 2 or frame.comparison):
+        return ()
+    ingredients = [
+        i.strip()
+        for d in docs
+        if d.id.startswith("easydrug:") and is_named(d)
+        for i in str(d.metadata.get("main_ingr", "")).split(",")
+    ]
+    words = ("".join(n.split()) for n in (*names, *ingredients))
+    return tuple(dict.fromkeys(w for w in words if w))
+
+
+def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
+    """For a question naming two medicines or more that it does not compare: per name retrieval read, the name and
+    the ingredients of the leaflets among `docs` whose product name holds it (spacing removed); [] otherwise.
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> doc = Document("easydrug:1:intrc", "x", {"item_name": "영진아스피린장용정", "main_ingr": "아스피린"})
+    >>> pair_sides(QuestionFrame("와파린 먹는데 아스피린"), [doc], ["와파린", "아스피린"])
+    [{'와파린'}, {'아스피린'}]
+    """
+    if len(names) < 2 or frame.comparison:
+        return []
+    sides = []
+    for name in names:
+        key = "".join(name.split())
+        side = {key}
+        for d in docs:
+            if d.id.startswith("easydrug:") and key in "".join(str(d.metadata.get("item_name", "")).split()):
+                side.update(i.strip() for i in str(d.metadata.get("main_ingr", "")).split(",") if i.strip())
+        sides.append(side)
+    return sides
+
+
+def names_both(text: str, sides: list[set[str]]) -> bool:
+    """`text` (spacing removed) names a word of two sides or more.
+
+    >>> names_both("[병용금기] 아스피린와(과) 메토트렉세이트", [{"와파린"}, {"아스피린"}])
+    False
+    >>> names_both("[병용금기] 와파린와(과) 아스피린", [{"와파린"}, {"아스피린"}])
+    True
+    """
+    flat = "".join(text.split())
+    return sum(any(w in flat for w in side) for side in sides) >= 2
+
+
+def off_pair_rules(docs: list[Document], sides: list[set[str]], keep=frozenset()) -> set[str]:
+    """The 병용금기 rows among `docs` that pair one of the question's medicines with a third drug (two sides or more
+    asked; a row of the user's own rules, `keep`, stays): they answer neither what is asked nor whom.
+
+    >>> rows = [Document("dur:ac:1", "[병용금기] 메나테트레논와(과) 와파린", {}),
+    ...         Document("dur:ac:2", "[병용금기] 와파린와(과) 아스피린", {})]
+    >>> off_pair_rules(rows, [{"와파린"}, {"아스피린"}]), off_pair_rules(rows, [{"와파린"}])
+    ({'dur:ac:1'}, set())
+    """
+    if len(sides) < 2:
+        return set()
+    return {d.id for d in docs if d.id.startswith("dur:ac:") and d.id not in keep and not names_both(d.text, sides)}

@@ -1,0 +1,39 @@
+"""A question about two medicines together, over the real mini index (its DUR 병용금기 rows: 알프라졸람 + 케토코나졸,
+케토코나졸 + 트리아졸람, 케토코나졸 + 미다졸람, 아토르바스타틴 + …): a row pairing one of them with a third drug is
+never quoted as if it answered (programs/two_medicines.py)."""
+
+from programs import two_medicines
+from programs.crag import CRAG
+
+
+def _dropped(pred) -> list[str]:
+    return [d for s in pred.trace["steps"] if s["step"] == "pair_rules" for d in s["dropped"]]
+
+
+def test_the_rule_that_pairs_the_two_is_quoted_and_rules_with_a_third_drug_are_not(searcher):
+    pred = CRAG(backend=searcher)(question="케토코나졸 먹는데 알프라졸람 같이 먹어도 돼요?")
+    assert "알프라졸람(Alprazolam)와(과) 케토코나졸(Ketoconazole)은(는) 함께 복용(병용)하면 안 됩니다" in pred.answer
+    assert "트리아졸람" not in pred.answer and "미다졸람" not in pred.answer
+    assert {"dur:ac:97", "dur:ac:99"} <= set(_dropped(pred))
+
+
+def test_a_product_asked_beside_a_drug_gets_no_rule_of_that_drug_with_others(searcher):
+    pred = CRAG(backend=searcher)(question="케토코나졸 먹는데 게보린 같이 먹어도 돼요?")
+    assert "[병용금기]" not in pred.answer  # no row pairs 케토코나졸 with 게보린's ingredients
+    assert "게보린정" in pred.answer
+
+
+def test_a_rule_of_the_users_own_medicine_stays_though_it_names_one_of_the_two(searcher):
+    user = {"medicines": ["케토코나졸"]}
+    pred = CRAG(backend=searcher)(question="게보린이랑 알프라졸람 같이 먹어도 돼요?", user=user)
+    assert "알프라졸람(Alprazolam)와(과) 케토코나졸(Ketoconazole)" in pred.answer
+
+
+def test_without_the_users_rules_kept_the_rule_naming_one_side_would_be_left_out(searcher):
+    pred = CRAG(backend=searcher)(question="게보린이랑 알프라졸람 같이 먹어도 돼요?")
+    assert "케토코나졸" not in pred.answer
+    assert "dur:ac:41" in _dropped(pred)
+
+
+def test_one_medicine_asked_keeps_every_rule_of_it():
+    assert two_medicines.off_pair_rules([], [{"와파린"}]) == set()
