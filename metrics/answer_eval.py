@@ -28,6 +28,7 @@ from metrics.gold_phrases import phrase_in_any, quotes_phrase
 from metrics.unanswerable import outcome
 
 CORRECTIVE = ("rewrite", "generate_low_relevance", "generate_no_context")
+SELF_CHECKS = ("aspect_check", "claim_check")  # no-LM self-checks: a flag says the answer misses what was asked
 NOTICE_PREFIX = "※"
 RESERVED = (
     "all",
@@ -141,7 +142,7 @@ def answer_row(example: dict, pred: dict, ms: float, doc_text=None) -> dict:
         "sentences_removed": sum(len(c.get("removed", [])) for c in checks),
         "grounding_fallback": any(c.get("fallback") for c in checks),
         "duplicate_quotes": duplicate_quotes(pred.get("answer", "")),
-        "self_check_flagged": any(s.get("flagged") for s in steps if s.get("step") == "aspect_check"),
+        "self_check_flagged": any(s.get("flagged") for s in steps if s.get("step") in SELF_CHECKS),
         **phrase_figures(example, pred, doc_text),
         **outcome(example, pred, doc_text),
         "ms": round(ms, 1),

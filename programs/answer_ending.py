@@ -10,9 +10,10 @@ import time
 import dspy
 
 from programs import answer_requirements
-from programs.aspect_check import self_check
+from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
+from programs.claim_check import claim_notice, claim_word, heard_claim
 from programs.lm_call import TimeBudgetExhausted
 from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
@@ -52,7 +53,8 @@ def budget_notices(error: BudgetExhausted) -> dict:
 
 def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     """The self-check of the quoted answer shown (programs/aspect_check.py): the notice saying which asked aspect
-    the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing).
+    the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing),
+    and for a claim the asker heard (programs/claim_check.py) the notice that no quoted sentence speaks of it.
     An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step."""
     docs = best["context_docs"]
     if st.out_of_scope or not docs or best["method"] == "lm":
@@ -60,7 +62,13 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     check, notice = self_check(question_frame(p.backend, st), best["answer"], docs, st.morphemes)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
-    return notice
+    quotes = [q.text for q in answer_quotes(best["answer"], docs)]
+    word = claim_word(st.question, st.result.names if st.result is not None else ())
+    if word is None or not quotes:
+        return notice
+    claim = claim_notice(st.question, quotes, st.result.names if st.result is not None else ())
+    st.trace.step("claim_check", claim=heard_claim(st.question), word=word, flagged=bool(claim))
+    return "\n".join(n for n in (notice, claim) if n)
 
 
 MIN_NAME_BESIDE = 3  # beside a recognised name, an unknown word this long is a medicine's name (리피토), a shorter

@@ -1,0 +1,80 @@
+"""A claim the asker heard (…다는데 진짜예요?): its words, and the notice when no quoted sentence speaks of it — read
+alone and through the CRAG program over the real mini index."""
+
+import pytest
+
+from metrics.answer_eval import answer_row
+from programs.claim_check import claim_notice, claim_nouns, claim_word, heard_claim
+from programs.crag import CRAG
+from yaksa.prediction_json import prediction_json
+
+
+@pytest.mark.parametrize(
+    "question, claim",
+    [
+        ("수면제 오래 먹으면 치매 온다던데 사실이에요?", "수면제 오래 먹으면 치매 온"),
+        ("피임약 자몽주스랑 먹으면 안 된다는 말이 있던데 진짜예요?", "피임약 자몽주스랑 먹으면 안 된"),
+        ("비타민이랑 같이 먹으면 흡수 잘된다고 들었어요 맞나요?", "비타민이랑 같이 먹으면 흡수 잘된"),
+        ("어제 병원 갔는데, 물 많이 마시면 빨리 낫는다더라 진짜?", "물 많이 마시면 빨리 낫는"),
+        ("타이레놀 먹어도 되나요?", ""),  # nothing heard
+        ("게보린 먹고 속이 쓰려요", ""),
+    ],
+)
+def test_the_claim_is_the_clause_before_the_hearsay_ending(question, claim):
+    assert heard_claim(question) == claim
+
+
+@pytest.mark.parametrize(
+    "question, names, words",
+    [
+        ("생리통약 매달 먹으면 내성 생긴다는데 진짜에요?", (), ["내성"]),  # the class word chose the products
+        ("임산부 두통약 타이레놀은 먹어도 된다던데 맞나요?", ("타이레놀",), []),  # who, what, "may I": no claim
+        ("고2 아들이 담배를 끊겠다는데 니코레트 사줘도 될까요?", ("니코레트",), ["담배"]),  # 아들 is who it is for
+        ("스멕타 먹어도 안전하다고 들었어요 맞나요?", ("스멕타",), []),  # a judgement, not what it is about
+        ("포타겔 먹으면 변비 생긴다던데요", ("포타겔",), ["변비"]),  # beside a name, a symptom is what was heard
+        ("변비약 먹으면 변비 더 생긴다던데요", (), []),  # with no name, the symptom chose the products
+        ("포타겔 먹으면 변비 생긴다던데요", (), []),  # 포타겔, a word Kiwi does not know, is a name, not the claim
+        ("제산제를 오렌지주스랑 먹으면 안된다는데 왜요?", (), ["오렌지", "주스"]),
+    ],
+)
+def test_the_claims_own_words(question, names, words):
+    assert claim_nouns(question, names) == words
+
+
+def test_the_most_particular_word_is_the_one_leaflets_use_least():
+    # 교차 is rarer in leaflet sentences than 간격 (every dosing sentence has an interval)
+    assert claim_word("해열제 교차복용 할 때 2시간 간격이면 된다던데 맞아요?") == "교차"
+
+
+def test_a_notice_only_when_no_quoted_sentence_carries_the_word():
+    question = "철분제 먹으면 변비 생긴다던데 저만 그런가요"
+    assert claim_notice(question, ["식욕부진, 변비, 흑변이 나타날 수 있습니다."]) == ""
+    notice = claim_notice(question, ["철 결핍성 빈혈에 사용합니다."])
+    assert notice == "※ 찾은 설명서에는 '철분제 먹으면 변비 생긴다'는 내용이 없습니다."
+    assert claim_notice("판피린 먹으면 졸리다는데요", ["졸음이 올 수 있습니다."]) == ""  # 졸리 is written 졸음
+    assert claim_notice("타이레놀 먹어도 되나요?", []) == ""
+
+
+def _claim_steps(pred) -> list[dict]:
+    return [s for s in pred.trace["steps"] if s["step"] == "claim_check"]
+
+
+def test_a_claim_the_leaflets_do_not_speak_of_is_said_so(searcher):
+    question = "게보린 매일 먹으면 내성 생긴다는데 진짜예요?"
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith("※ 찾은 설명서에는 '게보린 매일 먹으면 내성 생긴다'는 내용이 없습니다.")
+    assert "[문서" in pred.answer  # what the leaflet does say is still quoted
+    assert _claim_steps(pred) == [
+        {"step": "claim_check", "claim": "게보린 매일 먹으면 내성 생긴", "word": "내성", "flagged": True}
+    ]
+    assert pred.trace["outcome"] == "not_in_leaflets"
+    row = answer_row({"question": question, "gold": [], "answerable": False}, prediction_json(pred), 1.0)
+    assert row["self_check_flagged"] and row["outcome"] == "not_in_leaflets"
+
+
+def test_a_claim_the_quoted_sentence_speaks_of_gets_no_notice(searcher):
+    pred = CRAG(backend=searcher)(question="부루펜 먹으면 위장관출혈 생긴다던데 맞아요?")
+    assert "위장관출혈" in pred.answer
+    assert "내용이 없습니다" not in pred.answer
+    assert [s["flagged"] for s in _claim_steps(pred)] == [False]
+    assert pred.trace["outcome"] == "answered"
