@@ -25,7 +25,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import re
 
 from retrievers.aspects import load_vocabulary
@@ -59,16 +58,9 @@ def heard_claim(question: str) -> str:
     return before[start:].strip()
 
 
-@functools.lru_cache(maxsize=1)
-def _kiwi():
-    from kiwipiepy import Kiwi
-
-    return Kiwi()
-
-
 def claim_nouns(question: str, names=()) -> list[str]:
     """The claim's own nouns (see the module docstring), in the order written."""
-    from programs.sentences import chosen_by
+    from programs.sentences import chosen_by, leaflet_tokenizer
     from retrievers.question_frame import kind_words
 
     claim = heard_claim(question)
@@ -82,7 +74,7 @@ def claim_nouns(question: str, names=()) -> list[str]:
         taken.append(squash(group))
     vocab = load_vocabulary()
     out = []
-    tokens = _kiwi().tokenize(claim + "다")  # with its ending, as Kiwi reads it (안전하다: 안전 + XSA)
+    tokens = leaflet_tokenizer().tagged(claim + "다")  # with its ending, as Kiwi reads it (안전하다: 안전 + XSA)
     for i, t in enumerate(tokens):
         word = t.form
         if t.tag not in NOUN_TAGS or len(word) < MIN_CHARS or word in out:

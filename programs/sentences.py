@@ -58,7 +58,8 @@ _LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sen
 
 
 @functools.lru_cache(maxsize=1)
-def _tokenizer():
+def leaflet_tokenizer():
+    """The Kiwi tokenizer the leaflet IDF was mined with, one per process."""
     from retrievers.tokenizer import KiwiTokenizer
 
     return KiwiTokenizer()
@@ -89,7 +90,7 @@ def symptom_neighbours(forms: tuple[str, ...]) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=256)
 def sentence_tokens(text: str) -> tuple[str, ...]:
     """The Kiwi morphemes of `text` (the tokenizer the leaflet IDF was mined with)."""
-    return tuple(_tokenizer()(text))
+    return tuple(leaflet_tokenizer()(text))
 
 
 class SentenceRanker:

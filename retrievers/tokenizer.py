@@ -51,6 +51,10 @@ class KiwiTokenizer:
     def __call__(self, text: str) -> list[str]:
         return self._keep(self._kiwi.tokenize(text))
 
+    def tagged(self, text: str) -> list:
+        """Kiwi's tokens of `text` (``form``, ``tag``, ``oov`` …), none filtered out."""
+        return self._kiwi.tokenize(text)
+
     def unknown_words(self, text: str) -> list[str]:
         """Words of `text` Kiwi's dictionary (and the user dictionary) does not know, and words in Latin letters:
         where an unrecognised or misspelt drug name ends up (락툴로오스, 부루팬, lexapro; not 서울 or 여행)."""
