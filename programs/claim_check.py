@@ -36,6 +36,10 @@ HEARD = re.compile(
     r"(?:다|라)\s*(?:던데|는데|더라|더군요|면서요)|(?:다는|라는|다던|라던)\s*(?:말|얘기|소리|글|기사|이야기)"
     r"|(?:다|라)고\s*(?:하던데|하는데|들었|하더라|해서)|카더라"
 )
+# after the ending, the question asks whether it is so (진짜예요?, 사실이에요?, 맞나요?, 왜요?, 저만 그런가요) or
+# stops there (안된다던데요): "담배를 끊겠다는데 … 사줘도 될까요" reports what someone said and asks something else
+ASKS_IF_TRUE = re.compile(r"진짜|사실|정말|맞(?:아|나|죠|는|을|습|지)|왜|그런가|그래요|그런\s*거|그렇")
+ENDS_AT_CLAIM = 4  # characters after the ending (요?, 요ㅠ) that still leave the claim as the question
 CLAUSE_START = re.compile(r"[.?!,~ㅠㅜ]|\s(?:근데|그런데|그리고|혹시)\s")  # a claim starts after these
 NOUN_TAGS = ("NNG", "NNP")
 COMMON_IDF = 1.5  # a word this common in leaflet sentences (복용 0.6, 사용) is no claim's own
@@ -43,14 +47,19 @@ MIN_CHARS = 2  # one-syllable nouns (말, 때, 낮) are too often a word's part
 
 
 def heard_claim(question: str) -> str:
-    """The clause of `question` before its first hearsay ending ("" when it has none): from the last sentence or
-    clause break before the ending.
+    """The clause of `question` before its first hearsay ending, when the question asks whether it is so ("" when
+    it has none, or asks something else after it): from the last sentence or clause break before the ending.
 
     >>> heard_claim("수면제 오래 먹으면 치매 온다던데 사실이에요?"), heard_claim("타이레놀 먹어도 되나요?")
     ('수면제 오래 먹으면 치매 온', '')
+    >>> heard_claim("10개월 아기 빈혈 있다는데 훼럼키드 먹여도 되나요?")  # what a doctor said, then another question
+    ''
     """
     found = HEARD.search(question)
     if not found:
+        return ""
+    after = question[found.end() :]
+    if not ASKS_IF_TRUE.search(after) and len(after.strip()) > ENDS_AT_CLAIM:
         return ""
     before = question[: found.start()]
     breaks = list(CLAUSE_START.finditer(before))

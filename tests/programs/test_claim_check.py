@@ -16,6 +16,9 @@ from yaksa.prediction_json import prediction_json
         ("피임약 자몽주스랑 먹으면 안 된다는 말이 있던데 진짜예요?", "피임약 자몽주스랑 먹으면 안 된"),
         ("비타민이랑 같이 먹으면 흡수 잘된다고 들었어요 맞나요?", "비타민이랑 같이 먹으면 흡수 잘된"),
         ("어제 병원 갔는데, 물 많이 마시면 빨리 낫는다더라 진짜?", "물 많이 마시면 빨리 낫는"),
+        ("알레르기약 과일주스랑 같이 먹으면 안된다던데요", "알레르기약 과일주스랑 같이 먹으면 안된"),  # ends there
+        ("고2 아들이 담배를 끊겠다는데 니코레트 사줘도 될까요?", ""),  # what he said; the question is another
+        ("10개월 아기 빈혈 있다는데 훼럼키드 먹여도 되나요?", ""),
         ("타이레놀 먹어도 되나요?", ""),  # nothing heard
         ("게보린 먹고 속이 쓰려요", ""),
     ],
@@ -29,7 +32,7 @@ def test_the_claim_is_the_clause_before_the_hearsay_ending(question, claim):
     [
         ("생리통약 매달 먹으면 내성 생긴다는데 진짜에요?", (), ["내성"]),  # the class word chose the products
         ("임산부 두통약 타이레놀은 먹어도 된다던데 맞나요?", ("타이레놀",), []),  # who, what, "may I": no claim
-        ("고2 아들이 담배를 끊겠다는데 니코레트 사줘도 될까요?", ("니코레트",), ["담배"]),  # 아들 is who it is for
+        ("할머니가 드시면 치매 온다던데 진짜예요?", (), ["치매"]),  # 할머니 is who it is for
         ("스멕타 먹어도 안전하다고 들었어요 맞나요?", ("스멕타",), []),  # a judgement, not what it is about
         ("포타겔 먹으면 변비 생긴다던데요", ("포타겔",), ["변비"]),  # beside a name, a symptom is what was heard
         ("변비약 먹으면 변비 더 생긴다던데요", (), []),  # with no name, the symptom chose the products
