@@ -87,11 +87,11 @@ def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     if st.mode == NOT_IN_CORPUS:
         return "", False
     unknown = unknown_names(p.backend, st)
-    supplements = [w for w in st.uncovered if w not in unknown]
+    only_dur = dur_only(p.backend, st)
+    supplements = [w for w in st.uncovered if w not in unknown and w not in only_dur]
     if supplements:
         st.trace.step("unknown_names", words=supplements, not_in_corpus=True)
         return not_in_corpus_notice(supplements), True
-    only_dur = dur_only(p.backend, st)
     if only_dur:
         st.trace.step("unknown_names", words=only_dur, dur_only=True)
         return dur_only_notice(only_dur), True

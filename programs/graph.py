@@ -26,10 +26,10 @@ from programs.generator import format_context
 from programs.hit_merge import merge_hits
 from programs.name_mentions import naming
 from programs.notices import FAILED_NOTICE, INSUFFICIENT_NOTICE
-from programs.outcome import NOT_IN_CORPUS, not_in_corpus_answer, with_rules
+from programs.outcome import DUR_NO_RULE, NOT_IN_CORPUS, not_in_corpus_answer, with_rules
 from programs.parts import Parts
 from programs.quality_evaluator import QualityFeedback
-from programs.question_reading import question_frame, uncovered, uncovered_rules
+from programs.question_reading import dur_only, question_frame, uncovered, uncovered_rules
 from programs.routing import (
     ACCEPT,
     CORRECT,
@@ -440,8 +440,10 @@ def stop(p: Parts, st: QuestionState) -> dict:
     if reason == "out_of_scope":
         st.answer, st.mode, st.method = OOS_MESSAGE, "out_of_scope", "guard"
     elif reason == NOT_IN_CORPUS:
-        rules = uncovered_rules(p.backend, st)
-        st.answer = with_rules(not_in_corpus_answer(st.uncovered), rules)
+        rules, rules_only = uncovered_rules(p.backend, st), dur_only(p.backend, st)
+        st.answer = with_rules(not_in_corpus_answer(st.uncovered, rules_only), rules)
+        if rules_only and not rules:
+            st.answer = f"{st.answer}\n{DUR_NO_RULE}"  # DUR has the ingredient, but no rule of it answers
         st.mode, st.method, st.context_docs, st.contexts = NOT_IN_CORPUS, "guard", rules, [d.text for d in rules]
         return {"reason": reason, "words": list(st.uncovered), "rules": [d.id for d in rules]}
     return {"reason": reason}

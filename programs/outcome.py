@@ -52,9 +52,27 @@ def _quoted(words) -> str:
     return ", ".join(f"'{w}'" for w in list(words)[:3])
 
 
-def not_in_corpus_answer(words) -> str:
-    """The whole answer to a question about medicines the corpus does not have."""
-    return NOT_IN_CORPUS_ANSWER.format(words=_quoted(words))
+DUR_ONLY_ANSWER = (
+    "e약은요(일반의약품 설명서)에서 {words}이(가) 든 의약품은 찾지 못했습니다: 전문의약품일 수 있습니다. DUR 자료의 "
+    "성분 규칙 말고는 이 자료로 답할 수 없으니, 복용법이나 함께 먹어도 되는지는 처방한 의사나 약사와 상의하세요."
+)
+
+
+DUR_NO_RULE = "DUR 자료에 있는 이 성분의 규칙 중 질문에 답하는 것은 없습니다."
+
+
+def not_in_corpus_answer(words, rules_only=()) -> str:
+    """The whole answer to a question about medicines the corpus does not have; `rules_only`: those of `words` that
+    are ingredients only DUR rules know (졸피뎀), which the answer does not say DUR lacks.
+
+    >>> not_in_corpus_answer(["졸피뎀"], rules_only=["졸피뎀"]).startswith("e약은요(일반의약품 설명서)에서 '졸피뎀'")
+    True
+    """
+    others = [w for w in words if w not in rules_only]
+    lines = [NOT_IN_CORPUS_ANSWER.format(words=_quoted(others))] if others else []
+    if rules_only:
+        lines.append(DUR_ONLY_ANSWER.format(words=_quoted(rules_only)))
+    return "\n".join(lines)
 
 
 def not_in_corpus_notice(words) -> str:
@@ -64,11 +82,12 @@ def not_in_corpus_notice(words) -> str:
 
 def uncovered_only(words, named: bool, supplements=(), corpus_speaks: bool = False) -> bool:
     """Whether the question is about uncovered medicines alone: it names some (`words`) and no medicine the corpus
-    has (`named`). A supplement (`supplements`, a reviewed list checked against the corpus's names) is enough unless
-    the rest of the question names a class the leaflets have products of or a symptom (`corpus_speaks`: 감기약이랑
-    홍삼, 프로폴리스 목 아플 때). A word nobody knows (리피토; 파브론 골드 감기에) is enough: a misspelt name
-    (로페라미트, 개보린) is read as the name it is a syllable or two off before this, so it is `named`; a sound word
-    (꾸륵꾸륵) is never counted unknown (`retrievers.query_coverage.mimetic`)."""
+    has (`named`). A supplement (`supplements`, a reviewed list checked against the corpus's names; also an
+    ingredient only DUR rules know, 졸피뎀) is enough unless the rest of the question names a class the leaflets
+    have products of or a symptom (`corpus_speaks`: 감기약이랑 홍삼, 프로폴리스 목 아플 때, 아카보즈 먹는데
+    감기약). A word nobody knows (리피토; 파브론 골드 감기에) is enough: a misspelt name (로페라미트, 개보린) is read
+    as the name it is a syllable or two off before this, so it is `named`; a sound word (꾸륵꾸륵) is never counted
+    unknown (`retrievers.query_coverage.mimetic`)."""
     if not words or named:
         return False
     if any(w in supplements for w in words):
@@ -83,10 +102,12 @@ MAX_RULES = 3
 DUR_CODES = ("ac", "bc", "cc", "dc", "ec", "fc", "gc", "ic")  # every DUR rule type
 
 
-def rules_for_question(rows, question: str, group: str | None) -> list:
+def rules_for_question(rows, question: str, group: str | None, own=()) -> list:
     """Of an uncovered medicine's DUR rows (its ingredient known from a rule: 리피토 -> 아토르바스타틴), those
     that speak to the question: a 병용금기 pair whose other ingredient the question names, or the rule of the group
-    it is asked for (임부금기 for a pregnant asker). At most `MAX_RULES`.
+    it is asked for (임부금기 for a pregnant asker). At most `MAX_RULES`. `own`: the names of the medicine whose rows
+    these are, as the question may write them (메트포르민): a row listing it as the partner of a third drug is no pair
+    the question names.
 
     >>> from retrievers.documents import Document
     >>> pair = {"dur_type": "병용금기", "partner": "이트라코나졸"}
@@ -96,12 +117,22 @@ def rules_for_question(rows, question: str, group: str | None) -> list:
     ['dur:ac:1']
     >>> [d.id for d in rules_for_question(rows, "임신 중 자낙스", "pregnant")]
     ['dur:cc:2']
+    >>> third = Document("dur:ac:3", "[병용금기] 이오파미돌 … 메트포르민", {**pair, "partner": "메트포르민"})
+    >>> [d.id for d in rules_for_question([third], "메트포르민 먹는데 술", None, own=["메트포르민"])]
+    []
     """
     flat = question.replace(" ", "")
+    own = [o.replace(" ", "") for o in own if o]
+
+    def named(side: str) -> bool:  # in the question's text, or what an uncovered name in it is made of
+        return bool(side) and (side in flat or any(o in side or side in o for o in own))
+
     out, said = [], set()
     for d in rows:
-        partner = (d.metadata.get("partner") or "").replace(" ", "")
-        if (partner and partner in flat) or (group and d.metadata.get("dur_type") == GROUP_RULE.get(group)):
+        ingredient, partner = ((d.metadata.get(k) or "").replace(" ", "") for k in ("ingredient", "partner"))
+        # a pair the question names: its partner written, and (for an uncovered name's rows) its other side too
+        pair = bool(partner) and partner in flat and ingredient != partner and (named(ingredient) or not own)
+        if pair or (group and d.metadata.get("dur_type") == GROUP_RULE.get(group)):
             text = re.sub(r"\(\d등급\)", "", statement(d.text))  # one row per grade says the same thing
             if text not in said:
                 said.add(text)

@@ -52,8 +52,9 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
 
 
 def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
-    """What the question names that the corpus lacks (supplements, and with no medicine named, words nobody
-    knows), and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
+    """What the question names that the corpus lacks (supplements; with no medicine named, words nobody knows; and
+    ingredients only DUR rules know, when they are all it names: 졸피뎀), and whether it names nothing the corpus
+    has (`programs.outcome.uncovered_only`)."""
     from retrievers.not_covered import supplement_words
     from retrievers.question_frame import classes_and_symptoms
 
@@ -62,7 +63,14 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
         return (), False
     supplements = tuple(supplement_words(st.question, names))
     unknown = tuple(w for w in unknown_names(backend, st) if w not in supplements)
-    words = (*supplements, *unknown)
+    # an ingredient only DUR rules know (졸피뎀), when it is all the question names: no leaflet can answer for it
+    rules_only = tuple(w for w in dur_only(backend, st) if w not in supplements and w not in unknown)
+    named = bool(r.names)
+    if rules_only and len(rules_only) == len(names.match(st.question).keys):
+        named = False
+    else:
+        rules_only = ()
+    words = (*supplements, *unknown, *rules_only)
     if not words:
         return (), False
     lexicon = backend.lexicon
@@ -73,7 +81,7 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
         classes, symptoms = classes_and_symptoms(rest, lexicon)
         speaks = bool(symptoms) or bool(backend.class_members(classes))
-    alone = uncovered_only(words, bool(r.names), supplements, speaks)
+    alone = uncovered_only(words, named, (*supplements, *rules_only), speaks)  # both yield to a class beside them
     return words, alone
 
 
@@ -90,14 +98,16 @@ def dur_only(backend, st: QuestionState) -> list[str]:
 
 
 def uncovered_rules(backend, st: QuestionState) -> list[Document]:
-    """The DUR rules of what the uncovered words are made of, when a rule names it (리피토 -> 아토르바스타틴),
-    that speak to the question (`programs.outcome.rules_for_question`)."""
+    """The DUR rules of what the uncovered words are made of, when a rule names it (리피토 -> 아토르바스타틴) or the
+    word is an ingredient DUR names (졸피뎀), that speak to the question (`programs.outcome.rules_for_question`)."""
     lexicon, names = backend.lexicon, backend.names
     if not st.uncovered or lexicon is None or names is None:
         return []
     ingredients = [a for a in lexicon.expand(" ".join(st.uncovered)) if names.match(a).ingredients]
+    named = [w for w in st.uncovered if names.match(w).ingredients]  # 졸피뎀: an ingredient DUR names
+    ingredients += named
     try:
         rows = backend.dur_rules(ingredients, list(DUR_CODES))
     except Exception:  # noqa: BLE001 - a backend without DUR rules: the answer without them
         return []
-    return rules_for_question(rows, st.question, question_frame(backend, st).population.group)
+    return rules_for_question(rows, st.question, question_frame(backend, st).population.group, own=ingredients)

@@ -7,7 +7,7 @@ import pytest
 
 from programs import routing
 from programs.crag import CRAG
-from programs.outcome import NOT_IN_CORPUS, outcome, rules_for_question, uncovered_only
+from programs.outcome import DUR_NO_RULE, NOT_IN_CORPUS, outcome, rules_for_question, uncovered_only
 from retrievers.documents import Document
 
 
@@ -58,11 +58,28 @@ def test_a_supplement_beside_a_class_the_leaflets_have_opens_the_answer_about_th
     assert any(c["cited"] for c in pred.citations)
 
 
-def test_an_ingredient_only_dur_knows_is_said_to_have_no_leaflet(searcher):
+def test_an_ingredient_only_dur_knows_asked_alone_gets_its_rules_and_no_leaflet(searcher):
     pred = CRAG(backend=searcher)(question="임신 중인데 아카보즈 먹어도 되나요?")
-    assert pred.answer.startswith("※ e약은요에서 '아카보즈'이(가) 든 일반의약품 설명서는 찾지 못했습니다")
+    assert pred.answer.startswith("e약은요(일반의약품 설명서)에서 '아카보즈'이(가) 든 의약품은 찾지 못했습니다")
+    assert "DUR 자료에서 찾지 못했습니다" not in pred.answer  # DUR has it
     assert "[임부금기] 아카보즈" in pred.answer
-    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    assert pred.trace["outcome"] == NOT_IN_CORPUS and pred.trace["stop_reason"] == NOT_IN_CORPUS
+    assert pred.citations and all(c["id"].startswith("dur:") for c in pred.citations)  # no other product's leaflet
+
+
+def test_an_ingredient_only_dur_knows_with_no_rule_that_answers_says_so(searcher):
+    # 케토코나졸's rows pair it with 알프라졸람, 트리아졸람, 미다졸람: none is asked, and a row naming it as the
+    # partner of a third drug is no pair the question names
+    pred = CRAG(backend=searcher)(question="케토코나졸 먹는데 술 마셔도 되나요?")
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS
+    assert "[병용금기]" not in pred.answer
+    assert pred.answer.endswith(DUR_NO_RULE)
+
+
+def test_an_ingredient_only_dur_knows_beside_a_class_opens_the_answer_about_the_class(searcher):
+    pred = CRAG(backend=searcher)(question="아카보즈 먹는데 감기약 먹어도 되나요?")
+    assert pred.answer.startswith("※ e약은요에서 '아카보즈'이(가) 든 일반의약품 설명서는 찾지 못했습니다")
+    assert pred.trace["stop_reason"] != NOT_IN_CORPUS  # the search went on, for the cold medicines
 
 
 def test_an_answerable_question_is_answered(searcher):
