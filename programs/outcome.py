@@ -28,6 +28,7 @@ import re
 
 from programs.citations import cite
 from programs.dur_rule import statement
+from retrievers.question_frame import SECTION_ASPECT
 
 ANSWERED, OUT_OF_SCOPE, NOT_IN_CORPUS, NOT_IN_LEAFLETS = "answered", "out_of_scope", "not_in_corpus", "not_in_leaflets"
 OUTCOMES = (ANSWERED, OUT_OF_SCOPE, NOT_IN_CORPUS, NOT_IN_LEAFLETS)
@@ -102,12 +103,17 @@ MAX_RULES = 3
 DUR_CODES = ("ac", "bc", "cc", "dc", "ec", "fc", "gc", "ic")  # every DUR rule type
 
 
-def rules_for_question(rows, question: str, group: str | None, own=()) -> list:
+# an aspect the question asks -> the DUR rule type that answers it for an ingredient (최대 며칠 → 투여기간주의)
+ASPECT_RULES = {a: key[4:] for key, a in SECTION_ASPECT.items() if key[4:] in ("bc", "cc", "dc", "ec", "fc")}
+
+
+def rules_for_question(rows, question: str, group: str | None, own=(), aspects=()) -> list:
     """Of an uncovered medicine's DUR rows (its ingredient known from a rule: 리피토 -> 아토르바스타틴), those
-    that speak to the question: a 병용금기 pair whose other ingredient the question names, or the rule of the group
-    it is asked for (임부금기 for a pregnant asker). At most `MAX_RULES`. `own`: the names of the medicine whose rows
-    these are, as the question may write them (메트포르민): a row listing it as the partner of a third drug is no pair
-    the question names.
+    that speak to the question: a 병용금기 pair whose other ingredient the question names, the rule of the group
+    it is asked for (임부금기 for a pregnant asker), or a rule of the type an asked aspect is answered by
+    (`aspects` of the question's frame: duration → 투여기간주의, dosage → 용량주의). At most `MAX_RULES`. `own`:
+    the names of the medicine whose rows these are, as the question may write them (메트포르민): a row listing it
+    as the partner of a third drug is no pair the question names.
 
     >>> from retrievers.documents import Document
     >>> pair = {"dur_type": "병용금기", "partner": "이트라코나졸"}
@@ -120,6 +126,9 @@ def rules_for_question(rows, question: str, group: str | None, own=()) -> list:
     >>> third = Document("dur:ac:3", "[병용금기] 이오파미돌 … 메트포르민", {**pair, "partner": "메트포르민"})
     >>> [d.id for d in rules_for_question([third], "메트포르민 먹는데 술", None, own=["메트포르민"])]
     []
+    >>> days = Document("dur:ec:4", "[투여기간주의] 졸피뎀 … 28일", {"dur_type": "투여기간주의", "dur_code": "ec"})
+    >>> [d.id for d in rules_for_question([days], "졸피뎀 최대 며칠", None, aspects=("duration",))]
+    ['dur:ec:4']
     """
     flat = question.replace(" ", "")
     own = [o.replace(" ", "") for o in own if o]
@@ -132,7 +141,8 @@ def rules_for_question(rows, question: str, group: str | None, own=()) -> list:
         ingredient, partner = ((d.metadata.get(k) or "").replace(" ", "") for k in ("ingredient", "partner"))
         # a pair the question names: its partner written, and (for an uncovered name's rows) its other side too
         pair = bool(partner) and partner in flat and ingredient != partner and (named(ingredient) or not own)
-        if pair or (group and d.metadata.get("dur_type") == GROUP_RULE.get(group)):
+        asked = d.metadata.get("dur_code") in {ASPECT_RULES[a] for a in aspects if a in ASPECT_RULES}
+        if pair or asked or (group and d.metadata.get("dur_type") == GROUP_RULE.get(group)):
             text = re.sub(r"\(\d등급\)", "", statement(d.text))  # one row per grade says the same thing
             if text not in said:
                 said.add(text)

@@ -110,4 +110,5 @@ def uncovered_rules(backend, st: QuestionState) -> list[Document]:
         rows = backend.dur_rules(ingredients, list(DUR_CODES))
     except Exception:  # noqa: BLE001 - a backend without DUR rules: the answer without them
         return []
-    return rules_for_question(rows, st.question, question_frame(backend, st).population.group, own=ingredients)
+    frame = question_frame(backend, st)
+    return rules_for_question(rows, st.question, frame.population.group, own=ingredients, aspects=frame.aspects)
