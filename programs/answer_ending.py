@@ -55,20 +55,31 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     """The self-check of the quoted answer shown (programs/aspect_check.py): the notice saying which asked aspect
     the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing),
     and for a claim the asker heard (programs/claim_check.py) the notice that no quoted sentence speaks of it.
-    An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step."""
+    An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step, and a
+    ``claim_check`` step when there is a claim to check."""
     docs = best["context_docs"]
     if st.out_of_scope or not docs or best["method"] == "lm":
         return ""
     check, notice = self_check(question_frame(p.backend, st), best["answer"], docs, st.morphemes)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
-    quotes = [q.text for q in answer_quotes(best["answer"], docs)]
-    word = claim_word(st.question, st.result.names if st.result is not None else ())
-    if word is None or not quotes:
+    word = claim_word(st.question, question_names(p.backend, st)) if heard_claim(st.question) else None
+    quotes = [q.text for q in answer_quotes(best["answer"], docs)] if word else []
+    if not quotes:
         return notice
-    claim = claim_notice(st.question, quotes, st.result.names if st.result is not None else ())
+    claim = claim_notice(st.question, quotes, word)
     st.trace.step("claim_check", claim=heard_claim(st.question), word=word, flagged=bool(claim))
     return "\n".join(n for n in (notice, claim) if n)
+
+
+def question_names(backend, st: QuestionState) -> list[str]:
+    """The medicine names the question itself writes, as the index keys and displays them (a rewritten query's
+    result may name others)."""
+    names = backend.names
+    if names is None:
+        return list(st.result.names) if st.result is not None else []
+    keys = names.match(st.question).keys
+    return [*keys, *(names.display.get(k, k) for k in keys)]
 
 
 MIN_NAME_BESIDE = 3  # beside a recognised name, an unknown word this long is a medicine's name (리피토), a shorter

@@ -6,15 +6,17 @@ and of many not at all (내성, 치매, 살 빠지는지). When no quoted senten
 the answer says plainly that the leaflets found do not say it, instead of letting a nearby sentence pass for an
 answer.
 
-The claim's words are Kiwi's nouns of the clause before the hearsay ending (…다던데, …다는데, …라는 말), less
-what chose the products (names, class and symptom words: 생리통약, 감기약), who it is for (임산부, 아들), a
-judgement (안전하다고), words Kiwi does not know (names: 포타겔) and the words nearly every leaflet sentence uses
-(복용). The most particular is the one the leaflets use least (their sentence IDF, `retrievers/aspects.py`); a word
-no leaflet uses counts as the most particular of all.
+The claim is the clause before the hearsay ending (…다던데, …다는데, …라는 말, …다고 들었어요, …대요) when the
+question, right after it, asks whether it is so (진짜, 사실, 맞나요, 왜, 저만 그런가요) or stops there; who said it
+(친구가 그러는데, 인터넷에서 봤는데) is a clause of its own. The claim's words are Kiwi's nouns, less what chose the
+products (names, class and symptom words: 생리통약, 감기약), who it is for (임산부, 아들), a judgement (안전하다고),
+words Kiwi does not know (names: 포타겔) and the words nearly every leaflet sentence uses (복용). The most particular
+is the one the leaflets use least (their sentence IDF, `retrievers/aspects.py`) among those they use at all; a word no
+leaflet uses (a speaker: 엄마, 유튜브) counts only when the claim has no other.
 
 Example:
     >>> heard_claim("생리통약 매달 먹으면 내성 생긴다는데 진짜에요?")
-    '생리통약 매달 먹으면 내성 생긴'
+    '생리통약 매달 먹으면 내성 생긴다'
     >>> claim_word("생리통약 매달 먹으면 내성 생긴다는데 진짜에요?")
     '내성'
     >>> claim_word("임산부 두통약 타이레놀은 먹어도 된다던데 맞나요?", names=("타이레놀",)) is None
@@ -31,29 +33,39 @@ from retrievers.aspects import load_vocabulary
 from retrievers.names import squash
 from retrievers.population import read_population
 
-# a hearsay ending: …다던데, …다는데, …라던데, …대요, …다는 말(얘기·소리·글)이, …다고 하던데, …카더라
+# a hearsay ending: …다던데, …다는데, …라던데, …다는 말(얘기·소리·글)이, …다고 하던데, …대요, …카더라; the 다 or 라
+# it starts with is kept with the claim (…생긴다, …위염이라)
 HEARD = re.compile(
-    r"(?:다|라)\s*(?:던데|는데|더라|더군요|면서요)|(?:다는|라는|다던|라던)\s*(?:말|얘기|소리|글|기사|이야기)"
-    r"|(?:다|라)고\s*(?:하던데|하는데|들었|하더라|해서)|카더라"
+    r"(?<=[다라])\s*(?:던데|는데|더라|더군요|면서요|는\s*(?:말|얘기|소리|글|기사|이야기)|던\s*(?:말|얘기|소리|글))"
+    r"|(?<=[다라])고\s*(?:하던데|하는데|들었|하더라)|(?<=[가-힣])(?:대요|래요)|\s*카더라"
 )
-# after the ending, the question asks whether it is so (진짜예요?, 사실이에요?, 맞나요?, 왜요?, 저만 그런가요) or
-# stops there (안된다던데요): "담배를 끊겠다는데 … 사줘도 될까요" reports what someone said and asks something else
-ASKS_IF_TRUE = re.compile(r"진짜|사실|정말|맞(?:아|나|죠|는|을|습|지)|왜|그런가|그래요|그런\s*거|그렇")
+# right after the ending, the question asks whether it is so (진짜예요?, 사실이에요?, 맞나요?, 왜요?, 저만 그런가요)
+# or stops there (안된다던데요): "담배를 끊겠다는데 … 사줘도 될까요" reports what someone said and asks something else
+ASKS_IF_TRUE = re.compile(
+    r"^.{0,8}?(?:진짜|사실|정말|맞(?:아|나|죠|지|습|을까|는\s*거|는\s*건가)|왜|그런가|그래요|그렇죠|그런\s*거)"
+)  # within a few characters: "…다는 말이 있던데 진짜예요?", "…던데 저만 그런가요"
 ENDS_AT_CLAIM = 4  # characters after the ending (요?, 요ㅠ) that still leave the claim as the question
-CLAUSE_START = re.compile(r"[.?!,~ㅠㅜ]|\s(?:근데|그런데|그리고|혹시)\s")  # a claim starts after these
+# a claim starts after a sentence or clause break, and after who said it (친구가 그러는데, 인터넷에서 봤는데)
+CLAUSE_START = re.compile(
+    r"[.?!,~ㅠㅜ]|\s(?:근데|그런데|그리고|혹시)\s|(?:그러|그랬|봤|들었|보니|읽었)(?:는데|던데|니까|어요)?\s"
+)
 NOUN_TAGS = ("NNG", "NNP")
 COMMON_IDF = 1.5  # a word this common in leaflet sentences (복용 0.6, 사용) is no claim's own
 MIN_CHARS = 2  # one-syllable nouns (말, 때, 낮) are too often a word's part
+# a period as people say it -> as leaflets write it (하루 세번 먹으라는데 → 1일 3회)
+PERIODS = {"하루": ("1일",), "이틀": ("2일",), "사흘": ("3일",), "일주일": ("1주", "7일"), "한달": ("1개월",)}
 
 
 def heard_claim(question: str) -> str:
-    """The clause of `question` before its first hearsay ending, when the question asks whether it is so ("" when
-    it has none, or asks something else after it): from the last sentence or clause break before the ending.
+    """The clause of `question` before its first hearsay ending, with the 다 or 라 the ending starts with, when the
+    question asks whether it is so ("" when it has none, or asks something else after it).
 
     >>> heard_claim("수면제 오래 먹으면 치매 온다던데 사실이에요?"), heard_claim("타이레놀 먹어도 되나요?")
-    ('수면제 오래 먹으면 치매 온', '')
+    ('수면제 오래 먹으면 치매 온다', '')
     >>> heard_claim("10개월 아기 빈혈 있다는데 훼럼키드 먹여도 되나요?")  # what a doctor said, then another question
     ''
+    >>> heard_claim("친구가 그러는데 부루펜 먹으면 속 쓰리대요 진짜?")  # who said it is no part of the claim
+    '부루펜 먹으면 속 쓰리'
     """
     found = HEARD.search(question)
     if not found:
@@ -83,7 +95,7 @@ def claim_nouns(question: str, names=()) -> list[str]:
         taken.append(squash(group))
     vocab = load_vocabulary()
     out = []
-    tokens = leaflet_tokenizer().tagged(claim + "다")  # with its ending, as Kiwi reads it (안전하다: 안전 + XSA)
+    tokens = leaflet_tokenizer().tagged(claim if claim.endswith(("다", "라")) else claim + "다")  # 안전하다: + XSA
     for i, t in enumerate(tokens):
         word = t.form
         if t.tag not in NOUN_TAGS or len(word) < MIN_CHARS or word in out:
@@ -101,31 +113,32 @@ def claim_nouns(question: str, names=()) -> list[str]:
 
 
 def claim_word(question: str, names=()) -> str | None:
-    """The claim's most particular noun (the one leaflet sentences use least), or None when there is no claim or it
-    holds no word of its own (임산부 두통약 타이레놀은 먹어도 된다던데: only who, what and "may I")."""
+    """The claim's most particular noun, or None when there is no claim or it holds no word of its own (임산부
+    두통약 타이레놀은 먹어도 된다던데: only who, what and "may I"). A noun the leaflets use beats one they never do
+    (엄마가 … 생긴다던데: 엄마 is who said it)."""
     nouns = claim_nouns(question, names)
     if not nouns:
         return None
     vocab = load_vocabulary()
-    return max(nouns, key=lambda w: (vocab.idf.get(w, vocab.idf_unseen), -nouns.index(w)))
+    used = [w for w in nouns if w in vocab.idf] or nouns
+    return max(used, key=lambda w: (vocab.idf.get(w, vocab.idf_unseen), -nouns.index(w)))
 
 
 def forms(word: str) -> tuple[str, ...]:
-    """The word and the nouns a leaflet writes it as (졸리 → 졸음, 쓰리 → 쓰림: `programs/sentences.py`).
+    """The word and how leaflets write it when they write it otherwise (하루 → 1일).
 
-    >>> forms("졸리")
-    ('졸리', '졸림', '졸음')
+    >>> forms("하루"), forms("치매")
+    (('하루', '1일'), ('치매',))
     """
-    from programs.sentences import nominal, noun_without_ri
-
-    return tuple(dict.fromkeys(f for f in (word, nominal(word), noun_without_ri(word)) if f))
+    return (word, *PERIODS.get(word, ()))
 
 
-def claim_notice(question: str, quoted: list[str], names=()) -> str:
-    """The notice for a claim no quoted sentence speaks of ("" when there is no claim or a sentence carries its
-    most particular word)."""
-    word = claim_word(question, names)
+def claim_notice(question: str, quoted: list[str], word: str | None = None) -> str:
+    """The notice for a claim no quoted sentence speaks of ("" when there is no claim word, `word` as `claim_word`
+    reads it, or a sentence carries it)."""
+    word = word if word is not None else claim_word(question)
     if word is None or any(f in squash(q) for q in quoted for f in forms(word)):
         return ""
     claim = heard_claim(question)
-    return f"※ 찾은 설명서에는 '{claim}다'는 내용이 없습니다."
+    claim = claim if claim.endswith(("다", "라")) else claim + "다"  # …쓰리대요 → '…쓰리다'
+    return f"※ 찾은 설명서에는 '{claim}'는 내용이 없습니다."

@@ -2,11 +2,13 @@
 
 * ``out_of_scope``: not about medicines (the guard; no LM call).
 * ``not_in_corpus``: about a medicine the corpus does not have (a supplement, a prescription-only or foreign
-  brand). When the question names nothing the corpus has, the answer says so and points to the prescriber or
-  pharmacist, with no LM call and no other product's leaflet quoted; when it also names a medicine the corpus has,
-  the answer is about that one and opens with a notice naming what was not found.
+  brand, an ingredient only DUR rules know). When the question names nothing the corpus has, the answer says so and
+  points to the prescriber or pharmacist, with no LM call and no other product's leaflet quoted (the DUR rules of
+  its ingredient that speak to the question are); when it also names a medicine the corpus has, the answer is about
+  that one and opens with a notice naming what was not found.
 * ``not_in_leaflets``: about medicine, but the documents found do not say what was asked (the self-check of
-  `programs/aspect_check.py` flagged the answer, which then says so).
+  `programs/aspect_check.py`, or the claim check of `programs/claim_check.py`, flagged the answer, which then says
+  so).
 * ``answered``: everything else.
 
 Each is a value of the trace's ``outcome`` and a column of `yaksa eval-answers`.
@@ -104,7 +106,9 @@ DUR_CODES = ("ac", "bc", "cc", "dc", "ec", "fc", "gc", "ic")  # every DUR rule t
 
 
 # an aspect the question asks -> the DUR rule type that answers it for an ingredient (최대 며칠 → 투여기간주의)
-ASPECT_RULES = {a: key[4:] for key, a in SECTION_ASPECT.items() if key[4:] in ("bc", "cc", "dc", "ec", "fc")}
+ASPECT_RULES = {
+    a: code for key, a in SECTION_ASPECT.items() if (code := key.removeprefix("dur:")) in ("bc", "cc", "dc", "ec", "fc")
+}
 
 
 def rules_for_question(rows, question: str, group: str | None, own=(), aspects=()) -> list:
@@ -147,7 +151,20 @@ def rules_for_question(rows, question: str, group: str | None, own=(), aspects=(
             if text not in said:
                 said.add(text)
                 out.append(d)
-    return out[:MAX_RULES]
+    return sorted(out, key=combination)[:MAX_RULES]  # the ingredient's own limit before a combination's
+
+
+def combination(rule) -> bool:
+    """A DUR rule whose statement is about a combination of ingredients (메트포르민 2,000밀리그램/시타글립틴
+    100밀리그램), its forms aside.
+
+    >>> from retrievers.documents import Document
+    >>> combination(Document("dur:dc:1", "[용량주의] … 메트포르민2, 000mg/시타글립틴100mg입니다. 대상 제형: 정제"))
+    True
+    >>> combination(Document("dur:dc:2", "[용량주의] … 2, 550밀리그램입니다. 대상 제형: 정제/서방정"))
+    False
+    """
+    return "/" in statement(rule.text).split("대상 제형")[0]
 
 
 def with_rules(answer: str, rules) -> str:

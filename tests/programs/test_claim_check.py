@@ -12,13 +12,23 @@ from yaksa.prediction_json import prediction_json
 @pytest.mark.parametrize(
     "question, claim",
     [
-        ("수면제 오래 먹으면 치매 온다던데 사실이에요?", "수면제 오래 먹으면 치매 온"),
-        ("피임약 자몽주스랑 먹으면 안 된다는 말이 있던데 진짜예요?", "피임약 자몽주스랑 먹으면 안 된"),
-        ("비타민이랑 같이 먹으면 흡수 잘된다고 들었어요 맞나요?", "비타민이랑 같이 먹으면 흡수 잘된"),
-        ("어제 병원 갔는데, 물 많이 마시면 빨리 낫는다더라 진짜?", "물 많이 마시면 빨리 낫는"),
-        ("알레르기약 과일주스랑 같이 먹으면 안된다던데요", "알레르기약 과일주스랑 같이 먹으면 안된"),  # ends there
+        ("수면제 오래 먹으면 치매 온다던데 사실이에요?", "수면제 오래 먹으면 치매 온다"),
+        ("피임약 자몽주스랑 먹으면 안 된다는 말이 있던데 진짜예요?", "피임약 자몽주스랑 먹으면 안 된다"),
+        ("비타민이랑 같이 먹으면 흡수 잘된다고 들었어요 맞나요?", "비타민이랑 같이 먹으면 흡수 잘된다"),
+        ("어제 병원 갔는데, 물 많이 마시면 빨리 낫는다더라 진짜?", "물 많이 마시면 빨리 낫는다"),
+        ("의사가 위염이라던데 맞나요?", "의사가 위염이라"),
+        ("부루펜 먹으면 속 쓰리대요 진짜?", "부루펜 먹으면 속 쓰리"),
+        ("철분제 먹으면 변비 생긴다던데 저만 그런가요", "철분제 먹으면 변비 생긴다"),
+        ("알레르기약 과일주스랑 같이 먹으면 안된다던데요", "알레르기약 과일주스랑 같이 먹으면 안된다"),  # ends there
+        (
+            "친구가 그러는데 부루펜 먹으면 위장관출혈 생긴다던데 맞나요?",
+            "부루펜 먹으면 위장관출혈 생긴다",
+        ),  # who said it
+        ("인터넷에서 봤는데 수면제 먹으면 치매 온다던데 사실?", "수면제 먹으면 치매 온다"),
         ("고2 아들이 담배를 끊겠다는데 니코레트 사줘도 될까요?", ""),  # what he said; the question is another
         ("10개월 아기 빈혈 있다는데 훼럼키드 먹여도 되나요?", ""),
+        ("의사가 위염이라던데 그렇다면 겔포스 먹어도 되나요?", ""),  # a diagnosis, then the question
+        ("아이가 두통이 심하다고 해서 게보린 먹였는데 사실 걱정돼요", ""),  # a report, no claim asked about
         ("타이레놀 먹어도 되나요?", ""),  # nothing heard
         ("게보린 먹고 속이 쓰려요", ""),
     ],
@@ -38,6 +48,7 @@ def test_the_claim_is_the_clause_before_the_hearsay_ending(question, claim):
         ("변비약 먹으면 변비 더 생긴다던데요", (), []),  # with no name, the symptom chose the products
         ("포타겔 먹으면 변비 생긴다던데요", (), []),  # 포타겔, a word Kiwi does not know, is a name, not the claim
         ("제산제를 오렌지주스랑 먹으면 안된다는데 왜요?", (), ["오렌지", "주스"]),
+        ("해열제 복용하면 내성 생긴다던데 진짜?", (), ["내성"]),  # 복용: in nearly every leaflet sentence
     ],
 )
 def test_the_claims_own_words(question, names, words):
@@ -49,12 +60,25 @@ def test_the_most_particular_word_is_the_one_leaflets_use_least():
     assert claim_word("해열제 교차복용 할 때 2시간 간격이면 된다던데 맞아요?") == "교차"
 
 
+def test_a_word_no_leaflet_uses_yields_to_one_they_do():
+    # 엄마 is in no leaflet sentence (it is who said it); 위장관출혈's words are
+    question = "엄마가 부루펜 먹으면 위장관출혈 생긴다던데 맞나요?"
+    assert "엄마" in claim_nouns(question, ("부루펜",))
+    assert claim_word(question, ("부루펜",)) != "엄마"
+
+
 def test_a_notice_only_when_no_quoted_sentence_carries_the_word():
     question = "철분제 먹으면 변비 생긴다던데 저만 그런가요"
     assert claim_notice(question, ["식욕부진, 변비, 흑변이 나타날 수 있습니다."]) == ""
     notice = claim_notice(question, ["철 결핍성 빈혈에 사용합니다."])
     assert notice == "※ 찾은 설명서에는 '철분제 먹으면 변비 생긴다'는 내용이 없습니다."
-    assert claim_notice("판피린 먹으면 졸리다는데요", ["졸음이 올 수 있습니다."]) == ""  # 졸리 is written 졸음
+    # 하루 is written 1일: "약사가 하루 세번 먹으라는데" is answered by "1일 3회"
+    assert claim_notice("약사가 게보린 하루 세번 먹으라는데 진짜?", ["1일 3회까지 복용합니다."], "하루") == ""
+    assert claim_notice("약사가 게보린 하루 세번 먹으라는데 진짜?", ["공복을 피하십시오."], "하루")
+    assert (
+        claim_notice("부루펜 먹으면 속 쓰리대요 진짜?", [], "속")
+        == "※ 찾은 설명서에는 '부루펜 먹으면 속 쓰리다'는 내용이 없습니다."
+    )
     assert claim_notice("타이레놀 먹어도 되나요?", []) == ""
 
 
@@ -68,11 +92,17 @@ def test_a_claim_the_leaflets_do_not_speak_of_is_said_so(searcher):
     assert pred.answer.startswith("※ 찾은 설명서에는 '게보린 매일 먹으면 내성 생긴다'는 내용이 없습니다.")
     assert "[문서" in pred.answer  # what the leaflet does say is still quoted
     assert _claim_steps(pred) == [
-        {"step": "claim_check", "claim": "게보린 매일 먹으면 내성 생긴", "word": "내성", "flagged": True}
+        {"step": "claim_check", "claim": "게보린 매일 먹으면 내성 생긴다", "word": "내성", "flagged": True}
     ]
     assert pred.trace["outcome"] == "not_in_leaflets"
     row = answer_row({"question": question, "gold": [], "answerable": False}, prediction_json(pred), 1.0)
     assert row["self_check_flagged"] and row["outcome"] == "not_in_leaflets"
+
+
+def test_who_said_it_is_not_taken_for_the_claim(searcher):
+    pred = CRAG(backend=searcher)(question="친구가 그러는데 부루펜 먹으면 위장관출혈 생긴다던데 맞나요?")
+    assert "위장관출혈" in pred.answer and "내용이 없습니다" not in pred.answer
+    assert [s["word"] for s in _claim_steps(pred)] == ["위장관"]
 
 
 def test_a_claim_the_quoted_sentence_speaks_of_gets_no_notice(searcher):

@@ -76,6 +76,12 @@ def test_an_ingredient_only_dur_knows_with_no_rule_that_answers_says_so(searcher
     assert pred.answer.endswith(DUR_NO_RULE)
 
 
+def test_an_ingredient_only_dur_knows_beside_one_the_leaflets_have_is_no_not_in_corpus_question(searcher):
+    pred = CRAG(backend=searcher)(question="아카보즈랑 이부프로펜 같이 먹어도 돼요?")  # 부루펜정 has 이부프로펜
+    assert pred.trace["stop_reason"] != NOT_IN_CORPUS
+    assert any(c["id"].startswith("easydrug:") and c["cited"] for c in pred.citations)
+
+
 def test_an_ingredient_only_dur_knows_beside_a_class_opens_the_answer_about_the_class(searcher):
     pred = CRAG(backend=searcher)(question="아카보즈 먹는데 감기약 먹어도 되나요?")
     assert pred.answer.startswith("※ e약은요에서 '아카보즈'이(가) 든 일반의약품 설명서는 찾지 못했습니다")
