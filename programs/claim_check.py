@@ -66,14 +66,18 @@ def heard_claim(question: str) -> str:
     ''
     >>> heard_claim("친구가 그러는데 부루펜 먹으면 속 쓰리대요 진짜?")  # who said it is no part of the claim
     '부루펜 먹으면 속 쓰리'
+    >>> heard_claim("모유수유 중에 철분제 먹어도 되나요? 출산하고 빈혈이래요")  # a report after the question
+    ''
     """
     found = HEARD.search(question)
     if not found:
         return ""
-    after = question[found.end() :]
-    if not ASKS_IF_TRUE.search(after) and len(after.strip()) > ENDS_AT_CLAIM:
+    after, before = question[found.end() :], question[: found.start()]
+    # stopping at the claim asks about it only when nothing was asked before it and it is not a plain report
+    # (…먹어도 되나요? 출산하고 빈혈이래요: what the doctor said, after the question)
+    ends_there = len(after.strip()) <= ENDS_AT_CLAIM and "?" not in before and not found.group().endswith("요")
+    if not ASKS_IF_TRUE.search(after) and not ends_there:
         return ""
-    before = question[: found.start()]
     breaks = list(CLAUSE_START.finditer(before))
     start = breaks[-1].end() if breaks else 0
     return before[start:].strip()

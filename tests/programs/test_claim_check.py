@@ -27,6 +27,7 @@ from yaksa.prediction_json import prediction_json
         ("인터넷에서 봤는데 수면제 먹으면 치매 온다던데 사실?", "수면제 먹으면 치매 온다"),
         ("고2 아들이 담배를 끊겠다는데 니코레트 사줘도 될까요?", ""),  # what he said; the question is another
         ("10개월 아기 빈혈 있다는데 훼럼키드 먹여도 되나요?", ""),
+        ("모유수유 중에 철분제 먹어도 되나요? 출산하고 빈혈이래요", ""),  # a report after the question
         ("의사가 위염이라던데 그렇다면 겔포스 먹어도 되나요?", ""),  # a diagnosis, then the question
         ("아이가 두통이 심하다고 해서 게보린 먹였는데 사실 걱정돼요", ""),  # a report, no claim asked about
         ("타이레놀 먹어도 되나요?", ""),  # nothing heard
