@@ -98,7 +98,7 @@ def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     if st.mode == NOT_IN_CORPUS:
         return "", False
     unknown = unknown_names(p.backend, st)
-    only_dur = dur_only(p.backend, st)
+    only_dur = dur_only(p.backend, st) if r is not None and r.names else []
     supplements = [w for w in st.uncovered if w not in unknown and w not in only_dur]
     if supplements:
         st.trace.step("unknown_names", words=supplements, not_in_corpus=True)

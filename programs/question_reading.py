@@ -64,7 +64,7 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     supplements = tuple(supplement_words(st.question, names))
     unknown = tuple(w for w in unknown_names(backend, st) if w not in supplements)
     # an ingredient only DUR rules know (졸피뎀), when it is all the question names: no leaflet can answer for it
-    rules_only = tuple(w for w in dur_only(backend, st) if w not in supplements and w not in unknown)
+    rules_only = tuple(w for w in dur_only(backend, st) if w not in supplements and w not in unknown) if r.names else ()
     named = bool(r.names)
     if rules_only and len(rules_only) == len(names.match(st.question).keys):
         named = False
