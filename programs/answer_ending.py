@@ -18,7 +18,7 @@ from programs.lm_call import TimeBudgetExhausted
 from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
 from programs.parts import Parts
-from programs.question_reading import dur_only, question_frame, unknown_names
+from programs.question_reading import dur_only, question_frame, question_names, unknown_names
 from programs.state import QuestionState
 
 
@@ -70,16 +70,6 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     claim = claim_notice(st.question, quotes, word)
     st.trace.step("claim_check", claim=heard_claim(st.question), word=word, flagged=bool(claim))
     return "\n".join(n for n in (notice, claim) if n)
-
-
-def question_names(backend, st: QuestionState) -> list[str]:
-    """The medicine names the question itself writes, as the index keys and displays them (a rewritten query's
-    result may name others)."""
-    names = backend.names
-    if names is None:
-        return list(st.result.names) if st.result is not None else []
-    keys = names.match(st.question).keys
-    return [*keys, *(names.display.get(k, k) for k in keys)]
 
 
 MIN_NAME_BESIDE = 3  # beside a recognised name, an unknown word this long is a medicine's name (리피토), a shorter

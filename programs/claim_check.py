@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import re
 
+from programs.sentences import PERIODS, chosen_by, leaflet_tokenizer
 from retrievers.aspects import load_vocabulary
 from retrievers.names import squash
 from retrievers.population import read_population
+from retrievers.question_frame import kind_words
 
 # a hearsay ending: …다던데, …다는데, …라던데, …다는 말(얘기·소리·글)이, …다고 하던데, …대요, …카더라; the 다 or 라
 # it starts with is kept with the claim (…생긴다, …위염이라)
@@ -39,10 +41,10 @@ HEARD = re.compile(
     r"(?<=[다라])\s*(?:던데|는데|더라|더군요|면서요|는\s*(?:말|얘기|소리|글|기사|이야기)|던\s*(?:말|얘기|소리|글))"
     r"|(?<=[다라])고\s*(?:하던데|하는데|들었|하더라)|(?<=[가-힣])(?:대요|래요)|\s*카더라"
 )
-# right after the ending, the question asks whether it is so (진짜예요?, 사실이에요?, 맞나요?, 왜요?, 저만 그런가요)
+# right after the ending, the question asks whether it is so (진짜예요?, ㄹㅇ?, 사실이에요?, 맞나요?, 왜요?, 그런가요)
 # or stops there (안된다던데요): "담배를 끊겠다는데 … 사줘도 될까요" reports what someone said and asks something else
 ASKS_IF_TRUE = re.compile(
-    r"^.{0,8}?(?:진짜|사실|정말|맞(?:아|나|죠|지|습|을까|는\s*거|는\s*건가)|왜|그런가|그래요|그렇죠|그런\s*거)"
+    r"^.{0,8}?(?:진짜|ㄹㅇ|레알|사실|정말|맞(?:아|나|죠|지|습|을까|는\s*거|는\s*건가)|왜|그런가|그래요|그렇죠|그런\s*거)"
 )  # within a few characters: "…다는 말이 있던데 진짜예요?", "…던데 저만 그런가요"
 ENDS_AT_CLAIM = 4  # characters after the ending (요?, 요ㅠ) that still leave the claim as the question
 # a claim starts after a sentence or clause break, and after who said it (친구가 그러는데, 인터넷에서 봤는데)
@@ -52,8 +54,6 @@ CLAUSE_START = re.compile(
 NOUN_TAGS = ("NNG", "NNP")
 COMMON_IDF = 1.5  # a word this common in leaflet sentences (복용 0.6, 사용) is no claim's own
 MIN_CHARS = 2  # one-syllable nouns (말, 때, 낮) are too often a word's part
-# a period as people say it -> as leaflets write it (하루 세번 먹으라는데 → 1일 3회)
-PERIODS = {"하루": ("1일",), "이틀": ("2일",), "사흘": ("3일",), "일주일": ("1주", "7일"), "한달": ("1개월",)}
 
 
 def heard_claim(question: str) -> str:
@@ -85,9 +85,6 @@ def heard_claim(question: str) -> str:
 
 def claim_nouns(question: str, names=()) -> list[str]:
     """The claim's own nouns (see the module docstring), in the order written."""
-    from programs.sentences import chosen_by, leaflet_tokenizer
-    from retrievers.question_frame import kind_words
-
     claim = heard_claim(question)
     if not claim:
         return []
@@ -129,7 +126,8 @@ def claim_word(question: str, names=()) -> str | None:
 
 
 def forms(word: str) -> tuple[str, ...]:
-    """The word and how leaflets write it when they write it otherwise (하루 → 1일).
+    """The word and how leaflets write it when they write it otherwise (a period as people say it,
+    `programs/sentences.PERIODS`: 하루 세번 먹으라는데 → 1일 3회).
 
     >>> forms("하루"), forms("치매")
     (('하루', '1일'), ('치매',))

@@ -46,7 +46,8 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
             # a rule that reads a brand as its ingredient (리피토 -> 아토르바스타틴) does not make it a leaflet's
             known = {k for k in known if not any(names.match(a).ingredients for a in lexicon.expand(k)[:1])}
     unknown = backend.query_coverage(st.question, [], r.hits)["unknown_words"]
-    words = [w for w in unknown if not any(w in k or k in w for k in known if len(k) >= 2)]
+    # a misspelling retrieval read as a name it is a vowel or a syllable off (졸피댐 -> 졸피뎀) is that name
+    words = [w for w in unknown if w not in r.read_as and not any(w in k or k in w for k in known if len(k) >= 2)]
     st.unknown_names = (r, tuple(words))
     return words
 
@@ -64,12 +65,12 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     supplements = tuple(supplement_words(st.question, names))
     unknown = tuple(w for w in unknown_names(backend, st) if w not in supplements)
     # an ingredient only DUR rules know (졸피뎀), when it is all the question names: no leaflet can answer for it
-    rules_only = tuple(w for w in dur_only(backend, st) if w not in supplements and w not in unknown) if r.names else ()
-    named = bool(r.names)
-    if rules_only and len(rules_only) == len(names.match(st.question).keys):
-        named = False
-    else:
-        rules_only = ()
+    rules_only: tuple[str, ...] = ()
+    if r.names:
+        only = tuple(w for w in dur_only(backend, st) if w not in supplements and w not in unknown)
+        if only and len(only) == len(names.match(st.question).keys):
+            rules_only = only
+    named = bool(r.names) and not rules_only
     words = (*supplements, *unknown, *rules_only)
     if not words:
         return (), False
@@ -104,11 +105,23 @@ def uncovered_rules(backend, st: QuestionState) -> list[Document]:
     if not st.uncovered or lexicon is None or names is None:
         return []
     ingredients = [a for a in lexicon.expand(" ".join(st.uncovered)) if names.match(a).ingredients]
-    named = [w for w in st.uncovered if names.match(w).ingredients]  # 졸피뎀: an ingredient DUR names
-    ingredients += named
+    ingredients += [w for w in st.uncovered if names.match(w).ingredients]  # 졸피뎀: an ingredient DUR names
     try:
         rows = backend.dur_rules(ingredients, list(DUR_CODES))
     except Exception:  # noqa: BLE001 - a backend without DUR rules: the answer without them
         return []
     frame = question_frame(backend, st)
-    return rules_for_question(rows, st.question, frame.population.group, own=ingredients, aspects=frame.aspects)
+    question = st.question
+    for written, name in (st.result.read_as if st.result is not None else {}).items():
+        question = question.replace(written, name)  # 캐토코나졸 as retrieval read it: a pair's side it names
+    return rules_for_question(rows, question, frame.population.group, own=ingredients, aspects=frame.aspects)
+
+
+def question_names(backend, st: QuestionState) -> list[str]:
+    """The medicine names the question itself writes, as the index keys and displays them (a rewritten query's
+    result may name others)."""
+    names = backend.names
+    if names is None:
+        return list(st.result.names) if st.result is not None else []
+    keys = names.match(st.question).keys
+    return [*keys, *(names.display.get(k, k) for k in keys)]

@@ -76,6 +76,13 @@ def test_an_ingredient_only_dur_knows_with_no_rule_that_answers_says_so(searcher
     assert pred.answer.endswith(DUR_NO_RULE)
 
 
+def test_a_dur_only_ingredient_read_from_a_misspelling_is_not_called_unknown(searcher):
+    pred = CRAG(backend=searcher)(question="캐토코나졸 먹는데 알프라졸람 같이 먹어도 돼요?")  # read as 케토코나졸
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS
+    assert "캐토코나졸'은(는)" not in pred.answer  # not said to be in neither e약은요 nor DUR
+    assert "알프라졸람(Alprazolam)와(과) 케토코나졸(Ketoconazole)은(는) 함께 복용(병용)하면 안 됩니다" in pred.answer
+
+
 def test_an_ingredient_only_dur_knows_beside_one_the_leaflets_have_is_no_not_in_corpus_question(searcher):
     pred = CRAG(backend=searcher)(question="아카보즈랑 이부프로펜 같이 먹어도 돼요?")  # 부루펜정 has 이부프로펜
     assert pred.trace["stop_reason"] != NOT_IN_CORPUS
