@@ -323,6 +323,8 @@ def read_frame(
     other = _other_drugs(question, targets, lexicon, comparison, found.keys)
     if other and not comparison:
         aspects = with_interactions(aspects)
+    if asks_together(question, lexicon):
+        aspects = together_first(aspects)
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
 
 
@@ -339,6 +341,39 @@ def with_interactions(aspects: list[str]) -> list[str]:
     if any(a not in GENERIC for a in aspects):
         return [*aspects, "interactions"]
     return ["interactions", *[a for a in aspects if a != "efficacy"]]
+
+
+TOGETHER = ("같이", "함께")  # 같이 먹여도, 함께 복용: whether two are taken together
+
+
+def asks_together(question: str, lexicon: Lexicon) -> bool:
+    """The question asks whether two are taken together: one of the interaction section's words that says
+    together (같이먹, 이랑같이, 함께복용 …, `data/section_intents.json`) is in it.
+
+    >>> asks_together("챔프코프랑 콧물약 같이 먹여도 되나요?", Lexicon.load())
+    True
+    >>> asks_together("아이 기침약 먹여도 되나요?", Lexicon.load())
+    False
+    """
+    flat = squash(question)
+    words = dict(lexicon.section_patterns).get("intrc", ())
+    return any(w in flat for w in words if any(t in w for t in TOGETHER))
+
+
+def together_first(aspects) -> list[str]:
+    """With two taken together asked, the interactions come before who they are for (아이 기침약이랑 콧물약 같이
+    먹여도 asks whether the two go together, for a child), else the order stays.
+
+    >>> together_first(["child_use", "interactions"]), together_first(["dosage", "interactions"])
+    (['interactions', 'child_use'], ['dosage', 'interactions'])
+    """
+    aspects = list(aspects)
+    if "interactions" not in aspects:
+        return aspects
+    at = aspects.index("interactions")
+    before = [a for a in aspects[:at] if a not in POPULATION_ASPECTS]
+    moved = [a for a in aspects[:at] if a in POPULATION_ASPECTS]
+    return [*before, "interactions", *moved, *aspects[at + 1 :]]
 
 
 def _beside_name(flat: str, word: str, keys) -> bool:

@@ -125,6 +125,16 @@ def test_interactions_follow_a_more_particular_aspect_of_a_two_medicine_question
 
 
 @pytest.mark.parametrize(
+    "question, group",
+    [("아이 감기약이랑 콧물약 같이 먹여도 되나요?", "child"), ("임산부인데 철분제랑 위장약 함께 먹어도 되나요", "pregnant")],
+)
+def test_two_taken_together_for_a_group_ask_the_interactions_first(read, question, group):
+    frame = read(question)
+    assert frame.population.group == group
+    assert frame.aspects[0] == "interactions"  # the pair is asked about; the group is whom it is for
+
+
+@pytest.mark.parametrize(
     "question", ["게보린 진통제 하루에 몇 알 먹어요", "진통제 게보린 먹고 졸려요", "소화제 베아제 매일 먹어도 돼요"]
 )
 def test_a_kind_written_beside_a_name_says_what_it_is_not_a_second_medicine(read, question):
