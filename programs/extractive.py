@@ -21,11 +21,12 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass, field
 
-from programs import citations, offer_guard
+from programs import citations, comparison, offer_guard
 from programs.answer_requirements import SECTION_WORDS
 from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
 from programs.citations import short_product
@@ -363,7 +364,18 @@ def extractive_answer(
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
     pool = pool_positions(docs)
     withheld = offer_guard.marking(docs, {short_product(docs[n - 1]) for n in pool})  # forbidden products found
-    if which_medicine(question, docs, sections, frame):
+    side = side_by_side(question, docs, names, frame)
+    if side:
+        rules = [
+            q for q in choose(question, docs, terms, sections, 0, names, frame) if is_user_rule(docs[q.sources[0] - 1])
+        ]
+        opening = comparison.OPENING.format(
+            section=comparison.SECTION_LABELS[docs[side[0].n - 1].metadata.get("section", "efcy")],
+            names=", ".join(short_product(docs[c.n - 1]) for c in side),
+        )
+        body = [q.line() for q in rules] + [f"{c.label}: {c.sentence} {citations.cite([c.n])}" for c in side]
+        body += [q.line() for q in beside_comparison(question, docs, terms, sections, names, frame, side)]
+    elif which_medicine(question, docs, sections, frame):
         products = product_list(question, docs, terms, sections, limit=max_quotes)
         rules = [
             q for q in choose(question, docs, terms, sections, 0, names, frame) if is_user_rule(docs[q.sources[0] - 1])
@@ -389,6 +401,38 @@ def extractive_answer(
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()
     return "\n\n".join(p for p in [opening, "\n".join(body), SAFETY_LINE, notice] if p)
+
+
+def side_by_side(question: str, docs: list[Document], names=(), frame=None) -> list:
+    """For a question comparing two or more products it names whose efficacy sections were found, each one's name
+    with ingredients and best efficacy sentence (`programs/comparison.py`); products the user's rules forbid are
+    left out (the marking line names them). [] for any other question."""
+    is_named = naming(question, docs, names)
+    frame = frame or _frame(question, bool(names))
+    if not frame.comparison:
+        return []
+    allowed = [d for d in docs if not offer_guard.is_forbidden(d)]
+    ranker = SentenceRanker(question, names)
+    seqs = comparison.named_products(allowed, is_named, question)
+    return comparison.compared(seqs, docs, ranker.score, comparison.compared_section(frame.aspects))
+
+
+def beside_comparison(question: str, docs: list[Document], terms, sections, names, frame, side) -> list[Quote]:
+    """The best two sentences of what a comparison question asks beside it (`comparison.asked_beside`: 번갈아 먹여도
+    → interactions), each said with its product, none repeating a sentence set side by side; [] when it asks
+    nothing beside."""
+    frame = frame or _frame(question, bool(names))
+    beside = comparison.asked_beside(frame.aspects)
+    if not beside:
+        return []
+    asked = dataclasses.replace(frame, aspects=beside)
+    quotes = [
+        q for q in choose(question, docs, terms, sections, 2, names, asked) if not is_user_rule(docs[q.sources[0] - 1])
+    ]
+    quotes = [q for q in quotes if not any(same(q.text, c.sentence) for c in side)]
+    for q in quotes:
+        q.product = short_product(_source(q, docs))
+    return quotes
 
 
 def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=(), frame=None) -> bool:

@@ -272,8 +272,9 @@ def read_aspects(
         aspects.remove("missed_dose")  # 깜빡하고 두 번 먹였어요: taken twice, not missed
     if population.aspect and (population.stated or not any(a not in GENERIC for a in aspects)):
         aspects.append(population.aspect)  # a group only implied by 먹여도 is asked about when nothing else is
-    if any(w in unnamed for w in COMPARE_WORDS):
-        aspects.append("comparison")
+    compared = any(w in unnamed for w in COMPARE_WORDS)
+    if compared and "intrc" not in lexicon.asked(unnamed, pairs=False)[0]:
+        aspects = [a for a in aspects if a != "interactions"]  # 타이레놀이랑 게보린 차이: 이랑 joins two compared
     aspects = [a for a in dict.fromkeys(aspects) if a in ASPECTS]
     if any(a not in GENERIC for a in aspects):
         aspects = [a for a in aspects if a not in GENERIC] + [a for a in aspects if a in GENERIC and a != "cautions"]
@@ -282,6 +283,8 @@ def read_aspects(
     particular = [a for a in aspects if a not in POPULATION_ASPECTS]
     if population.aspect and (not particular or all(a in GENERIC for a in particular)):
         aspects = [population.aspect, *[a for a in aspects if a != population.aspect]]
+    if compared:
+        aspects = ["comparison", *(aspects or ["efficacy"])]  # 뭐가 나아요, 차이가 뭐예요: which of two, for what
     return aspects or ["efficacy"]
 
 
@@ -343,7 +346,7 @@ def with_interactions(aspects: list[str]) -> list[str]:
     return ["interactions", *[a for a in aspects if a != "efficacy"]]
 
 
-TOGETHER = ("같이", "함께")  # 같이 먹여도, 함께 복용: whether two are taken together
+TOGETHER = ("같이", "함께", "번갈아")  # 같이 먹여도, 함께 복용, 번갈아 먹여도: whether two are taken together
 
 
 def asks_together(question: str, lexicon: Lexicon) -> bool:

@@ -74,6 +74,20 @@ def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
 
 
 @pytest.mark.parametrize(
+    "question, second",
+    [("게보린이랑 부루펜 차이가 뭐예요?", "efficacy"), ("베아제하고 훼스탈 중에 뭐가 나아요?", "efficacy")],
+)
+def test_a_comparison_is_asked_first_and_its_pair_word_asks_no_interaction(read, question, second):
+    frame = read(question)
+    assert frame.comparison and frame.aspects[:2] == ("comparison", second)  # which of two, for what
+    assert "interactions" not in frame.aspects  # 이랑 joins the two compared
+
+
+def test_alternating_two_compared_still_asks_whether_they_go_together(read):
+    assert "interactions" in read("게보린이랑 부루펜 뭐가 달라요? 번갈아 먹어도 돼요?").aspects
+
+
+@pytest.mark.parametrize(
     "question, group",
     [
         ("모유 먹이는 중인데 감기약 먹어도 되나요? 애기한테 갈까봐", "breastfeeding"),

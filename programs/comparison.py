@@ -1,0 +1,102 @@
+"""A question comparing the products it names (타이레놀이랑 게보린 차이가 뭐예요, 판콜이랑 판피린 뭐가 나아요): each
+product with its ingredients and the efficacy sentence that best matches the question, side by side, so the asker
+sees what each is for and whether they share an ingredient. The no-LM answer quotes these instead of whatever
+section a pair word (이랑) drew retrieval to.
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> a = Document("easydrug:1:efcy", "타이레놀정 (아세트아미노펜)\\n[효능·효과] 두통, 월경통에 사용합니다.",
+    ...              {"section": "efcy"})
+    >>> b = Document("easydrug:2:efcy", "게보린정 (아세트아미노펜,카페인무수물)\\n[효능·효과] 두통, 치통에 사용합니다.",
+    ...              {"section": "efcy"})
+    >>> for c in compared(["1", "2"], [a, b], lambda s: 0.0):
+    ...     print(c.label, "|", c.sentence, "|", c.n)
+    타이레놀정 (아세트아미노펜) | [효능·효과] 두통, 월경통에 사용합니다. | 1
+    게보린정 (아세트아미노펜,카페인무수물) | [효능·효과] 두통, 치통에 사용합니다. | 2
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from programs.text import split_sentences
+from retrievers.documents import Document
+
+MAX_COMPARED = 3  # products set side by side at most
+OPENING = "질문한 제품을 나란히 적었습니다(성분 · {section}): {names}."
+COMPARED_ON = {"side_effects": "se", "dosage": "useMethod"}  # an aspect compared on its own section (덜 졸린 것)
+# asked with any comparison (what for, may I, for whom: the efficacy and the marking line say it)
+NOT_BESIDE = frozenset({"comparison", "efficacy", "cautions", "pregnancy", "breastfeeding", "child_use", "elderly"})
+SECTION_LABELS = {
+    "efcy": "효능·효과",
+    "se": "이상반응(부작용)",
+    "useMethod": "용법·용량",
+}
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One product of a comparison: its leaflet's first line (the name and its ingredients), the efficacy sentence
+    quoted, and the 1-based position of the document it is from."""
+
+    label: str
+    sentence: str
+    n: int
+
+
+def named_products(docs: list[Document], is_named: Callable[[Document], bool], question: str = "") -> list[str]:
+    """The item numbers of the leaflets the question names, in the order the question names them (by the first two
+    letters of the product's name; one it does not write so goes last), else in the order they were found."""
+    seqs = [d.id.split(":")[1] for d in docs if d.id.startswith("easydrug:") and is_named(d)]
+    first = {}
+    for d in docs:
+        seq = d.id.split(":")[1] if d.id.startswith("easydrug:") else ""
+        if seq and seq not in first:
+            at = question.find(str(d.metadata.get("item_name", d.text))[:2])
+            first[seq] = at if at >= 0 else len(question)
+    return sorted(dict.fromkeys(seqs), key=lambda seq: first.get(seq, len(question)))
+
+
+def compared_section(aspects) -> str:
+    """The leaflet section a comparison is made on: that of the first aspect asked beside the comparison which one
+    of `SECTION_LABELS` answers (덜 졸린 → se), else 효능·효과.
+
+    >>> compared_section(["comparison", "side_effects"]), compared_section(["comparison", "child_use"])
+    ('se', 'efcy')
+    """
+    return next((COMPARED_ON[a] for a in aspects if a in COMPARED_ON), "efcy")
+
+
+def asked_beside(aspects) -> tuple[str, ...]:
+    """What the question asks beside the comparison that the sections compared do not answer (번갈아 먹여도 →
+    interactions): the answer quotes its sentences after the products set side by side, whether the two go
+    together first (a question about two products asks that before how either is taken).
+
+    >>> asked_beside(["comparison", "how_to_take", "interactions"]), asked_beside(["comparison", "side_effects"])
+    (('interactions', 'how_to_take'), ())
+    """
+    beside = [a for a in aspects if a not in NOT_BESIDE and a not in COMPARED_ON]
+    return tuple(sorted(beside, key=lambda a: a != "interactions"))
+
+
+def compared(
+    seqs: list[str], docs: list[Document], score: Callable[[str], float], section: str = "efcy"
+) -> list[Compared]:
+    """For each product of `seqs` whose `section` (효능·효과 unless the comparison asks another: 덜 졸린 → 이상반응)
+    is among `docs`, its best sentence by `score` (a tie to the first); up to `MAX_COMPARED` products. Fewer than
+    two found: nothing to set side by side, so none."""
+    out = []
+    for seq in seqs:
+        at = next((n for n, d in enumerate(docs, 1) if d.id == f"easydrug:{seq}:{section}"), None)
+        if at is None:
+            continue
+        head, _, body = docs[at - 1].text.partition("\n")
+        sentences = [s for s in split_sentences(body) if s.strip()]
+        if not sentences:
+            continue
+        best = max(sentences, key=lambda s: (score(s), -sentences.index(s)))
+        out.append(Compared(head.strip(), best, at))
+        if len(out) == MAX_COMPARED:
+            break
+    return out if len(out) >= 2 else []

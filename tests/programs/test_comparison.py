@@ -1,0 +1,27 @@
+"""A question comparing the products it names, answered with no LM over the real `Searcher` (mini corpus): each
+product side by side with its ingredients and efficacy sentence, not the interaction list a pair word (이랑) draws."""
+
+import pytest
+
+from programs.crag import CRAG
+
+BEAZE = "베아제정 (디아스타제·프로테아제·셀룰라제"
+FESTAL = "훼스탈플러스정 (판크레아틴,셀룰라제"
+
+
+@pytest.mark.parametrize("question", ["베아제랑 훼스탈 차이가 뭐예요?", "베아제하고 훼스탈 중에 뭐가 나아요? 과식했어요"])
+def test_two_named_products_compared_are_set_side_by_side_with_their_ingredients(searcher, question):
+    answer = CRAG(backend=searcher)(question=question).answer
+    assert answer.startswith("질문한 제품을 나란히 적었습니다(성분 · 효능·효과): 베아제정, 훼스탈플러스정.")
+    lines = [line for line in answer.splitlines() if "[문서 " in line]
+    assert lines[0].startswith(BEAZE) and lines[1].startswith(FESTAL)  # in the order the question names them
+    assert all("[효능·효과]" in line for line in lines[:2])
+    assert "[상호작용" not in answer
+
+
+def test_what_a_comparison_asks_beside_it_is_quoted_after_the_products(searcher):
+    answer = CRAG(backend=searcher)(question="게보린이랑 부루펜 뭐가 달라요? 번갈아 먹어도 돼요?").answer
+    lines = [line for line in answer.splitlines() if "[문서 " in line]
+    assert lines[0].startswith("게보린정 (") and lines[1].startswith("부루펜정200밀리그램 (")
+    assert any("[상호작용" in line for line in lines[2:])  # 번갈아 먹어도: whether the two go together
+
