@@ -114,9 +114,10 @@ class AspectCheck:
         return {"asked": list(self.asked), "spoken": list(self.spoken), "missed": list(self.missed)}
 
 
-def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: bool = False) -> bool:
+def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words=False) -> bool:
     """Whether one quote speaks to one aspect (see the module docstring); `group` is the frame's population group;
-    `by_words`: the question asked it by a situation's words, so only those words answer it.
+    `by_words`: the question asked it by a situation's words, so only those words answer it (the vocabulary aspects
+    asked, when given: 쪼개서 asks crushing, which 물과 함께 does not answer).
 
     >>> speaks_to("breastfeeding", Quoted("수유부는 의사와 상의하십시오.", "atpn"))
     True
@@ -137,9 +138,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: bo
     if aspect == "duration" and PERIOD.search(quote.text):
         return True
     vocab = load_vocabulary()
-    return any(
-        vocab.match(v, quote.text) >= 1.0 for v in (*FRAME_VOCAB.get(aspect, ()), *RELATED_VOCAB.get(aspect, ()))
-    )
+    words = by_words if isinstance(by_words, tuple) and by_words else FRAME_VOCAB.get(aspect, ())
+    return any(vocab.match(v, quote.text) >= 1.0 for v in (*words, *RELATED_VOCAB.get(aspect, ())))
 
 
 def aspect_check(frame: QuestionFrame, quotes: list[Quoted], morphemes=()) -> AspectCheck:
@@ -148,9 +148,8 @@ def aspect_check(frame: QuestionFrame, quotes: list[Quoted], morphemes=()) -> As
     asked = tuple(a for a in frame.aspects if a not in UNCHECKED)
     group = frame.population.group
     worded = set(load_vocabulary().asked(frame.question, morphemes))
-    spoken = tuple(
-        a for a in asked if any(speaks_to(a, q, group, bool(worded & set(FRAME_VOCAB.get(a, ())))) for q in quotes)
-    )
+    by_words = {a: tuple(v for v in FRAME_VOCAB.get(a, ()) if v in worded) for a in asked}
+    spoken = tuple(a for a in asked if any(speaks_to(a, q, group, by_words[a]) for q in quotes))
     return AspectCheck(asked, spoken)
 
 

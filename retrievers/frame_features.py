@@ -37,7 +37,7 @@ from retrievers.aspects import load_vocabulary
 from retrievers.documents import Hit
 from retrievers.lexicon import Lexicon
 from retrievers.names import squash
-from retrievers.question_frame import FRAME_VOCAB, SECTION_ASPECT, QuestionFrame
+from retrievers.question_frame import FRAME_VOCAB, SECTION_ASPECT, WORDS_ONLY, QuestionFrame
 
 FRAME_FEATURES = (
     "kind_asks_particular",
@@ -85,7 +85,7 @@ def speaks(frame: QuestionFrame, hit: Hit) -> float:
     if any(section in ASPECT_SECTIONS.get(a, ()) for a in frame.aspects):
         return 1.0
     vocab = load_vocabulary()
-    wanted = [v for a in frame.aspects for v in FRAME_VOCAB.get(a, ()) if v in vocab.seeds]
+    wanted = [v for a in frame.aspects for v in FRAME_VOCAB.get(a, ()) if v in vocab.seeds and v not in WORDS_ONLY]
     return max((vocab.match(v, hit.doc.text) for v in dict.fromkeys(wanted)), default=0.0)
 
 

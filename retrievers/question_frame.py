@@ -73,7 +73,9 @@ VOCAB_ASPECT = {
     "smoking": "smoking",
     "onset": "onset",
     "sharing": "how_to_take",
+    "water": "how_to_take",
 }
+WORDS_ONLY = frozenset({"water"})  # asked only in its own words (물이랑, 물 없이), never read from its frame aspect
 FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet words speak to it
 for _v, _f in VOCAB_ASPECT.items():
     FRAME_VOCAB.setdefault(_f, []).append(_v)
@@ -172,8 +174,8 @@ class QuestionFrame:
     @property
     def vocabulary_aspects(self) -> list[str]:
         """The situation vocabulary's aspects (retrievers/aspects.py) that speak to the frame's aspects and group."""
-        out = [v for a in self.aspects if a not in GENERIC for v in FRAME_VOCAB.get(a, ())]  # cautions is no lens
-        return list(dict.fromkeys(out))
+        out = [v for a in self.aspects if a not in GENERIC for v in FRAME_VOCAB.get(a, ()) if v not in WORDS_ONLY]
+        return list(dict.fromkeys(out))  # cautions is no lens; how a medicine is taken is not always with water
 
     def to_dict(self) -> dict:
         out = asdict(self)
@@ -266,8 +268,9 @@ def read_aspects(
         aspects += [SECTION_ASPECT[s] for s in hits if s in SECTION_ASPECT and not aspects]
     if any(w in unnamed for w in lexicon.condition_words) and any(s in strong for s in ("atpn", "atpnWarn")):
         aspects.append("contraindication")  # 위궤양 있는 사람도 먹어도 되나요: whether the disease forbids it
-    if "sharing" in situations:
-        aspects = [a for a in aspects if a != "interactions"]  # 남편이랑 같이 써도: shared with a person, not a drug
+    if "sharing" in situations or ("water" in situations and not pairs):
+        # 남편이랑 같이 써도: shared with a person; 물이랑 같이 먹어요: taken with water; neither is a second drug
+        aspects = [a for a in aspects if a != "interactions"]
     if "overdose" in aspects and "missed_dose" in aspects:
         aspects.remove("missed_dose")  # 깜빡하고 두 번 먹였어요: taken twice, not missed
     if population.aspect and (population.stated or not any(a not in GENERIC for a in aspects)):

@@ -68,6 +68,8 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("하루에 몇 번 먹어요", "dose"),
         ("스트렙실 그냥 깨물어 먹으면 안돼요", "crushing"),  # 깨물거나 부수지 말고: the leaflets' word
         ("코 스프레이 남편이랑 같이 써도 되나요", "sharing"),  # 가능한 공동으로 사용하지 마십시오
+        ("가루약 물이랑 같이 먹어요? 그냥 털어넣어요?", "water"),  # 물 없이 복용합니다
+        ("알약 물 없이 먹어도 돼요", "water"),
     ],
 )
 def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
@@ -89,6 +91,19 @@ def test_seeds_match_sentences_but_not_inside_common_words():
     assert vocab.match("alcohol", "수술 후에는 의사와 상의하십시오.") == 0.0  # 술 is no seed: it is in 수술
     assert vocab.match("crushing", "갈색 병에 보관하십시오.") == 0.0  # 갈 is no seed: it is in 갈색
     assert vocab.match("driving", "졸음이 올 수 있습니다.") == MINED_SHARE  # a mined word only
+
+
+@pytest.mark.parametrize("question", ["어린이 물약 먹여도 돼요", "물파스 발라도 돼요", "약물 알레르기 있어요"])
+def test_water_is_asked_only_in_its_own_words_not_inside_a_medicines_name(tok, question):
+    assert "water" not in load_vocabulary().asked(question, tok(question))
+
+
+def test_water_seeds_mark_taking_with_water_not_another_drug_or_washing():
+    vocab = load_vocabulary()
+    assert vocab.match("water", "1일 3~6회 물 없이 복용합니다.") == 1.0
+    assert vocab.match("water", "1일 3회 소량의 물과 함께 복용합니다.") == 1.0
+    assert vocab.match("water", "다른 약물과 함께 복용하지 마십시오.") == 0.0  # 약물과 함께: another drug
+    assert vocab.match("water", "눈에 들어간 경우 충분한 물로 씻어 내십시오.") == 0.0  # washing
 
 
 def test_symptom_and_class_words_are_the_targets_of_a_question():

@@ -73,6 +73,13 @@ def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
     assert frame.aspects[0] == "side_effects"
 
 
+@pytest.mark.parametrize("question", ["가루약 물이랑 같이 먹는 거예요?", "베아제 물 없이 먹어도 돼요?"])
+def test_taking_it_with_water_asks_how_it_is_taken_not_an_interaction(read, question):
+    frame = read(question)
+    assert frame.aspects[0] == "how_to_take"
+    assert "interactions" not in frame.aspects  # 물이랑 같이: water is no second drug
+
+
 @pytest.mark.parametrize(
     "question, second",
     [("게보린이랑 부루펜 차이가 뭐예요?", "efficacy"), ("베아제하고 훼스탈 중에 뭐가 나아요?", "efficacy")],
