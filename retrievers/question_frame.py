@@ -99,6 +99,29 @@ AFTER_INTAKE = (
     "뿌리고",
     "뿌렸",
 )
+# Words saying the medicine was taken or applied some time before (먹었더니, 먹고 나서, 먹고부터, 떼고 나서): a symptom
+# written after one is what the asker noticed since, whatever else the question says of when or how long.
+SINCE_INTAKE = tuple(
+    squash(w)
+    for w in (
+        "먹었더니",
+        "먹고 나서",
+        "먹고부터",
+        "먹은 후",
+        "먹은 뒤",
+        "먹고 몇",
+        "먹였더니",
+        "먹이고 나서",
+        "드시고 나서",
+        "넣었더니",
+        "넣고 나서",
+        "발랐더니",
+        "바르고 나서",
+        "붙였더니",
+        "붙이고 나서",
+        "떼고 나서",
+    )
+)
 CLASS_INTAKE = ("먹으면", "먹였", "먹이구", "먹이니")  # 철분제 먹으면 변비 생긴다던데, 해열제 먹였더니
 # 콧물이 안 멈춰요: what it was taken for; 생리통 때문에: the reason for another medicine
 NOT_HELPED = re.compile(r"안\s*(?:나|낫|떨어|멈|내려|듣|들)|않|그대로|여전|때문")
@@ -286,9 +309,29 @@ def read_aspects(
     particular = [a for a in aspects if a not in POPULATION_ASPECTS]
     if population.aspect and (not particular or all(a in GENERIC for a in particular)):
         aspects = [population.aspect, *[a for a in aspects if a != population.aspect]]
+    if noticed_since(question, lexicon):
+        aspects = ["side_effects", *[a for a in aspects if a != "side_effects"]]
     if compared:
         aspects = ["comparison", *(aspects or ["efficacy"])]  # 뭐가 나아요, 차이가 뭐예요: which of two, for what
     return aspects or ["efficacy"]
+
+
+def noticed_since(question: str, lexicon: Lexicon) -> bool:
+    """A symptom written after a word saying the medicine was taken some time before (`SINCE_INTAKE`), with nothing
+    saying it did not help: what the asker noticed since is the side effect asked first (겔포스 며칠 먹었더니 변비가
+    생겼어요 asks about the constipation, not how many days).
+
+    >>> noticed_since("겔포스 며칠 먹었더니 변비가 생겼어요", Lexicon.load())
+    True
+    >>> lexicon = Lexicon.load()
+    >>> noticed_since("두통약 먹고 나서 두통이 안 나아요", lexicon), noticed_since("겔포스 며칠 먹어도 돼요", lexicon)
+    (False, False)
+    """
+    flat = squash(question)
+    ends = [flat.find(w) + len(w) for w in SINCE_INTAKE if w in flat]
+    if not ends or NOT_HELPED.search(question):
+        return False
+    return any(flat.find(w) >= min(ends) for w in lexicon.target_words(flat))
 
 
 def new_symptom(question: str, unnamed: str, lexicon: Lexicon) -> bool:

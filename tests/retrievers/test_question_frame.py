@@ -73,6 +73,13 @@ def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
     assert frame.aspects[0] == "side_effects"
 
 
+@pytest.mark.parametrize(
+    "question", ["겔포스 며칠 먹었더니 변비가 생겼어요 원래 그런가요?", "게보린 먹고 몇 시간 있다가 두드러기가 올라왔어요"]
+)
+def test_a_symptom_noticed_since_taking_it_asks_its_side_effects_first(read, question):
+    assert read(question).aspects[0] == "side_effects"  # not how many days (며칠) or when (몇 시간)
+
+
 @pytest.mark.parametrize("question", ["가루약 물이랑 같이 먹는 거예요?", "베아제 물 없이 먹어도 돼요?"])
 def test_taking_it_with_water_asks_how_it_is_taken_not_an_interaction(read, question):
     frame = read(question)
