@@ -114,7 +114,7 @@ class AspectCheck:
         return {"asked": list(self.asked), "spoken": list(self.spoken), "missed": list(self.missed)}
 
 
-def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words=False) -> bool:
+def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tuple[str, ...] = ()) -> bool:
     """Whether one quote speaks to one aspect (see the module docstring); `group` is the frame's population group;
     `by_words`: the question asked it by a situation's words, so only those words answer it (the vocabulary aspects
     asked, when given: 쪼개서 asks crushing, which 물과 함께 does not answer).
@@ -138,7 +138,7 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words=Fal
     if aspect == "duration" and PERIOD.search(quote.text):
         return True
     vocab = load_vocabulary()
-    words = by_words if isinstance(by_words, tuple) and by_words else FRAME_VOCAB.get(aspect, ())
+    words = by_words or FRAME_VOCAB.get(aspect, ())
     return any(vocab.match(v, quote.text) >= 1.0 for v in (*words, *RELATED_VOCAB.get(aspect, ())))
 
 

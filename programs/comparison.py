@@ -26,8 +26,8 @@ from retrievers.documents import Document
 MAX_COMPARED = 3  # products set side by side at most
 OPENING = "질문한 제품을 나란히 적었습니다(성분 · {section}): {names}."
 COMPARED_ON = {"side_effects": "se", "dosage": "useMethod"}  # an aspect compared on its own section (덜 졸린 것)
-# asked with any comparison (what for, may I, for whom: the efficacy and the marking line say it)
-NOT_BESIDE = frozenset({"comparison", "efficacy", "cautions", "pregnancy", "breastfeeding", "child_use", "elderly"})
+# asked with any comparison (what for, may I: the efficacy says it); who it is for (임신 중인데) is said beside
+NOT_BESIDE = frozenset({"comparison", "efficacy", "cautions"})
 SECTION_LABELS = {
     "efcy": "효능·효과",
     "se": "이상반응(부작용)",
@@ -75,6 +75,8 @@ def asked_beside(aspects) -> tuple[str, ...]:
 
     >>> asked_beside(["comparison", "how_to_take", "interactions"]), asked_beside(["comparison", "side_effects"])
     (('interactions', 'how_to_take'), ())
+    >>> asked_beside(["comparison", "pregnancy"])
+    ('pregnancy',)
     """
     beside = [a for a in aspects if a not in NOT_BESIDE and a not in COMPARED_ON]
     return tuple(sorted(beside, key=lambda a: a != "interactions"))

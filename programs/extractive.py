@@ -370,7 +370,7 @@ def extractive_answer(
             q for q in choose(question, docs, terms, sections, 0, names, frame) if is_user_rule(docs[q.sources[0] - 1])
         ]
         opening = comparison.OPENING.format(
-            section=comparison.SECTION_LABELS[docs[side[0].n - 1].metadata.get("section", "efcy")],
+            section=comparison.SECTION_LABELS.get(docs[side[0].n - 1].id.rsplit(":", 1)[-1], "효능·효과"),
             names=", ".join(short_product(docs[c.n - 1]) for c in side),
         )
         body = [q.line() for q in rules] + [f"{c.label}: {c.sentence} {citations.cite([c.n])}" for c in side]
@@ -430,6 +430,8 @@ def beside_comparison(question: str, docs: list[Document], terms, sections, name
         q for q in choose(question, docs, terms, sections, 2, names, asked) if not is_user_rule(docs[q.sources[0] - 1])
     ]
     quotes = [q for q in quotes if not any(same(q.text, c.sentence) for c in side)]
+    # a product the user's rules forbid is never quoted under its own name as one of the choices
+    quotes = [q for q in quotes if not all(offer_guard.is_forbidden(docs[n - 1]) for n in q.sources)]
     for q in quotes:
         q.product = short_product(_source(q, docs))
     return quotes

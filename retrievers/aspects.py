@@ -45,13 +45,17 @@ class AspectVocabulary:
     idf: dict[str, float]
     idf_unseen: float
 
-    def asked(self, question: str, morphemes=()) -> list[str]:
+    def asked(self, question: str, morphemes=(), spaced: str | None = None) -> list[str]:
         """The aspects a question asks: one of its question words in the question (spaces ignored; a one-syllable
-        word only as one of the question's Kiwi morphemes)."""
+        word only as one of the question's Kiwi morphemes; a word written ``^물이랑`` only at a word's start, so
+        콧물이랑 and 약물과 함께 are no water, read in `spaced`, the question with its spaces, when `question` is
+        squashed)."""
         compact = "".join(question.split())
         found = set(morphemes)
 
         def says(word: str) -> bool:
+            if word.startswith(WORD_START):
+                return bool(word_start(word[1:]).search(question if spaced is None else spaced))
             return word in found if len(word) == 1 else word in compact
 
         return [
@@ -60,9 +64,24 @@ class AspectVocabulary:
 
     def match(self, aspect: str, sentence: str) -> float:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""
-        if any(w in sentence for w in self.seeds[aspect]) or (aspect == "duration" and PERIOD.search(sentence)):
+        spaced = " " + sentence  # a seed written with a leading space (" 물과 함께") also starts a sentence
+        if any(w in spaced for w in self.seeds[aspect]) or (aspect == "duration" and PERIOD.search(sentence)):
             return 1.0
         return MINED_SHARE if any(w in sentence for w in self.mined[aspect]) else 0.0
+
+
+WORD_START = "^"  # an ask written ^물이랑 matches only where a word starts
+
+
+@functools.lru_cache(maxsize=256)
+def word_start(word: str) -> re.Pattern:
+    """`word` (its spaces optional) where no Hangul syllable comes right before it.
+
+    >>> bool(word_start("물이랑").search("용각산은 물이랑 같이")), bool(word_start("물이랑").search("콧물이랑 기침"))
+    (True, False)
+    """
+    letters = [re.escape(c) for c in word if not c.isspace()]
+    return re.compile(r"(?<![가-힣])" + r"\s*".join(letters))
 
 
 @functools.lru_cache(maxsize=1)

@@ -107,8 +107,6 @@ SINCE_INTAKE = tuple(
         "먹었더니",
         "먹고 나서",
         "먹고부터",
-        "먹은 후",
-        "먹은 뒤",
         "먹고 몇",
         "먹였더니",
         "먹이고 나서",
@@ -122,6 +120,8 @@ SINCE_INTAKE = tuple(
         "떼고 나서",
     )
 )
+# 또 먹어도, 두통이 심해서, 기침은 줄었는데: taken again for what it treats, or it helped; no side effect noticed
+NOT_NOTICED = re.compile(r"또|다시|심해서|줄었|나아졌|좋아졌|괜찮아졌|덜해")
 CLASS_INTAKE = ("먹으면", "먹였", "먹이구", "먹이니")  # 철분제 먹으면 변비 생긴다던데, 해열제 먹였더니
 # 콧물이 안 멈춰요: what it was taken for; 생리통 때문에: the reason for another medicine
 NOT_HELPED = re.compile(r"안\s*(?:나|낫|떨어|멈|내려|듣|들)|않|그대로|여전|때문")
@@ -159,6 +159,7 @@ COMPARE_WORDS = tuple(
         "나을까",
     )
 )
+TIME_GAP = re.compile(r"(?:시간|분|간격)차이|차이(?:를)?두")  # 몇 시간 차이 두고: a gap in time, no comparison
 CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽", "물약", "영양제")
 FORM_ENDINGS = ("연고", "시럽", "스프레이", "질정", "물약", "안약", "파스")  # a kind of medicine by its form
 # 약 or 제 after two syllables or more (두통약, 지사제): after one it is mostly another word (예약, 숙제, 실제)
@@ -259,7 +260,7 @@ def read_aspects(
         if len(key) >= 3:
             unnamed = unnamed.replace(key, "|")
     vocab = load_vocabulary()
-    situations = [a for a in vocab.asked(unnamed, morphemes) if a in VOCAB_ASPECT]
+    situations = [a for a in vocab.asked(unnamed, morphemes, spaced=question) if a in VOCAB_ASPECT]
     if "dose" not in situations and AMOUNT.search(question):
         situations.append("dose")  # 반 병 먹이면: an amount is read with its spaces (반병먹이면 ends in no counter)
     explained = [squash(w) for a in situations for w in vocab.asks[a] if squash(w) in unnamed]
@@ -298,7 +299,7 @@ def read_aspects(
         aspects.remove("missed_dose")  # 깜빡하고 두 번 먹였어요: taken twice, not missed
     if population.aspect and (population.stated or not any(a not in GENERIC for a in aspects)):
         aspects.append(population.aspect)  # a group only implied by 먹여도 is asked about when nothing else is
-    compared = any(w in unnamed for w in COMPARE_WORDS)
+    compared = any(w in unnamed for w in COMPARE_WORDS if not (w == "차이" and TIME_GAP.search(unnamed)))
     if compared and "intrc" not in lexicon.asked(unnamed, pairs=False)[0]:
         aspects = [a for a in aspects if a != "interactions"]  # 타이레놀이랑 게보린 차이: 이랑 joins two compared
     aspects = [a for a in dict.fromkeys(aspects) if a in ASPECTS]
@@ -329,7 +330,7 @@ def noticed_since(question: str, lexicon: Lexicon) -> bool:
     """
     flat = squash(question)
     ends = [flat.find(w) + len(w) for w in SINCE_INTAKE if w in flat]
-    if not ends or NOT_HELPED.search(question):
+    if not ends or NOT_HELPED.search(question) or NOT_NOTICED.search(question):
         return False
     return any(flat.find(w) >= min(ends) for w in lexicon.target_words(flat))
 

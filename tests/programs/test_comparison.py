@@ -9,7 +9,7 @@ BEAZE = "베아제정 (디아스타제·프로테아제·셀룰라제"
 FESTAL = "훼스탈플러스정 (판크레아틴,셀룰라제"
 
 
-@pytest.mark.parametrize("question", ["베아제랑 훼스탈 차이가 뭐예요?", "베아제하고 훼스탈 중에 뭐가 나아요? 과식했어요"])
+@pytest.mark.parametrize("question", ["베아제랑 훼스탈 차이가 뭐예요?", "베아제하고 훼스탈 중에 뭐가 나아요? 과식"])
 def test_two_named_products_compared_are_set_side_by_side_with_their_ingredients(searcher, question):
     answer = CRAG(backend=searcher)(question=question).answer
     assert answer.startswith("질문한 제품을 나란히 적었습니다(성분 · 효능·효과): 베아제정, 훼스탈플러스정.")
@@ -25,3 +25,10 @@ def test_what_a_comparison_asks_beside_it_is_quoted_after_the_products(searcher)
     assert lines[0].startswith("게보린정 (") and lines[1].startswith("부루펜정200밀리그램 (")
     assert any("[상호작용" in line for line in lines[2:])  # 번갈아 먹어도: whether the two go together
 
+
+def test_a_product_the_users_rules_forbid_is_never_set_side_by_side(searcher):
+    question = "게보린이랑 부루펜 뭐가 달라요? 번갈아 먹어도 돼요?"
+    pred = CRAG(backend=searcher)(question=question, user={"pregnant": True})
+    lines = [line for line in pred.answer.splitlines() if "[문서 " in line]
+    assert not any(line.startswith(("부루펜정200밀리그램 (", "부루펜정200밀리그램:")) for line in lines)  # 임부금기
+    assert "나란히 적었습니다" not in pred.answer  # one product left: nothing to set beside it

@@ -93,7 +93,17 @@ def test_seeds_match_sentences_but_not_inside_common_words():
     assert vocab.match("driving", "졸음이 올 수 있습니다.") == MINED_SHARE  # a mined word only
 
 
-@pytest.mark.parametrize("question", ["어린이 물약 먹여도 돼요", "물파스 발라도 돼요", "약물 알레르기 있어요"])
+@pytest.mark.parametrize(
+    "question",
+    [
+        "어린이 물약 먹여도 돼요",
+        "물파스 발라도 돼요",
+        "약물 알레르기 있어요",
+        "타이레놀 다른 약물과 함께 먹어도 돼요?",  # another drug, not water
+        "콧물이랑 기침이 같이 나요",
+        "음식물이랑 같이 먹어도 되나요",
+    ],
+)
 def test_water_is_asked_only_in_its_own_words_not_inside_a_medicines_name(tok, question):
     assert "water" not in load_vocabulary().asked(question, tok(question))
 
@@ -104,6 +114,8 @@ def test_water_seeds_mark_taking_with_water_not_another_drug_or_washing():
     assert vocab.match("water", "1일 3회 소량의 물과 함께 복용합니다.") == 1.0
     assert vocab.match("water", "다른 약물과 함께 복용하지 마십시오.") == 0.0  # 약물과 함께: another drug
     assert vocab.match("water", "눈에 들어간 경우 충분한 물로 씻어 내십시오.") == 0.0  # washing
+    assert vocab.match("water", "충분한 물과 함께 씻어내십시오.") == 0.0
+    assert vocab.match("water", "물과 함께 복용하십시오.") == 1.0  # a sentence's start counts as the leading space
 
 
 def test_symptom_and_class_words_are_the_targets_of_a_question():

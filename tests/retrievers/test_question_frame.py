@@ -74,10 +74,23 @@ def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
 
 
 @pytest.mark.parametrize(
-    "question", ["겔포스 며칠 먹었더니 변비가 생겼어요 원래 그런가요?", "게보린 먹고 몇 시간 있다가 두드러기가 올라왔어요"]
+    "question", ["겔포스 며칠 먹었더니 변비가 생겼어요 원래 그런가요?", "게보린 먹고 몇 시간 있다가 두드러기가 났어요"]
 )
 def test_a_symptom_noticed_since_taking_it_asks_its_side_effects_first(read, question):
     assert read(question).aspects[0] == "side_effects"  # not how many days (며칠) or when (몇 시간)
+
+
+def test_taking_it_again_for_what_it_treats_is_no_side_effect(read):
+    assert "side_effects" not in read("게보린 먹고 몇 시간 뒤에 또 먹어도 돼요? 두통이 심해서요").aspects
+
+
+def test_another_drug_taken_with_it_is_an_interaction_not_water(read):
+    assert read("게보린 다른 약물과 함께 먹어도 돼요?").aspects[0] == "interactions"
+
+
+def test_hours_apart_is_a_gap_in_time_not_a_comparison(read):
+    frame = read("게보린이랑 부루펜 몇 시간 차이 두고 먹어요?")
+    assert not frame.comparison and "interactions" in frame.aspects
 
 
 @pytest.mark.parametrize("question", ["가루약 물이랑 같이 먹는 거예요?", "베아제 물 없이 먹어도 돼요?"])
@@ -154,7 +167,10 @@ def test_interactions_follow_a_more_particular_aspect_of_a_two_medicine_question
 
 @pytest.mark.parametrize(
     "question, group",
-    [("아이 감기약이랑 콧물약 같이 먹여도 되나요?", "child"), ("임산부인데 철분제랑 위장약 함께 먹어도 되나요", "pregnant")],
+    [
+        ("아이 감기약이랑 콧물약 같이 먹여도 돼요?", "child"),
+        ("임산부인데 철분제랑 위장약 함께 먹어도 돼요", "pregnant"),
+    ],
 )
 def test_two_taken_together_for_a_group_ask_the_interactions_first(read, question, group):
     frame = read(question)
