@@ -366,9 +366,7 @@ def extractive_answer(
     withheld = offer_guard.marking(docs, {short_product(docs[n - 1]) for n in pool})  # forbidden products found
     side = side_by_side(question, docs, names, frame)
     if side:
-        rules = [
-            q for q in choose(question, docs, terms, sections, 0, names, frame) if is_user_rule(docs[q.sources[0] - 1])
-        ]
+        rules = user_rules(question, docs, terms, sections, names, frame)
         opening = comparison.OPENING.format(
             section=comparison.SECTION_LABELS.get(docs[side[0].n - 1].id.rsplit(":", 1)[-1], "효능·효과"),
             names=", ".join(short_product(docs[c.n - 1]) for c in side),
@@ -377,9 +375,7 @@ def extractive_answer(
         body += [q.line() for q in beside_comparison(question, docs, terms, sections, names, frame, side)]
     elif which_medicine(question, docs, sections, frame):
         products = product_list(question, docs, terms, sections, limit=max_quotes)
-        rules = [
-            q for q in choose(question, docs, terms, sections, 0, names, frame) if is_user_rule(docs[q.sources[0] - 1])
-        ]
+        rules = user_rules(question, docs, terms, sections, names, frame)
         names = ", ".join(dict.fromkeys(short_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{short_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
@@ -403,14 +399,19 @@ def extractive_answer(
     return "\n\n".join(p for p in [opening, "\n".join(body), SAFETY_LINE, notice] if p)
 
 
+def user_rules(question: str, docs: list[Document], terms, sections, names, frame) -> list[Quote]:
+    """The user's DUR rules among `docs`, each once, as `choose` quotes them (no other sentence)."""
+    return [q for q in choose(question, docs, terms, sections, 0, names, frame) if is_user_rule(docs[q.sources[0] - 1])]
+
+
 def side_by_side(question: str, docs: list[Document], names=(), frame=None) -> list:
     """For a question comparing two or more products it names whose efficacy sections were found, each one's name
     with ingredients and best efficacy sentence (`programs/comparison.py`); products the user's rules forbid are
     left out (the marking line names them). [] for any other question."""
-    is_named = naming(question, docs, names)
     frame = frame or _frame(question, bool(names))
     if not frame.comparison:
         return []
+    is_named = naming(question, docs, names)
     allowed = [d for d in docs if not offer_guard.is_forbidden(d)]
     ranker = SentenceRanker(question, names)
     seqs = comparison.named_products(allowed, is_named, question)

@@ -102,7 +102,11 @@ def test_taking_it_with_water_asks_how_it_is_taken_not_an_interaction(read, ques
 
 @pytest.mark.parametrize(
     "question, second",
-    [("게보린이랑 부루펜 차이가 뭐예요?", "efficacy"), ("베아제하고 훼스탈 중에 뭐가 나아요?", "efficacy")],
+    [
+        ("게보린이랑 부루펜 차이가 뭐예요?", "efficacy"),
+        ("베아제하고 훼스탈 중에 뭐가 나아요?", "efficacy"),
+        ("베아제랑 훼스탈 머가 더 나음?", "efficacy"),  # 뭐가 as people type it
+    ],
 )
 def test_a_comparison_is_asked_first_and_its_pair_word_asks_no_interaction(read, question, second):
     frame = read(question)
