@@ -175,7 +175,8 @@ class NameIndex:
         for length in range(min(self.max_len, len(q)), 2, -1):
             for start in range(0, len(q) - length + 1):
                 key = q[start : start + length]
-                if not any(taken[start : start + length]) and self._take(key, found):
+                if (key in self.products or key in self.ingredients) and not any(taken[start : start + length]):
+                    self._take(key, found)
                     taken[start : start + length] = [True] * length
         if readings:
             self._match_sound_alike(q, taken, found)

@@ -12,8 +12,11 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable
+
+MEMO = 512  # texts whose Kiwi analysis is kept: one question is read by the BM25 query, the reading and the name check
 
 # Nouns, roots, foreign words, numbers, and verb/adjective stems ("졸리", "쓰리") carry the meaning.
 KEEP_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "XR", "SL", "SH", "SN", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
@@ -34,6 +37,7 @@ class KiwiTokenizer:
         self._kiwi = Kiwi(num_workers=num_workers)
         for word in self.user_words:
             self._kiwi.add_user_word(word, "NNP", 0.0)
+        self._analysed = functools.lru_cache(maxsize=MEMO)(lambda text: tuple(self._kiwi.tokenize(text)))
 
     @property
     def fingerprint(self) -> str:
@@ -49,18 +53,18 @@ class KiwiTokenizer:
         return out
 
     def __call__(self, text: str) -> list[str]:
-        return self._keep(self._kiwi.tokenize(text))
+        return self._keep(self._analysed(text))
 
     def tagged(self, text: str) -> list:
         """Kiwi's tokens of `text` (``form``, ``tag``, ``oov`` …), none filtered out."""
-        return self._kiwi.tokenize(text)
+        return list(self._analysed(text))
 
     def unknown_words(self, text: str) -> list[str]:
         """Words of `text` Kiwi's dictionary (and the user dictionary) does not know, and words in Latin letters:
         where an unrecognised or misspelt drug name ends up (락툴로오스, 부루팬, lexapro; not 서울 or 여행)."""
         return [
             t.form.lower()
-            for t in self._kiwi.tokenize(text)
+            for t in self._analysed(text)
             if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS)
         ]
 
@@ -75,7 +79,7 @@ class KiwiTokenizer:
         >>> KiwiTokenizer().reading("목 아플때 약 써도 되나요")[0].replace(" ", "")
         '목아파때약써돼'
         """
-        tokens = self._kiwi.tokenize(text)
+        tokens = self._analysed(text)
         spans = []  # (start, end, replacement), in text order
         i = 0
         while i < len(tokens):
