@@ -302,10 +302,14 @@ class Searcher:
 
     def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions
-        and words nobody knows. Not part of `retrieve` (it costs a second Kiwi pass); the program asks for it."""
+        and words nobody knows (Kiwi's unknown words, and nouns written together around a proper noun the corpus
+        never uses). Not part of `retrieve` (it costs a second Kiwi pass); the program asks for it."""
+        vocabulary = self.bm25.vocabulary
+        # a brand Kiwi splits into nouns (타미플루 -> 타미 + 플루) is unknown when the corpus never uses its proper noun
+        compounds = [w for w, nnp in self.tokenizer.proper_compounds(query) if any(p not in vocabulary for p in nnp)]
         return {
             "names_uncovered": uncovered_names(names, hits),
-            "unknown_words": unknown_words(self.tokenizer.unknown_words(query), self.bm25.vocabulary, names, hits),
+            "unknown_words": unknown_words([*self.tokenizer.unknown_words(query), *compounds], vocabulary, names, hits),
         }
 
     def _reading(self, query: str) -> tuple[str, bool]:

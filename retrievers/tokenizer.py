@@ -20,6 +20,7 @@ MEMO = 512  # texts whose Kiwi analysis is kept: one question is read by the BM2
 
 # Nouns, roots, foreign words, numbers, and verb/adjective stems ("졸리", "쓰리") carry the meaning.
 KEEP_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "XR", "SL", "SH", "SN", "VV", "VA", "VV-R", "VA-R", "VV-I", "VA-I"})
+NOUN_TAGS = ("NNG", "NNP")
 UNKNOWN_NOUN_IDS = frozenset({2, 3})  # Kiwi's placeholder morphemes for a common / proper noun it does not know
 KEPT_ADVERBS = frozenset({"안", "못", "잘", "덜", "더", "같이", "함께", "따로", "바로", "먼저", "미리", "다시", "또"})
 PREDICATE_TAGS = ("VV", "VA")  # verb and adjective stems, regular or not (VV-I, VA-R)
@@ -67,6 +68,26 @@ class KiwiTokenizer:
             for t in self._analysed(text)
             if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS)
         ]
+
+    def proper_compounds(self, text: str) -> list[tuple[str, list[str]]]:
+        """Words Kiwi splits into two or more nouns written together, one of them a proper noun: each as written,
+        with its proper nouns. A brand Kiwi does not know as a whole ends up here (타미플루 -> 타미 + 플루), beside
+        ordinary compounds (모유수유, 생리통약) whose parts the corpus uses (`Searcher.query_coverage` tells them
+        apart).
+
+        >>> KiwiTokenizer().proper_compounds("타미플루 먹고 있어요")
+        [('타미플루', ['타미'])]
+        """
+        out, run = [], []
+        for t in [*self._analysed(text), None]:
+            if t is not None and t.tag in NOUN_TAGS and (not run or run[-1].start + run[-1].len == t.start):
+                run.append(t)
+                continue
+            proper = [x.form.lower() for x in run if x.tag == "NNP"]
+            if len(run) >= 2 and proper:
+                out.append((text[run[0].start : run[-1].start + run[-1].len], proper))
+            run = [t] if t is not None and t.tag in NOUN_TAGS else []
+        return out
 
     def reading(self, text: str) -> tuple[str, bool]:
         """`text` as the rules are written: degree and manner adverbs cut out (머리가 너무 아파요 -> 머리가 아파요)

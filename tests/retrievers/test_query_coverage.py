@@ -26,3 +26,16 @@ def test_a_recognised_name_no_hit_mentions_is_uncovered():
     hits = [Hit(Document("easydrug:1:intrc", "이부프로펜과 함께 복용하지 마십시오"), 3.0)]
     assert uncovered_names(["이부프로펜", "메토트렉세이트"], hits) == ["메토트렉세이트"]
     assert unknown_words(["이부프로펜정"], vocabulary=set(), names=["이부프로펜정"], hits=[]) == []
+
+
+def test_a_brand_kiwi_splits_into_nouns_is_unknown_when_the_corpus_never_uses_its_proper_noun(searcher):
+    # 타미플루 is 타미 (a proper noun no leaflet uses) + 플루: without the compound it passed as two known nouns
+    assert searcher.tokenizer.unknown_words("타미플루 먹는데 게보린 같이 먹어도 되나요") == []
+    r = searcher.retrieve("타미플루 먹는데 게보린 같이 먹어도 되나요", k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["타미플루"]
+
+
+def test_ordinary_compounds_of_known_nouns_are_not_unknown(searcher):
+    for question in ("모유수유 중인데 게보린 먹어도 되나요", "두통약 먹고 운전해도 되나요"):
+        r = searcher.retrieve(question, k=5)
+        assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [], question
