@@ -151,3 +151,13 @@ def test_keeping_an_enteric_coating_whole_speaks_to_crushing():
     vocab = load_vocabulary()
     assert vocab.match("crushing", "이 약의 장용피막을 파손하지 않도록 유의하십시오.") == 1.0
     assert vocab.match("crushing", "조갑파손, 탈모가 나타날 수 있습니다.") < 1.0
+
+
+def test_not_eating_right_after_using_it_speaks_to_meals(tok):
+    """구내염 연고 바르고 바로 밥 먹어도: the leaflets say 사용 후 바로 음식을 먹지 마십시오."""
+    vocab = load_vocabulary()
+    question = "구내염 연고 바르고 바로 밥 먹어도 돼요?"
+    assert "meal" in vocab.asked(question, tok(question))
+    assert vocab.match("meal", "사용 후 바로 음식을 먹지 마십시오.") == 1.0
+    assert vocab.match("meal", "사용 후 음식을 바로 드시지 마십시오.") == 1.0
+    assert vocab.match("meal", "이 약을 복용하기 전에 음식을 삼키기 어렵거나 삼킬 때 통증이 있는 경우") < 1.0
