@@ -104,3 +104,26 @@ def member_order(members: set[str], docs: Iterable[Document]) -> list[str]:
     ranked = [d.id.split(":")[1] for d in docs if d.id.startswith("easydrug:")]
     first = [s for s in dict.fromkeys(ranked) if s in members]
     return first + sorted(members - set(first))
+
+
+def within_asked(docs: list[Document], members: Callable[[list[str]], set[str]], classes, symptoms) -> list[Document]:
+    """`docs` without the leaflets of products the question's class or symptom does not choose (코막힘 스프레이: a
+    wound spray retrieval ranked for 스프레이), when at least one of them is chosen; DUR rows and the user's rules
+    stay. A question naming neither keeps every document.
+
+    >>> table = {"스프레이": {"1", "2"}, "코막힘": {"2", "3"}}
+    >>> members = lambda words: set().union(*(table.get(w, set()) for w in words))
+    >>> docs = [Document("easydrug:1:useMethod", "x"), Document("easydrug:2:useMethod", "y"), Document("dur:a:1", "z")]
+    >>> [d.id for d in within_asked(docs, members, ["스프레이"], ["코막힘"])]
+    ['easydrug:2:useMethod', 'dur:a:1']
+    """
+    if not classes and not symptoms:
+        return docs
+    chosen = products_asked(members, list(classes), list(symptoms)) if classes else members(list(symptoms))
+
+    def leaflet_seq(doc: Document) -> str | None:
+        return doc.id.split(":")[1] if doc.id.startswith("easydrug:") else None
+
+    if not any(leaflet_seq(d) in chosen for d in docs):
+        return docs
+    return [d for d in docs if leaflet_seq(d) is None or leaflet_seq(d) in chosen]

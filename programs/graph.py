@@ -287,6 +287,9 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
         return st.docs
     kept = {d.id for d in st.docs}
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
+    frame = st.result.frame
+    if members is not None and frame is not None and not st.result.names:
+        pool = class_aspect.within_asked(pool, members, frame.targets.classes, frame.targets.symptoms)
     if get is None:
         return pool
     pool = sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.names), extractive.POOL)

@@ -38,6 +38,7 @@ class KiwiTokenizer:
         self._kiwi = Kiwi(num_workers=num_workers)
         for word in self.user_words:
             self._kiwi.add_user_word(word, "NNP", 0.0)
+        self._taught = frozenset(self.user_words)
         self._analysed = functools.lru_cache(maxsize=MEMO)(lambda text: tuple(self._kiwi.tokenize(text)))
 
     @property
@@ -70,10 +71,10 @@ class KiwiTokenizer:
         ]
 
     def proper_compounds(self, text: str) -> list[tuple[str, list[str]]]:
-        """Words Kiwi splits into two or more nouns written together, one of them a proper noun: each as written,
-        with its proper nouns. A brand Kiwi does not know as a whole ends up here (타미플루 -> 타미 + 플루), beside
-        ordinary compounds (모유수유, 생리통약) whose parts the corpus uses (`Searcher.query_coverage` tells them
-        apart).
+        """Words Kiwi splits into two or more nouns written together, one of them a proper noun not in the user
+        dictionary (the corpus's names, 은행잎, stay known): each as written, with those proper nouns. A brand Kiwi
+        does not know as a whole ends up here (타미플루 -> 타미 + 플루), beside compounds of ordinary words whose parts
+        the corpus uses (`Searcher.query_coverage` tells them apart).
 
         >>> KiwiTokenizer().proper_compounds("타미플루 먹고 있어요")
         [('타미플루', ['타미'])]
@@ -83,7 +84,7 @@ class KiwiTokenizer:
             if t is not None and t.tag in NOUN_TAGS and (not run or run[-1].start + run[-1].len == t.start):
                 run.append(t)
                 continue
-            proper = [x.form.lower() for x in run if x.tag == "NNP"]
+            proper = [x.form.lower() for x in run if x.tag == "NNP" and x.form not in self._taught]
             if len(run) >= 2 and proper:
                 out.append((text[run[0].start : run[-1].start + run[-1].len], proper))
             run = [t] if t is not None and t.tag in NOUN_TAGS else []

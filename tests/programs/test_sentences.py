@@ -380,3 +380,12 @@ def test_the_extractive_answer_reads_the_frame_the_program_read_with_the_index_n
     pred = CRAG(backend=searcher)(question="판콜에이 먹었는데 열이 그대로라 게보린 추가로 먹어도 될까요")
     assert "[문서" in pred.answer
     assert read_again == []  # the program's frame (its names read) was given; none was read without names
+
+
+def test_a_symptom_question_quotes_only_the_leaflets_of_products_for_that_symptom(searcher):
+    """콧물 나는데 하루에 몇 번: retrieval's top 5 holds 부루펜 and 게보린 too, whose 용법 read as well as 판콜's; the
+    answer quotes the product the symptom chose (`class_aspect.within_asked`)."""
+    pred = CRAG(backend=searcher)(question="콧물 나는데 하루에 몇 번 먹어요?")
+    products = {c["product"] for c in pred.citations if c["cited"] and c["id"].startswith("easydrug:")}
+    assert products and all(p.startswith("판콜에이") for p in products), products
+    assert "판콜에이내복액: [용법·용량]" in body(pred.answer).splitlines()[0]
