@@ -126,13 +126,19 @@ def claim_word(question: str, names=()) -> str | None:
 
 
 def forms(word: str) -> tuple[str, ...]:
-    """The word and how leaflets write it when they write it otherwise (a period as people say it,
-    `programs/sentences.PERIODS`: 하루 세번 먹으라는데 → 1일 3회).
+    """The word and how leaflets write it when they write it otherwise: a period as people say it
+    (`programs/sentences.PERIODS`: 하루 세번 먹으라는데 → 1일 3회), and a situation's question word as the leaflets'
+    seed words of it (`retrievers/aspects.py`: 햇빛 → 자외선, 옥외활동), spaces removed.
 
     >>> forms("하루"), forms("치매")
     (('하루', '1일'), ('치매',))
+    >>> "자외선" in forms("햇빛")
+    True
     """
-    return (word, *PERIODS.get(word, ()))
+    vocab = load_vocabulary()
+    asked = [a for a, asks in vocab.asks.items() if word in (w.lstrip("^") for w in asks)]
+    seeds = [squash(s) for a in asked for s in vocab.seeds[a]]
+    return tuple(dict.fromkeys((word, *PERIODS.get(word, ()), *seeds)))
 
 
 def claim_notice(question: str, quoted: list[str], word: str | None = None) -> str:

@@ -61,6 +61,7 @@ VOCAB_ASPECT = {
     "missed": "missed_dose",
     "storage": "storage",
     "lens": "cautions",
+    "sunlight": "cautions",
     "breastfeeding": "breastfeeding",
     "pregnancy": "pregnancy",
     "children": "child_use",

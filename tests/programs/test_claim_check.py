@@ -113,3 +113,12 @@ def test_a_claim_the_quoted_sentence_speaks_of_gets_no_notice(searcher):
     assert "내용이 없습니다" not in pred.answer
     assert [s["flagged"] for s in _claim_steps(pred)] == [False]
     assert pred.trace["outcome"] == "answered"
+
+
+def test_a_claims_situation_word_is_found_as_the_leaflets_write_it():
+    """햇빛 보면 안된다는데: the leaflets say 자외선 and 옥외활동, never 햇빛 (their 햇빛 is vitamin D's)."""
+    question = "케토프로펜 파스 붙이고 햇빛 보면 안된다는데 진짜인가요?"
+    assert claim_word(question) == "햇빛"
+    sun = "사용 후 2주까지는 날씨에 관계없이 옥외활동을 피하고 자외선에 노출되지 않도록 합니다."
+    assert claim_notice(question, [sun]) == ""
+    assert claim_notice(question, ["이 약에 과민증 환자는 사용하지 마십시오."]).startswith("※ 찾은 설명서에는")

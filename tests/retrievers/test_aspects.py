@@ -161,3 +161,13 @@ def test_not_eating_right_after_using_it_speaks_to_meals(tok):
     assert vocab.match("meal", "사용 후 바로 음식을 먹지 마십시오.") == 1.0
     assert vocab.match("meal", "사용 후 음식을 바로 드시지 마십시오.") == 1.0
     assert vocab.match("meal", "이 약을 복용하기 전에 음식을 삼키기 어렵거나 삼킬 때 통증이 있는 경우") < 1.0
+
+
+def test_sunlight_is_asked_in_peoples_words_and_found_in_the_leaflets():
+    """햇빛 받아도 되나요: the leaflets say 자외선, 옥외활동, 태양광선; their 햇빛 is a vitamin D line."""
+    vocab = load_vocabulary()
+    assert "sunlight" in vocab.asked("케토톱 붙이고 바로 밖에 나가서 햇빛 받아도 되나요?")
+    assert vocab.match("sunlight", "옥외활동을 피하고 자외선에 노출되지 않도록 합니다.") == 1.0
+    assert vocab.match("sunlight", "치료 중에는 태양광선에 노출되는 것을 피하십시오.") == 1.0
+    vitamin_d = "이 약을 복용하기 전에 햇빛을 많이 보고 정상적인 식사를 하는 어린이는 상의하십시오."
+    assert vocab.match("sunlight", vitamin_d) < 1.0
