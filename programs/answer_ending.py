@@ -20,6 +20,7 @@ from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notic
 from programs.parts import Parts
 from programs.question_reading import dur_only, question_frame, question_names, unknown_names
 from programs.state import QuestionState
+from programs.without_medicine import without_medicine_notice
 
 
 class Answer(dspy.Prediction):
@@ -54,7 +55,8 @@ def budget_notices(error: BudgetExhausted) -> dict:
 def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     """The self-check of the quoted answer shown (programs/aspect_check.py): the notice saying which asked aspect
     the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing),
-    and for a claim the asker heard (programs/claim_check.py) the notice that no quoted sentence speaks of it.
+    and for a claim the asker heard (programs/claim_check.py) the notice that no quoted sentence speaks of it; a
+    question asking what to do without medicine (programs/without_medicine.py) is told the leaflets do not say.
     An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step, and a
     ``claim_check`` step when there is a claim to check."""
     docs = best["context_docs"]
@@ -63,6 +65,10 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     check, notice = self_check(question_frame(p.backend, st), best["answer"], docs, st.morphemes)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
+    instead = without_medicine_notice(st.question, question_names(p.backend, st))
+    if instead:  # 약 말고 뭐 먹으면 좋아요: no leaflet says what to do instead of a medicine
+        st.trace.step("without_medicine", flagged=True)
+        notice = "\n".join(n for n in (instead, notice) if n)
     word = claim_word(st.question, question_names(p.backend, st)) if heard_claim(st.question) else None
     quotes = [q.text for q in answer_quotes(best["answer"], docs)] if word else []
     if not quotes:

@@ -124,6 +124,7 @@ STOP_KEYS = {
     "미인",
     "엄마",
     "아빠",
+    "아이",  # a child (아이가 토해요), and the start of eye products' names (아이골드정, 아이미루)
 }
 # How people spell some of the corpus's (MFDS) ingredient spellings: 하이드로퀴논 for 히드로퀴논, 은행잎 for 은행엽.
 SPELLING_VARIANTS = (

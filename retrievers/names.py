@@ -35,7 +35,7 @@ from retrievers.name_keys import (
     strip_suffix,
     transliteration,
 )
-from retrievers.name_words import DOSAGE_FORMS, QUESTION_FORMS
+from retrievers.name_words import DOSAGE_FORMS, QUESTION_FORMS, STOP_KEYS
 from retrievers.sound_alike import sound_alike
 
 __all__ = [  # the key, word-list and dosage-form helpers are re-exported: callers import them from here
@@ -175,9 +175,9 @@ class NameIndex:
         for length in range(min(self.max_len, len(q)), 2, -1):
             for start in range(0, len(q) - length + 1):
                 key = q[start : start + length]
-                if (key in self.products or key in self.ingredients) and not any(taken[start : start + length]):
-                    self._take(key, found)
-                    taken[start : start + length] = [True] * length
+                if key in self.products or key in self.ingredients:  # a look-up first: most spans are no key
+                    if not any(taken[start : start + length]) and self._take(key, found):
+                        taken[start : start + length] = [True] * length
         if readings:
             self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
@@ -287,6 +287,8 @@ class NameIndex:
                         found.heard[q[start : start + length]] = keys[0]
 
     def _take(self, key: str, found: NameMatch) -> bool:
+        if key in STOP_KEYS:
+            return False  # an everyday word (아이, 하루): an index built before it was one keeps it as a key
         hit = False
         if key in self.products:
             found.products |= self.products[key]

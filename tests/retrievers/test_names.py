@@ -141,3 +141,11 @@ def test_close_spelling_leaves_ordinary_words_and_particles_alone(names):
     for query in ("알레르기 비염 약", "시큰시큰해요 무릎이 아파요", "소화불량 약 추천", "베라파밀과 같이 먹어도"):
         assert not names.match(query).heard, query
     assert names.match("로라타딘 먹으면 졸려요").heard == {}  # spelt right: nothing was read otherwise
+
+
+def test_a_child_is_no_products_name_but_the_names_it_starts_are(names):
+    assert names.match("아이가 매번 토해요").keys == []  # 아이 is a child, not 아이골드정 or 아이플러스
+    assert "아이골드정" in names.match("아이골드정 먹어도 돼요").keys
+    old = NameIndex.from_documents(load_corpus())
+    old.products["아이"] = set(old.products["아이골드"])  # an index saved before 아이 was a stop key
+    assert old.match("아이가 매번 토해요").keys == []
