@@ -9,7 +9,7 @@ import time
 
 import dspy
 
-from programs import answer_requirements
+from programs import answer_requirements, comparison
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
@@ -69,6 +69,9 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     if instead:  # 약 말고 뭐 먹으면 좋아요: no leaflet says what to do instead of a medicine
         st.trace.step("without_medicine", flagged=True)
         notice = "\n".join(n for n in (instead, notice) if n)
+    elif comparison.asks_which_is_better(question_frame(p.backend, st)):  # 뭐가 나아요: no leaflet ranks products
+        st.trace.step("which_is_better", flagged=True)
+        notice = "\n".join(n for n in (comparison.RANKING_NOTICE, notice) if n)
     word = claim_word(st.question, question_names(p.backend, st)) if heard_claim(st.question) else None
     quotes = [q.text for q in answer_quotes(best["answer"], docs)] if word else []
     if not quotes:

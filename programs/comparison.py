@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,6 +34,28 @@ SECTION_LABELS = {
     "se": "이상반응(부작용)",
     "useMethod": "용법·용량",
 }
+
+
+# a comparison that ranks (뭐가 나아요, 어떤 게 더 좋아요, 덜 졸린 거): which is better, something no leaflet says
+RANKING = re.compile(r"나아|나은|나을|낫|좋아|좋은|좋을|덜|더")
+RANKING_NOTICE = (
+    "※ 설명서는 제품끼리 비교하지 않아, 어느 쪽이 더 나은지는 나와 있지 않습니다. 아래는 찾은 설명서의 "
+    "내용이니, 증상과 사정에 맞는 약은 약사와 상의하세요."
+)
+
+
+def asks_which_is_better(frame) -> bool:
+    """Whether the question's frame compares (`QuestionFrame.comparison`) and ranks: 판콜이랑 판피린 뭐가 나아요,
+    지르텍이랑 클라리틴 중에 덜 졸린 게 뭐예요; not 타이레놀이랑 게보린 차이가 뭐예요 (what differs, which the
+    leaflets show).
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> ranked = QuestionFrame("판콜이랑 판피린 뭐가 나아요", aspects=("comparison",), comparison=True)
+    >>> differs = QuestionFrame("타이레놀이랑 게보린 차이가 뭐예요", aspects=("comparison",), comparison=True)
+    >>> asks_which_is_better(ranked), asks_which_is_better(differs)
+    (True, False)
+    """
+    return bool(frame.comparison) and bool(RANKING.search("".join(frame.question.split())))
 
 
 @dataclass(frozen=True)

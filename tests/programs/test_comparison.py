@@ -12,7 +12,8 @@ FESTAL = "훼스탈플러스정 (판크레아틴,셀룰라제"
 @pytest.mark.parametrize("question", ["베아제랑 훼스탈 차이가 뭐예요?", "베아제하고 훼스탈 중에 뭐가 나아요? 과식"])
 def test_two_named_products_compared_are_set_side_by_side_with_their_ingredients(searcher, question):
     answer = CRAG(backend=searcher)(question=question).answer
-    assert answer.startswith("질문한 제품을 나란히 적었습니다(성분 · 효능·효과): 베아제정, 훼스탈플러스정.")
+    opening = next(line for line in answer.splitlines() if line.strip() and not line.startswith("※"))
+    assert opening == "질문한 제품을 나란히 적었습니다(성분 · 효능·효과): 베아제정, 훼스탈플러스정."
     lines = [line for line in answer.splitlines() if "[문서 " in line]
     assert lines[0].startswith(BEAZE) and lines[1].startswith(FESTAL)  # in the order the question names them
     assert all("[효능·효과]" in line for line in lines[:2])
@@ -32,3 +33,14 @@ def test_a_product_the_users_rules_forbid_is_never_set_side_by_side(searcher):
     lines = [line for line in pred.answer.splitlines() if "[문서 " in line]
     assert not any(line.startswith(("부루펜정200밀리그램 (", "부루펜정200밀리그램:")) for line in lines)  # 임부금기
     assert "나란히 적었습니다" not in pred.answer  # one product left: nothing to set beside it
+
+
+def test_which_is_better_is_said_not_in_the_leaflets_what_differs_is_not(searcher):
+    from programs.comparison import RANKING_NOTICE
+
+    ranked = CRAG(backend=searcher)(question="게보린이랑 부루펜 중에 뭐가 나아요?")
+    assert ranked.answer.startswith(RANKING_NOTICE)
+    assert ranked.trace["outcome"] == "not_in_leaflets"
+    assert "질문한 제품을 나란히 적었습니다" in ranked.answer  # the products are still set side by side
+    differs = CRAG(backend=searcher)(question="게보린이랑 부루펜 차이가 뭐예요?")
+    assert RANKING_NOTICE not in differs.answer and differs.trace["outcome"] == "answered"

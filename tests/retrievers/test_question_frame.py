@@ -189,3 +189,7 @@ def test_a_kind_written_beside_a_name_says_what_it_is_not_a_second_medicine(read
     frame = read(question)
     assert frame.other_drugs == ()
     assert "interactions" not in frame.aspects
+
+
+def test_which_of_two_is_less_or_more_of_something_is_a_comparison(read):
+    assert read("지르텍이랑 클라리틴 중에 덜 졸린 게 뭐예요?").comparison
