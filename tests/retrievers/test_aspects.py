@@ -171,3 +171,10 @@ def test_sunlight_is_asked_in_peoples_words_and_found_in_the_leaflets():
     assert vocab.match("sunlight", "치료 중에는 태양광선에 노출되는 것을 피하십시오.") == 1.0
     vitamin_d = "이 약을 복용하기 전에 햇빛을 많이 보고 정상적인 식사를 하는 어린이는 상의하십시오."
     assert vocab.match("sunlight", vitamin_d) < 1.0
+
+
+def test_an_expiry_date_is_asked_as_people_name_it_and_found_as_leaflets_do():
+    """유효기간 is what people write; the leaflets write 사용기한, 유통기한 and 사용기간."""
+    vocab = load_vocabulary()
+    assert "expiry" in vocab.asked("마데카솔 유효기간 두달 지났는데 발라도 되나요?")
+    assert vocab.match("expiry", "사용기간이 경과된 제품은 사용하지 마십시오.") == 1.0
