@@ -36,6 +36,7 @@ class Lexicon:
     # a disease the asker has (고혈압, 위궤양): asks whether it forbids the medicine
     condition_words: tuple[str, ...] = ()
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # see _matched
+    _rule_memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # see _rules_in
 
     @classmethod
     def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
@@ -61,13 +62,22 @@ class Lexicon:
         """The shipped rules."""
         return cls.from_files(DATA_DIR / "query_expansion.json", DATA_DIR / "section_intents.json")
 
+    def _rules_in(self, q: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        """The expansion rules one of whose words is in `q` (already space-stripped), in rule order, remembered for
+        recent texts: a question is read by retrieval, the frame and the answer, each asking the rules again."""
+        memo = self._rule_memo
+        if q not in memo:
+            if len(memo) >= MEMO:
+                memo.clear()
+            memo[q] = tuple(r for r in self.expansion_rules if any(m and m in q for m in r[0]))
+        return memo[q]
+
     def expand(self, query: str) -> list[str]:
         """Terms to add to the search query, in rule order, without duplicates or terms already present."""
         q = squash(query)
         out: list[str] = []
-        for matches, adds in self.expansion_rules:
-            if any(m and m in q for m in matches):
-                out.extend(a for a in adds if a not in out and squash(a) not in q)
+        for _, adds in self._rules_in(q):
+            out.extend(a for a in adds if a not in out and squash(a) not in q)
         return out
 
     def target_words(self, query: str) -> list[str]:
@@ -78,7 +88,7 @@ class Lexicon:
         ['감기']
         """
         q = squash(query)
-        return list(dict.fromkeys(m for matches, _ in self.expansion_rules for m in matches if m and m in q))
+        return list(dict.fromkeys(m for matches, _ in self._rules_in(q) for m in matches if m and m in q))
 
     def expansion_terms(self, word: str) -> list[str]:
         """The terms the expansion rules a word matches add (변비약 → 변비, 비사코딜 …): what it is about.
@@ -86,21 +96,11 @@ class Lexicon:
         >>> "변비" in Lexicon.load().expansion_terms("변비약")
         True
         """
-        w = squash(word)
-        return list(
-            dict.fromkeys(
-                a for matches, adds in self.expansion_rules for a in adds if any(m and m in w for m in matches)
-            )
-        )
+        return list(dict.fromkeys(a for _, adds in self._rules_in(squash(word)) for a in adds))
 
     def heads(self, query: str) -> list[str]:
         """The first term each matching rule adds: the rule's own symptom word (두통, 인후통), weighted up in BM25."""
-        q = squash(query)
-        return list(
-            dict.fromkeys(
-                adds[0] for matches, adds in self.expansion_rules if adds and any(m and m in q for m in matches)
-            )
-        )
+        return list(dict.fromkeys(adds[0] for _, adds in self._rules_in(squash(query)) if adds))
 
     def rule_texts(self, query: str | None = None) -> list[str]:
         """Each rule's added terms as one text (the text its dense vector is made of), for the rules matching
@@ -108,9 +108,7 @@ class Lexicon:
         q = squash(query) if query is not None else None
         return list(
             dict.fromkeys(
-                " ".join(adds)
-                for matches, adds in self.expansion_rules
-                if adds and (q is None or any(m and m in q for m in matches))
+                " ".join(adds) for _, adds in (self.expansion_rules if q is None else self._rules_in(q)) if adds
             )
         )
 

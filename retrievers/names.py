@@ -79,6 +79,7 @@ class NameMatch:
         return bool(self.keys)
 
 
+MATCH_MEMO = 4096  # texts whose names `NameIndex.match` remembers
 CHILDREN_PREFIX = "어린이"  # a brand's children's edition: 어린이타이레놀, 어린이부루펜
 
 
@@ -162,6 +163,18 @@ class NameIndex:
         return canon
 
     def match(self, query: str, max_chars: int = 200, readings: bool = True) -> NameMatch:
+        """`_match`, remembered for recent texts (a question is matched by retrieval, its frame and its answer): each
+        call gets its own copy, so a caller may change what it got."""
+        memo = self.__dict__.setdefault("_match_memo", {})
+        key = (query[:max_chars], readings, len(self.products), len(self.ingredients))  # a key added: matched anew
+        if key not in memo:
+            if len(memo) >= MATCH_MEMO:
+                memo.clear()
+            memo[key] = self._match(query, max_chars, readings)
+        m = memo[key]
+        return NameMatch(list(m.keys), set(m.products), set(m.ingredients), set(m.family), dict(m.heard))
+
+    def _match(self, query: str, max_chars: int = 200, readings: bool = True) -> NameMatch:
         """Names in the query: longest keys (3+ chars) anywhere in the space-stripped text, 2-char keys only as
         whole words, then keys written with a same-sounding vowel (타이래놀 -> 타이레놀), words of 3+ chars that
         begin a product name (이지엔6 -> 이지엔6애니연질캡슐), also after dropping a dosage form (볼타렌겔 ->

@@ -149,3 +149,11 @@ def test_a_child_is_no_products_name_but_the_names_it_starts_are(names):
     old = NameIndex.from_documents(load_corpus())
     old.products["아이"] = set(old.products["아이골드"])  # an index saved before 아이 was a stop key
     assert old.match("아이가 매번 토해요").keys == []
+
+
+def test_a_remembered_match_is_the_callers_own_copy(names):
+    first = names.match("게보린 먹고 속이 쓰려요")
+    first.keys.append("바뀐것")
+    first.products.clear()
+    again = names.match("게보린 먹고 속이 쓰려요")
+    assert "바뀐것" not in again.keys and again.products and "게보린" in again.keys
