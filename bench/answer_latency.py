@@ -74,24 +74,18 @@ def build(index_dir: str | None):
 
 
 def forget(searcher) -> None:
-    """Clear every memo kept per question text (the query vector, the question's reading, its names, its rule
-    matches, its Kiwi analyses), so each question is timed as a new one: a memo then saves only what one answer
-    reads more than once (retrieval, the frame and the answer each read the question)."""
+    """Clear every memo kept per question text (`Searcher.forget_texts`, and the sentence ranking's Kiwi analyses),
+    so each question is timed as a new one: a memo then saves only what one answer reads more than once (retrieval,
+    the frame and the answer each read the question)."""
     from programs.sentences import leaflet_tokenizer
 
-    for memo in (
-        getattr(getattr(searcher, "dense", None), "_query_cache", None),
-        getattr(searcher, "_readings", None),
-        getattr(getattr(searcher, "names", None), "_match_memo", None),
-        getattr(getattr(searcher, "lexicon", None), "_memo", None),
-        getattr(getattr(searcher, "lexicon", None), "_rule_memo", None),
-    ):
-        if memo is not None:
-            memo.clear()
-    for tokenizer in (getattr(searcher, "tokenizer", None), leaflet_tokenizer()):
-        analysed = getattr(tokenizer, "_analysed", None)
-        if analysed is not None:
-            analysed.cache_clear()
+    if hasattr(searcher, "forget_texts"):
+        searcher.forget_texts()
+    elif hasattr(getattr(searcher, "dense", None), "forget_queries"):
+        searcher.dense.forget_queries()
+    analysed = getattr(leaflet_tokenizer(), "_analysed", None)
+    if analysed is not None:
+        analysed.cache_clear()
 
 
 def measure(searcher, program, questions: list[str], repeat: int) -> dict:

@@ -3,10 +3,10 @@
     python bench/retrieval.py            # latency over the dev+test questions (needs `yaksa index`)
     python bench/retrieval.py --build    # also time a fresh index build into a temp folder (minutes)
 
-Prints p50/p95 per query (wall clock, and the process's CPU time, which a busy shared machine does not inflate)
-with the query path included (the query embedding is computed afresh for every
-question that needs it: the memo is cleared each time), for the hybrid searcher and, measured in the same run over
-the same documents, tokens and vectors, for the seed's stack (LangChain `EnsembleRetriever`: BM25 over Kiwi
+Prints p50/p95 per query (wall clock, and the process's CPU time, which a busy shared machine does not inflate) with
+the query path included (the query embedding is computed afresh for every question that needs it: every memo kept per
+question text is cleared each time, `Searcher.forget_texts`), for the hybrid searcher and, measured in the same run
+over the same documents, tokens and vectors, for the seed's stack (LangChain `EnsembleRetriever`: BM25 over Kiwi
 morphemes 0.8 + Chroma dense 0.2, bench/seed_stack.py) and plain bm25s over whitespace tokens; the ratios; and
 recall@5 of the hybrid searcher and the seed's stack on the in-scope questions; whether the hybrid holds its target
 (p50 <= 2.3 ms, p95 <= 14 ms); and the p50/p95 of the questions whose text is embedded apart from the others (the
@@ -84,7 +84,7 @@ def main() -> int:
         return baseline.top(whitespace_tokens(q), 20)
 
     def hybrid_search(q: str):
-        searcher.dense.forget_queries()  # time the query embedding every time, not the memo
+        searcher.forget_texts()  # time the query embedding and reading every time, not the memos
         return [h.id for h in searcher.retrieve(q, k=20).candidates]
 
     def seed_search(q: str):
@@ -140,7 +140,7 @@ def main() -> int:
     print(f"ratio seed/hybrid CPU: p50 {sc50 / c50:.1f}x   p95 {sc95 / c95:.1f}x   (load average {load:.1f})")
     stages = {}
     for q in queries[:100]:
-        searcher.dense.forget_queries()
+        searcher.forget_texts()
         for k, v in searcher.retrieve(q).timings.items():
             stages.setdefault(k, []).append(v)
     print("stage p50 ms: " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in stages.items()))

@@ -300,6 +300,18 @@ class Searcher:
             out |= members
         return out
 
+    def forget_texts(self) -> None:
+        """Drop every memo kept per question text: query vectors, readings, names, rule matches and Kiwi analyses (a
+        benchmark times each question as a new one)."""
+        self.dense.forget_queries()
+        self._readings.clear()
+        for memo in (getattr(self.names, "_match_memo", None), self.lexicon._memo, self.lexicon._rule_memo):
+            if memo is not None:
+                memo.clear()
+        analysed = getattr(self.tokenizer, "_analysed", None)
+        if analysed is not None:
+            analysed.cache_clear()
+
     def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions
         and words nobody knows (Kiwi's unknown words, and nouns written together around a proper noun the corpus
