@@ -6,14 +6,14 @@
 The answer is the whole `yaksa ask` program path without an LM (the CRAG program built as `yaksa eval-answers` builds
 it: the default profile, no web references): question cleaning, retrieval, the calibrated grader, the question
 understanding and the extractive answer's sentence ranking, grounding check and heuristic evaluation. The baseline is
-the searcher's `retrieve` for the same question with the program's k, timed just before each answer (every memo kept
-per question text — the query vector, the reading, names, rule matches, Kiwi analyses — is cleared before both,
-`forget`, so neither reuses the other's work and a later pass none of an earlier one's). Prints p50/p95 per question
-(wall clock, and the process's CPU time, which the other jobs on a shared machine do not inflate) of the answer, of
-retrieval alone and of "beyond retrieval" (answer minus retrieval, per question), against the target no-LM answer p95
-<= 50 ms. The first answer after opening the index is timed apart ("cold": the sentence ranking builds its own Kiwi
-tokenizer, programs/sentences.py, and pays Kiwi's first analyses), then a few untimed answers warm up. Questions come
-from trainsets/real_questions/dev.jsonl only (never the test split).
+the searcher's `retrieve` for the same question with the program's k, timed just before each answer (every memo the
+searcher keeps per question text — the query vector, the reading, names, rule matches, Kiwi analyses — is cleared
+before both, `forget`, so neither reuses the other's work). Prints p50/p95 per question (wall clock, and the process's
+CPU time, which the other jobs on a shared machine do not inflate) of the answer, of retrieval alone and of "beyond
+retrieval" (answer minus retrieval, per question), against the target no-LM answer p95 <= 50 ms. The first answer
+after opening the index is timed apart ("cold": the sentence ranking builds its own Kiwi tokenizer,
+programs/sentences.py, and pays Kiwi's first analyses), then a few untimed answers warm up. Questions come from
+trainsets/real_questions/dev.jsonl only (never the test split).
 """
 
 from __future__ import annotations
@@ -74,9 +74,11 @@ def build(index_dir: str | None):
 
 
 def forget(searcher) -> None:
-    """Clear every memo kept per question text (`Searcher.forget_texts`, and the sentence ranking's Kiwi analyses),
-    so each question is timed as a new one: a memo then saves only what one answer reads more than once (retrieval,
-    the frame and the answer each read the question)."""
+    """Clear the searcher's memos kept per question text (`Searcher.forget_texts`) and the sentence ranking's Kiwi
+    analyses, so a memo saves only what one answer reads more than once (retrieval, the frame and the answer each
+    read the question). The program's small LRU caches (`sentences.sentence_tokens`, `chosen_by`, `extractive._frame`)
+    also hold leaflet sentences every answer reads, so they stay: a later pass may reuse an earlier one's entries
+    (`--repeat 1` times each question once)."""
     from programs.sentences import leaflet_tokenizer
 
     if hasattr(searcher, "forget_texts"):

@@ -65,7 +65,8 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     check, notice = self_check(question_frame(p.backend, st), best["answer"], docs, st.morphemes)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
-    instead = without_medicine_notice(st.question, question_names(p.backend, st))
+    names = p.backend.names
+    instead = without_medicine_notice(st.question, (lambda text: bool(names.match(text))) if names else None)
     if instead:  # 약 말고 뭐 먹으면 좋아요: no leaflet says what to do instead of a medicine
         st.trace.step("without_medicine", flagged=True)
         notice = "\n".join(n for n in (instead, notice) if n)

@@ -132,12 +132,14 @@ def forms(word: str) -> tuple[str, ...]:
 
     >>> forms("하루"), forms("치매")
     (('하루', '1일'), ('치매',))
-    >>> "자외선" in forms("햇빛")
-    True
+    >>> "자외선" in forms("햇빛"), forms("우유"), forms("장기")
+    (True, ('우유',), ('장기',))
     """
     vocab = load_vocabulary()
-    asked = [a for a, asks in vocab.asks.items() if word in (w.lstrip("^") for w in asks)]
-    seeds = [squash(s) for a in asked for s in vocab.seeds[a]]
+    # only a word people say that the leaflets do not (햇빛): a seed itself (우유, 장기) has siblings, no synonyms
+    seeded = any(word in (squash(s) for s in seeds) for seeds in vocab.seeds.values())
+    asked = [] if seeded else [a for a, asks in vocab.asks.items() if word in (w.lstrip("^") for w in asks)]
+    seeds = [squash(s) for a in asked for s in vocab.seeds[a] if len(squash(s)) >= 2]
     return tuple(dict.fromkeys((word, *PERIODS.get(word, ()), *seeds)))
 
 

@@ -36,8 +36,13 @@ SECTION_LABELS = {
 }
 
 
-# a comparison that ranks (뭐가 나아요, 어떤 게 더 좋아요, 덜 졸린 거): which is better, something no leaflet says
-RANKING = re.compile(r"나아|나은|나을|낫|좋아|좋은|좋을|덜|더")
+# a comparison that ranks: a word asking which (뭐가, 어떤 게, 어느 쪽, A랑 B 중에) and one of better, less or more
+# as a word of its own (나아요, 나은, 낫나요, 더 좋아요, 덜 졸린); 더부룩, 안 나아서 (gets no better) and
+# 모르겠더라고요 rank nothing
+WHICH = re.compile(r"뭐가|머가|어떤\s*(?:게|것|거|걸|약)|어느\s*(?:게|것|거|쪽|약)|중에?\s")
+RANKING = re.compile(
+    r"(?:^|\s)(?:더|덜)\s|나아요|나아\?|나은|나을까|낫나|낫다|낫겠|낫죠|좋아요|좋은\s*(?:거|게|건|약)|좋을까"
+)
 RANKING_NOTICE = (
     "※ 설명서는 제품끼리 비교하지 않아, 어느 쪽이 더 나은지는 나와 있지 않습니다. 아래는 찾은 설명서의 "
     "내용이니, 증상과 사정에 맞는 약은 약사와 상의하세요."
@@ -52,10 +57,12 @@ def asks_which_is_better(frame) -> bool:
     >>> from retrievers.question_frame import QuestionFrame
     >>> ranked = QuestionFrame("판콜이랑 판피린 뭐가 나아요", aspects=("comparison",), comparison=True)
     >>> differs = QuestionFrame("타이레놀이랑 게보린 차이가 뭐예요", aspects=("comparison",), comparison=True)
-    >>> asks_which_is_better(ranked), asks_which_is_better(differs)
-    (True, False)
+    >>> bloated = QuestionFrame("베아제랑 훼스탈 차이가 뭐예요? 속이 더부룩해요", comparison=True)
+    >>> asks_which_is_better(ranked), asks_which_is_better(differs), asks_which_is_better(bloated)
+    (True, False, False)
     """
-    return bool(frame.comparison) and bool(RANKING.search("".join(frame.question.split())))
+    question = frame.question
+    return bool(frame.comparison) and bool(WHICH.search(question)) and bool(RANKING.search(question))
 
 
 @dataclass(frozen=True)

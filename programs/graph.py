@@ -289,7 +289,9 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
     pool = st.docs + [d for d in st.result.documents[: extractive.POOL] if d.id not in kept]
     frame = st.result.frame
     if members is not None and frame is not None and not st.result.names:
-        pool = class_aspect.within_asked(pool, members, frame.targets.classes, frame.targets.symptoms)
+        # a symptom noticed after taking something (먹고 어지러워요) is an effect, not what the products are for
+        symptoms = () if frame.aspects[:1] == ("side_effects",) else frame.targets.symptoms
+        pool = class_aspect.within_asked(pool, members, frame.targets.classes, symptoms)
     if get is None:
         return pool
     pool = sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.names), extractive.POOL)

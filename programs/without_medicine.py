@@ -19,24 +19,32 @@ import re
 
 from retrievers.question_frame import kind_words
 
-# 약 as a word of its own (after a space or at the start), then what people write for "instead of medicine"
-WITHOUT = re.compile(r"(?:^|\s)약\s*(?:을|은)?\s*(?:말고|없이|대신)")
+# 약 as a word of its own (after a space or at the start), then what people write for "instead of medicine"; not
+# 이 약, 그 약, 병원 약, 처방 약 (one medicine, whose alternative is another)
+WITHOUT = re.compile(r"(?:^|\s)(?<!이\s)(?<!그\s)(?<!병원\s)(?<!처방\s)약\s*(?:을|은)?\s*(?:말고|없이|대신)")
 NOTICE = (
     "※ 설명서(e약은요)는 의약품의 효능·용법·주의사항을 다룬 자료라, 약을 쓰지 않고 하는 방법은 나와 있지 "
     "않습니다. 아래는 찾은 설명서의 내용이니, 다른 방법은 의사나 약사와 상의하세요."
 )
 
 
-def asks_without_medicine(question: str, names=()) -> bool:
-    """Whether `question` asks what to do without medicine: 약 말고 / 없이 / 대신, and no kind of medicine or
-    `names` (the question's product names) written after it."""
+def asks_without_medicine(question: str, names_in=None) -> bool:
+    """Whether `question` asks what to do without medicine: 약 말고 / 없이 / 대신, and after it no medicine (약 again,
+    약국, a kind of medicine) and, with `names_in` (text -> whether a medicine's name is read in it, misspelt ones
+    too), no name.
+
+    >>> asks_without_medicine("약 말고 다른 약 있어요?"), asks_without_medicine("이 약 대신 먹을 수 있는 거 있나요")
+    (False, False)
+    """
     m = WITHOUT.search(question)
     if m is None:
         return False
     rest = question[m.end() :]
-    return not kind_words(rest) and not any(n and n in rest for n in names)
+    if "약" in rest or kind_words(rest):
+        return False
+    return not (names_in is not None and names_in(rest))
 
 
-def without_medicine_notice(question: str, names=()) -> str:
+def without_medicine_notice(question: str, names_in=None) -> str:
     """The notice that the leaflets do not say what to do without medicine ("" when it is not asked)."""
-    return NOTICE if asks_without_medicine(question, names) else ""
+    return NOTICE if asks_without_medicine(question, names_in) else ""

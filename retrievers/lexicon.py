@@ -65,12 +65,13 @@ class Lexicon:
     def _rules_in(self, q: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
         """The expansion rules one of whose words is in `q` (already space-stripped), in rule order, remembered for
         recent texts: a question is read by retrieval, the frame and the answer, each asking the rules again."""
-        memo = self._rule_memo
-        if q not in memo:
-            if len(memo) >= MEMO:
-                memo.clear()
-            memo[q] = tuple(r for r in self.expansion_rules if any(m and m in q for m in r[0]))
-        return memo[q]
+        rules = self._rule_memo.get(q)
+        if rules is None:  # held in a local: another thread may clear the memo in between
+            rules = tuple(r for r in self.expansion_rules if any(m and m in q for m in r[0]))
+            if len(self._rule_memo) >= MEMO:
+                self._rule_memo.clear()
+            self._rule_memo[q] = rules
+        return rules
 
     def expand(self, query: str) -> list[str]:
         """Terms to add to the search query, in rule order, without duplicates or terms already present."""
@@ -164,8 +165,9 @@ class Lexicon:
         """Per section, the words of the question that matched it, in file order (remembered for the last `MEMO`
         questions: retrieval, the question frame and the answer each ask)."""
         key = (query, pairs)
-        if key in self._memo:
-            return self._memo[key]
+        known = self._memo.get(key)  # one read: another thread may clear the memo between a check and a read
+        if known is not None:
+            return known
         if len(self._memo) >= MEMO:
             self._memo.clear()
         q = squash(query)

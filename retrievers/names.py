@@ -167,11 +167,12 @@ class NameIndex:
         call gets its own copy, so a caller may change what it got."""
         memo = self.__dict__.setdefault("_match_memo", {})
         key = (query[:max_chars], readings, len(self.products), len(self.ingredients))  # a key added: matched anew
-        if key not in memo:
+        m = memo.get(key)
+        if m is None:  # held in a local: another thread may clear the memo in between
+            m = self._match(query, max_chars, readings)
             if len(memo) >= MATCH_MEMO:
                 memo.clear()
-            memo[key] = self._match(query, max_chars, readings)
-        m = memo[key]
+            memo[key] = m
         return NameMatch(list(m.keys), set(m.products), set(m.ingredients), set(m.family), dict(m.heard))
 
     def _match(self, query: str, max_chars: int = 200, readings: bool = True) -> NameMatch:

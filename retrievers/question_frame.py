@@ -134,8 +134,6 @@ COMPARE_WORDS = tuple(
             "중에 어떤",
             "중 뭐가",
             "중 어떤",
-            "중에 덜",  # 지르텍이랑 클라리틴 중에 덜 졸린 게 뭐예요
-            "중에 더",
             "뭐가 나아",
             "뭐가 더",
             "어떤게 나아",
@@ -165,6 +163,8 @@ COMPARE_WORDS = tuple(
         for w in (word, word.replace("뭐가", "머가"))  # 머가 나아요: 뭐가 as people type it
     )
 )
+# A이랑 B 중에 덜 (더) …, 둘 중에 더 …: which of two is less or more; 먹는 중에 더, 임신 중에 더 are "while"
+PAIR_RANKED = re.compile(r"(?:랑|하고|와|과)\s+\S+\s+중에?\s*(?:덜|더)\s|(?:둘|두\s*(?:개|가지))\s*중에?\s*(?:덜|더)\s")
 TIME_GAP = re.compile(r"(?:시간|분|간격)차이|차이(?:를)?두")  # 몇 시간 차이 두고: a gap in time, no comparison
 CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽", "물약", "영양제")
 FORM_ENDINGS = ("연고", "시럽", "스프레이", "질정", "물약", "안약", "파스")  # a kind of medicine by its form
@@ -306,6 +306,7 @@ def read_aspects(
     if population.aspect and (population.stated or not any(a not in GENERIC for a in aspects)):
         aspects.append(population.aspect)  # a group only implied by 먹여도 is asked about when nothing else is
     compared = any(w in unnamed for w in COMPARE_WORDS if not (w == "차이" and TIME_GAP.search(unnamed)))
+    compared = compared or bool(PAIR_RANKED.search(question))
     if compared and "intrc" not in lexicon.asked(unnamed, pairs=False)[0]:
         aspects = [a for a in aspects if a != "interactions"]  # 타이레놀이랑 게보린 차이: 이랑 joins two compared
     aspects = [a for a in dict.fromkeys(aspects) if a in ASPECTS]

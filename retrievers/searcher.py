@@ -314,11 +314,13 @@ class Searcher:
 
     def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions
-        and words nobody knows (Kiwi's unknown words, and nouns written together around a proper noun the corpus
-        never uses). Not part of `retrieve` (it costs a second Kiwi pass); the program asks for it."""
+        and words nobody knows (Kiwi's unknown words, and nouns written together around a proper noun, none of which
+        the corpus uses). Not part of `retrieve` (it costs a second Kiwi pass); the program asks for it."""
         vocabulary = self.bm25.vocabulary
-        # a brand Kiwi splits into nouns (타미플루 -> 타미 + 플루) is unknown when the corpus never uses its proper noun
-        compounds = [w for w, nnp in self.tokenizer.proper_compounds(query) if any(p not in vocabulary for p in nnp)]
+        # a brand Kiwi splits into nouns (타미플루 -> 타미 + 플루) is unknown when the corpus uses none of its nouns
+        compounds = [
+            w for w, nouns in self.tokenizer.proper_compounds(query) if not any(n in vocabulary for n in nouns)
+        ]
         return {
             "names_uncovered": uncovered_names(names, hits),
             "unknown_words": unknown_words([*self.tokenizer.unknown_words(query), *compounds], vocabulary, names, hits),
@@ -328,11 +330,13 @@ class Searcher:
         """`KiwiTokenizer.reading` (the question without adverbs; whether it names 약), remembered for recent
         questions."""
         memo = self._readings
-        if query not in memo:
+        reading = memo.get(query)
+        if reading is None:  # held in a local: another thread may clear the memo in between
+            reading = self.tokenizer.reading(query)
             if len(memo) >= 4096:
                 memo.clear()
-            memo[query] = self.tokenizer.reading(query)
-        return memo[query]
+            memo[query] = reading
+        return reading
 
     def guard(self, g: Gathered, hits: list[Hit], reranked: bool | None = None) -> tuple[bool, str]:
         """Stage 5: the OOS guard for gathered evidence and final hits (`reranked`: whether `hits` carry

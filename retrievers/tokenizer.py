@@ -72,12 +72,12 @@ class KiwiTokenizer:
 
     def proper_compounds(self, text: str) -> list[tuple[str, list[str]]]:
         """Words Kiwi splits into two or more nouns written together, one of them a proper noun not in the user
-        dictionary (the corpus's names, 은행잎, stay known): each as written, with those proper nouns. A brand Kiwi
-        does not know as a whole ends up here (타미플루 -> 타미 + 플루), beside compounds of ordinary words whose parts
-        the corpus uses (`Searcher.query_coverage` tells them apart).
+        dictionary (the corpus's names, 은행잎, stay known): each as written, with its nouns. A brand Kiwi does not
+        know as a whole ends up here (타미플루 -> 타미 + 플루), beside a place and a plan (제주도 + 여행), which
+        `Searcher.query_coverage` tells apart: a brand is none of whose nouns the corpus uses.
 
         >>> KiwiTokenizer().proper_compounds("타미플루 먹고 있어요")
-        [('타미플루', ['타미'])]
+        [('타미플루', ['타미', '플루'])]
         """
         out, run = [], []
         for t in [*self._analysed(text), None]:
@@ -86,7 +86,8 @@ class KiwiTokenizer:
                 continue
             proper = [x.form.lower() for x in run if x.tag == "NNP" and x.form not in self._taught]
             if len(run) >= 2 and proper:
-                out.append((text[run[0].start : run[-1].start + run[-1].len], proper))
+                parts = [x.form.lower() for x in run]
+                out.append((text[run[0].start : run[-1].start + run[-1].len], parts))
             run = [t] if t is not None and t.tag in NOUN_TAGS else []
         return out
 

@@ -122,3 +122,9 @@ def test_a_claims_situation_word_is_found_as_the_leaflets_write_it():
     sun = "사용 후 2주까지는 날씨에 관계없이 옥외활동을 피하고 자외선에 노출되지 않도록 합니다."
     assert claim_notice(question, [sun]) == ""
     assert claim_notice(question, ["이 약에 과민증 환자는 사용하지 마십시오."]).startswith("※ 찾은 설명서에는")
+
+
+def test_a_seed_word_is_not_widened_to_its_siblings():
+    """장기 손상 온다던데: 장기 (organs) is a duration seed; its siblings (계속, 연용) are no synonyms."""
+    question = "진통제 많이 먹으면 장기 손상 온다던데 진짜예요?"
+    assert claim_notice(question, ["계속 복용해도 증상이 좋아지지 않으면 상의하십시오."], "장기").startswith("※")

@@ -44,3 +44,21 @@ def test_which_is_better_is_said_not_in_the_leaflets_what_differs_is_not(searche
     assert "질문한 제품을 나란히 적었습니다" in ranked.answer  # the products are still set side by side
     differs = CRAG(backend=searcher)(question="게보린이랑 부루펜 차이가 뭐예요?")
     assert RANKING_NOTICE not in differs.answer and differs.trace["outcome"] == "answered"
+
+
+@pytest.mark.parametrize(
+    "question,ranks",
+    [
+        ("판콜이랑 판피린 뭐가 나아요?", True),
+        ("타이레놀이랑 게보린 생리통엔 어떤게 더 나아요", True),
+        ("지르텍이랑 클라리틴 중에 덜 졸린 게 뭐예요?", True),
+        ("베아제랑 훼스탈 차이가 뭐예요? 속이 더부룩해요", False),  # 더부룩: no 더
+        ("판콜 먹다가 판피린으로 바꿔도 돼요? 감기가 안 나아서요", False),  # 안 나아서: gets no better
+        ("타이레놀이랑 게보린 차이가 뭔지 모르겠더라고요", False),
+    ],
+)
+def test_a_comparison_ranks_only_with_a_which_word_and_a_ranking_word_of_its_own(question, ranks):
+    from programs.comparison import asks_which_is_better
+    from retrievers.question_frame import QuestionFrame
+
+    assert asks_which_is_better(QuestionFrame(question, aspects=("comparison",), comparison=True)) is ranks

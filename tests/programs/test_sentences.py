@@ -389,3 +389,29 @@ def test_a_symptom_question_quotes_only_the_leaflets_of_products_for_that_sympto
     products = {c["product"] for c in pred.citations if c["cited"] and c["id"].startswith("easydrug:")}
     assert products and all(p.startswith("판콜에이") for p in products), products
     assert "판콜에이내복액: [용법·용량]" in body(pred.answer).splitlines()[0]
+
+
+def test_a_symptom_noticed_after_taking_something_does_not_choose_the_products(searcher):
+    """약 먹고 어지러워요 운전해도: the dizziness is an effect, so the leaflets of products for dizziness are not all
+    that is kept (`graph.extractive_pool` narrows by the symptom only when it is not a side effect asked first)."""
+    from programs import graph
+    from programs.run import Run
+    from programs.state import QuestionState
+    from retrievers.question_frame import QuestionFrame, Targets
+
+    st = QuestionState("약 먹고 어지러워요 운전해도 되나요?", run=Run(budget_limit=0))
+    st.result = searcher.retrieve(st.question)
+    st.result.names = ()
+    st.docs, st.route = [h.doc for h in st.result.hits], graph.GENERATE
+    seqs = {d.id.split(":")[1] for d in st.docs if d.id.startswith("easydrug:")}
+    one = sorted(seqs)[0]
+
+    def members(words):
+        return {one} if "어지러" in words else set()
+
+    st.result.frame = QuestionFrame(st.question, Targets(symptoms=("어지러",)), ("dosage",))
+    narrowed = graph.extractive_pool(st, members=members)
+    assert {d.id.split(":")[1] for d in narrowed if d.id.startswith("easydrug:")} == {one}
+    st.result.frame = QuestionFrame(st.question, Targets(symptoms=("어지러",)), ("side_effects", "driving"))
+    kept = graph.extractive_pool(st, members=members)
+    assert {d.id.split(":")[1] for d in kept if d.id.startswith("easydrug:")} == seqs

@@ -36,6 +36,8 @@ def test_a_brand_kiwi_splits_into_nouns_is_unknown_when_the_corpus_never_uses_it
 
 
 def test_ordinary_compounds_of_known_nouns_are_not_unknown(searcher):
-    for question in ("모유수유 중인데 게보린 먹어도 되나요", "두통약 먹고 운전해도 되나요"):
+    # 부산약사: a place (a proper noun no leaflet uses) and 약사, a word the leaflets use: no brand
+    questions = ("모유수유 중인데 게보린 먹어도 되나요", "두통약 먹고 운전해도 되나요", "부산약사가 준 게보린 먹어요?")
+    for question in questions:
         r = searcher.retrieve(question, k=5)
         assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [], question

@@ -193,3 +193,5 @@ def test_a_kind_written_beside_a_name_says_what_it_is_not_a_second_medicine(read
 
 def test_which_of_two_is_less_or_more_of_something_is_a_comparison(read):
     assert read("지르텍이랑 클라리틴 중에 덜 졸린 게 뭐예요?").comparison
+    for question in ("타이레놀 먹는 중에 더 먹어도 돼요?", "임신 중에 더 조심해야 하는 약 있나요?"):
+        assert not read(question).comparison, question  # 중에: while, not of two

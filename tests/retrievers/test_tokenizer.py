@@ -36,7 +36,7 @@ def test_whitespace_baseline():
 
 
 def test_a_split_brand_is_a_proper_compound_but_a_taught_name_is_not():
-    assert KiwiTokenizer().proper_compounds("타미플루 먹는데 열이 나요") == [("타미플루", ["타미"])]
+    assert KiwiTokenizer().proper_compounds("타미플루 먹는데 열이 나요") == [("타미플루", ["타미", "플루"])]
     taught = KiwiTokenizer(user_words=["은행잎"])
     assert [t.form for t in taught.tagged("은행잎추출물")][:1] == ["은행잎"]
     assert taught.proper_compounds("은행잎추출물 약은 어디에 좋아요") == []  # the corpus's own word, not an unknown
