@@ -85,9 +85,8 @@ def forget(searcher) -> None:
         searcher.forget_texts()
     elif hasattr(getattr(searcher, "dense", None), "forget_queries"):
         searcher.dense.forget_queries()
-    analysed = getattr(leaflet_tokenizer(), "_analysed", None)
-    if analysed is not None:
-        analysed.cache_clear()
+    if hasattr(leaflet_tokenizer(), "forget"):
+        leaflet_tokenizer().forget()
 
 
 def measure(searcher, program, questions: list[str], repeat: int) -> dict:

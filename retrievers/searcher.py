@@ -308,9 +308,8 @@ class Searcher:
         for memo in (getattr(self.names, "_match_memo", None), self.lexicon._memo, self.lexicon._rule_memo):
             if memo is not None:
                 memo.clear()
-        analysed = getattr(self.tokenizer, "_analysed", None)
-        if analysed is not None:
-            analysed.cache_clear()
+        if hasattr(self.tokenizer, "forget"):
+            self.tokenizer.forget()
 
     def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions

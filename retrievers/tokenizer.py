@@ -12,7 +12,6 @@ Example:
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from collections.abc import Iterable
 
@@ -39,7 +38,22 @@ class KiwiTokenizer:
         for word in self.user_words:
             self._kiwi.add_user_word(word, "NNP", 0.0)
         self._taught = frozenset(self.user_words)
-        self._analysed = functools.lru_cache(maxsize=MEMO)(lambda text: tuple(self._kiwi.tokenize(text)))
+        self._analyses: dict[str, tuple] = {}  # see _analysed; a plain dict, so no cycle keeps Kiwi's model alive
+
+    def _analysed(self, text: str) -> tuple:
+        """Kiwi's tokens of `text`, remembered for the last `MEMO` texts (held in a local: another thread may clear
+        the memo in between)."""
+        tokens = self._analyses.get(text)
+        if tokens is None:
+            tokens = tuple(self._kiwi.tokenize(text))
+            if len(self._analyses) >= MEMO:
+                self._analyses.clear()
+            self._analyses[text] = tokens
+        return tokens
+
+    def forget(self) -> None:
+        """Drop the remembered analyses."""
+        self._analyses.clear()
 
     @property
     def fingerprint(self) -> str:

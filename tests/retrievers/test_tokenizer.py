@@ -40,3 +40,15 @@ def test_a_split_brand_is_a_proper_compound_but_a_taught_name_is_not():
     taught = KiwiTokenizer(user_words=["은행잎"])
     assert [t.form for t in taught.tagged("은행잎추출물")][:1] == ["은행잎"]
     assert taught.proper_compounds("은행잎추출물 약은 어디에 좋아요") == []  # the corpus's own word, not an unknown
+
+
+def test_a_dropped_tokenizer_is_freed_at_once_with_its_remembered_analyses():
+    """Kiwi's model is hundreds of MB: a memo that referred back to its tokenizer kept each one alive until a full
+    garbage collection, and a test run that builds many indexes ran out of memory."""
+    import weakref
+
+    tok = KiwiTokenizer()
+    tok("게보린 먹고 속이 쓰려요")
+    freed = weakref.ref(tok)
+    del tok
+    assert freed() is None
