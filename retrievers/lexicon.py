@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from retrievers.memo import remembered
 from retrievers.names import squash
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -65,13 +66,9 @@ class Lexicon:
     def _rules_in(self, q: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
         """The expansion rules one of whose words is in `q` (already space-stripped), in rule order, remembered for
         recent texts: a question is read by retrieval, the frame and the answer, each asking the rules again."""
-        rules = self._rule_memo.get(q)
-        if rules is None:  # held in a local: another thread may clear the memo in between
-            rules = tuple(r for r in self.expansion_rules if any(m and m in q for m in r[0]))
-            if len(self._rule_memo) >= MEMO:
-                self._rule_memo.clear()
-            self._rule_memo[q] = rules
-        return rules
+        return remembered(
+            self._rule_memo, q, lambda: tuple(r for r in self.expansion_rules if any(m and m in q for m in r[0])), MEMO
+        )
 
     def expand(self, query: str) -> list[str]:
         """Terms to add to the search query, in rule order, without duplicates or terms already present."""
@@ -164,13 +161,9 @@ class Lexicon:
     def _hits(self, query: str, pairs: bool) -> dict[str, tuple[str, ...]]:
         """Per section, the words of the question that matched it, in file order (remembered for the last `MEMO`
         questions: retrieval, the question frame and the answer each ask)."""
-        key = (query, pairs)
-        known = self._memo.get(key)  # one read: another thread may clear the memo between a check and a read
-        if known is not None:
-            return known
-        if len(self._memo) >= MEMO:
-            self._memo.clear()
-        q = squash(query)
+        return remembered(self._memo, (query, pairs), lambda: self._section_hits(squash(query), pairs), MEMO)
+
+    def _section_hits(self, q: str, pairs: bool) -> dict[str, tuple[str, ...]]:
         out = {}
         for name, pats in self.section_patterns:
             hits = [
@@ -180,7 +173,6 @@ class Lexicon:
             ]
             if hits:
                 out[name] = tuple(hits)
-        self._memo[key] = out
         return out
 
     def hits(self, query: str, pairs: bool = True) -> dict[str, list[str]]:

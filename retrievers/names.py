@@ -25,6 +25,7 @@ from difflib import SequenceMatcher
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
 from retrievers.form_kinds import external_form, question_forms, taken_by_mouth
+from retrievers.memo import remembered
 from retrievers.name_keys import (
     ingredient_key,
     ingredient_keys,
@@ -94,6 +95,7 @@ class NameIndex:
         self.variants: set[str] = set()  # ingredient keys that are spelling variants, not the corpus's spelling
         self.max_len = 2
         self.version = NAMES_VERSION  # how the keys were made; open_searcher re-reads an index's older dictionary
+        self._match_memo: dict = {}  # see match
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> NameIndex:
@@ -165,14 +167,8 @@ class NameIndex:
     def match(self, query: str, max_chars: int = 200, readings: bool = True) -> NameMatch:
         """`_match`, remembered for recent texts (a question is matched by retrieval, its frame and its answer): each
         call gets its own copy, so a caller may change what it got."""
-        memo = self.__dict__.setdefault("_match_memo", {})
         key = (query[:max_chars], readings, len(self.products), len(self.ingredients))  # a key added: matched anew
-        m = memo.get(key)
-        if m is None:  # held in a local: another thread may clear the memo in between
-            m = self._match(query, max_chars, readings)
-            if len(memo) >= MATCH_MEMO:
-                memo.clear()
-            memo[key] = m
+        m = remembered(self._match_memo, key, lambda: self._match(query, max_chars, readings), MATCH_MEMO)
         return NameMatch(list(m.keys), set(m.products), set(m.ingredients), set(m.family), dict(m.heard))
 
     def _match(self, query: str, max_chars: int = 200, readings: bool = True) -> NameMatch:

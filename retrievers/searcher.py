@@ -37,6 +37,7 @@ from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt
 from retrievers.lexical_query import TermTokens, query_tokens
 from retrievers.lexicon import Lexicon
+from retrievers.memo import remembered
 from retrievers.names import NameIndex
 from retrievers.not_covered import supplement_words
 from retrievers.oos_guard import guard
@@ -328,14 +329,7 @@ class Searcher:
     def _reading(self, query: str) -> tuple[str, bool]:
         """`KiwiTokenizer.reading` (the question without adverbs; whether it names 약), remembered for recent
         questions."""
-        memo = self._readings
-        reading = memo.get(query)
-        if reading is None:  # held in a local: another thread may clear the memo in between
-            reading = self.tokenizer.reading(query)
-            if len(memo) >= 4096:
-                memo.clear()
-            memo[query] = reading
-        return reading
+        return remembered(self._readings, query, lambda: self.tokenizer.reading(query), 4096)
 
     def guard(self, g: Gathered, hits: list[Hit], reranked: bool | None = None) -> tuple[bool, str]:
         """Stage 5: the OOS guard for gathered evidence and final hits (`reranked`: whether `hits` carry

@@ -15,6 +15,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 
+from retrievers.memo import remembered
+
 MEMO = 512  # texts whose Kiwi analysis is kept: one question is read by the BM25 query, the reading and the name check
 
 # Nouns, roots, foreign words, numbers, and verb/adjective stems ("졸리", "쓰리") carry the meaning.
@@ -43,13 +45,7 @@ class KiwiTokenizer:
     def _analysed(self, text: str) -> tuple:
         """Kiwi's tokens of `text`, remembered for the last `MEMO` texts (held in a local: another thread may clear
         the memo in between)."""
-        tokens = self._analyses.get(text)
-        if tokens is None:
-            tokens = tuple(self._kiwi.tokenize(text))
-            if len(self._analyses) >= MEMO:
-                self._analyses.clear()
-            self._analyses[text] = tokens
-        return tokens
+        return remembered(self._analyses, text, lambda: tuple(self._kiwi.tokenize(text)), MEMO)
 
     def forget(self) -> None:
         """Drop the remembered analyses."""
