@@ -18,6 +18,8 @@ from programs.without_medicine import NOTICE, asks_without_medicine
         ("약 말고 다른 약 있어요?", False),  # another medicine
         ("이 약 대신 먹을 수 있는 거 있나요", False),  # this one's alternative
         ("병원 약 말고 약국에서 살 수 있는 거", False),
+        ("변비약 말고 뭐 먹으면 좋아요?", True),  # a kind of medicine, and nothing after it
+        ("처방약 대신 먹을 거 있나요", False),  # a prescription's alternative is another medicine
     ],
 )
 def test_what_asks_what_to_do_without_medicine(question, asked):
