@@ -18,7 +18,7 @@ from programs.lm_call import TimeBudgetExhausted
 from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
 from programs.parts import Parts
-from programs.question_reading import dur_only, question_frame, question_names, unknown_names
+from programs.question_reading import dur_only, prescription_kinds, question_frame, question_names, unknown_names
 from programs.state import QuestionState
 from programs.without_medicine import without_medicine_notice
 
@@ -102,7 +102,7 @@ def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     supplements = [w for w in st.uncovered if w not in unknown and w not in only_dur]
     if supplements:
         st.trace.step("unknown_names", words=supplements, not_in_corpus=True)
-        return not_in_corpus_notice(supplements), True
+        return not_in_corpus_notice(supplements, prescription_kinds(p.backend, st)), True
     if only_dur:
         st.trace.step("unknown_names", words=only_dur, dur_only=True)
         return dur_only_notice(only_dur), True

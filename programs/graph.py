@@ -29,7 +29,7 @@ from programs.notices import FAILED_NOTICE, INSUFFICIENT_NOTICE
 from programs.outcome import DUR_NO_RULE, NOT_IN_CORPUS, not_in_corpus_answer, with_rules
 from programs.parts import Parts
 from programs.quality_evaluator import QualityFeedback
-from programs.question_reading import dur_only, question_frame, uncovered, uncovered_rules
+from programs.question_reading import dur_only, prescription_kinds, question_frame, uncovered, uncovered_rules
 from programs.routing import (
     ACCEPT,
     CORRECT,
@@ -446,7 +446,9 @@ def stop(p: Parts, st: QuestionState) -> dict:
         st.answer, st.mode, st.method = OOS_MESSAGE, "out_of_scope", "guard"
     elif reason == NOT_IN_CORPUS:
         rules, rules_only = uncovered_rules(p.backend, st), dur_only(p.backend, st)
-        st.answer = with_rules(not_in_corpus_answer(st.uncovered, rules_only), rules)
+        kinds = prescription_kinds(p.backend, st)
+        named_kinds = [w for w in st.uncovered if w in kinds]
+        st.answer = with_rules(not_in_corpus_answer(st.uncovered, rules_only, kinds), rules, named_kinds)
         if rules_only and not rules:
             st.answer = f"{st.answer}\n{DUR_NO_RULE}"  # DUR has the ingredient, but no rule of it answers
         st.mode, st.method, st.context_docs, st.contexts = NOT_IN_CORPUS, "guard", rules, [d.text for d in rules]

@@ -44,6 +44,14 @@ NOT_IN_CORPUS_NOTICE = (
     "※ " + _NOT_FOUND + "(건강기능식품이나 전문의약품일 수 있습니다): 아래는 문서에 있는 의약품에 대한 내용입니다."
 )
 
+# a kind of medicine sold only on prescription (혈압약): the corpus has no leaflet of any of its ingredients
+_KIND_NOT_FOUND = "질문의 {words}은(는) 처방받아 쓰는 전문의약품이라 e약은요(일반의약품 설명서)에서 찾지 못했습니다"
+KIND_ANSWER = (
+    _KIND_NOT_FOUND + ": 어떤 성분의 약인지, 복용법이나 부작용, 함께 먹어도 되는지는 처방한 의사나 약사에게 "
+    "약 봉투나 처방전을 보여 주고 확인하세요."
+)
+KIND_NOTICE = "※ " + _KIND_NOT_FOUND + ": 아래는 문서에 있는 의약품에 대한 내용입니다."
+
 
 DUR_ONLY_NOTICE = (
     "※ e약은요에서 {words}이(가) 든 일반의약품 설명서는 찾지 못했습니다(전문의약품일 수 있습니다): DUR 규칙은 "
@@ -64,22 +72,29 @@ DUR_ONLY_ANSWER = (
 DUR_NO_RULE = "DUR 자료에 있는 이 성분의 규칙 중 질문에 답하는 것은 없습니다."
 
 
-def not_in_corpus_answer(words, rules_only=()) -> str:
+def not_in_corpus_answer(words, rules_only=(), kinds=()) -> str:
     """The whole answer to a question about medicines the corpus does not have; `rules_only`: those of `words` that
-    are ingredients only DUR rules know (졸피뎀), which the answer does not say DUR lacks.
+    are ingredients only DUR rules know (졸피뎀), which the answer does not say DUR lacks; `kinds`: those that are
+    kinds of prescription-only medicine (혈압약), which the answer calls so.
 
     >>> not_in_corpus_answer(["졸피뎀"], rules_only=["졸피뎀"]).startswith("e약은요(일반의약품 설명서)에서 '졸피뎀'")
     True
+    >>> not_in_corpus_answer(["당뇨약"], kinds=["당뇨약"]).split(":")[0]
+    "질문의 '당뇨약'은(는) 처방받아 쓰는 전문의약품이라 e약은요(일반의약품 설명서)에서 찾지 못했습니다"
     """
-    others = [w for w in words if w not in rules_only]
-    lines = [NOT_IN_CORPUS_ANSWER.format(words=_quoted(others))] if others else []
+    others = [w for w in words if w not in rules_only and w not in kinds]
+    lines = [KIND_ANSWER.format(words=_quoted([w for w in words if w in kinds]))] if set(words) & set(kinds) else []
+    lines += [NOT_IN_CORPUS_ANSWER.format(words=_quoted(others))] if others else []
     if rules_only:
         lines.append(DUR_ONLY_ANSWER.format(words=_quoted(rules_only)))
     return "\n".join(lines)
 
 
-def not_in_corpus_notice(words) -> str:
-    """The opening line of an answer about a medicine the corpus has, beside one it does not ("" without words)."""
+def not_in_corpus_notice(words, kinds=()) -> str:
+    """The opening line of an answer about a medicine the corpus has, beside one it does not ("" without words);
+    `kinds`: those of `words` that are kinds of prescription-only medicine (혈압약 먹는데 감기약)."""
+    if words and all(w in kinds for w in words):
+        return KIND_NOTICE.format(words=_quoted(words))
     return NOT_IN_CORPUS_NOTICE.format(words=_quoted(words)) if words else ""
 
 
@@ -101,6 +116,9 @@ def uncovered_only(words, named: bool, supplements=(), corpus_speaks: bool = Fal
 GROUP_RULE = {"pregnant": "임부금기", "elderly": "노인주의", "infant": "특정연령대금기", "child": "특정연령대금기",
               "adolescent": "특정연령대금기"}  # fmt: skip
 RULES_LEAD = "DUR에 있는 성분 규칙입니다:"
+KIND_RULES_LEAD = (
+    "{words}에 쓰이는 성분 중 DUR 규칙이 있는 것입니다(드시는 약의 성분은 약 봉투나 처방전에서 확인하세요):"  # noqa: E501
+)
 MAX_RULES = 3
 DUR_CODES = ("ac", "bc", "cc", "dc", "ec", "fc", "gc", "ic")  # every DUR rule type
 
@@ -167,12 +185,14 @@ def combination(rule) -> bool:
     return "/" in statement(rule.text).split("대상 제형")[0]
 
 
-def with_rules(answer: str, rules) -> str:
-    """The not-in-corpus answer followed by the DUR rules quoted, each cited (``[문서 N]``, 1-based)."""
+def with_rules(answer: str, rules, kinds=()) -> str:
+    """The not-in-corpus answer followed by the DUR rules quoted, each cited (``[문서 N]``, 1-based); led as rules
+    of some of the ingredients of `kinds` (혈압약) when the question names one."""
     if not rules:
         return answer
     lines = [f"{statement(d.text)} {cite([i])}" for i, d in enumerate(rules, 1)]
-    return "\n".join([answer, "", RULES_LEAD, *lines])
+    lead = KIND_RULES_LEAD.format(words=_quoted(kinds)) if kinds else RULES_LEAD
+    return "\n".join([answer, "", lead, *lines])
 
 
 def dur_only_notice(ingredients) -> str:

@@ -52,18 +52,27 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
     return words
 
 
+def prescription_kinds(backend, st: QuestionState) -> dict[str, tuple[str, ...]]:
+    """The kinds of prescription-only medicine the question names (혈압약), as written, with their ingredients the
+    index knows (`retrievers.not_covered.prescription_kinds`); {} without names."""
+    from retrievers.not_covered import prescription_kinds as kinds_in
+
+    return kinds_in(st.question, backend.names) if backend.names is not None else {}
+
+
 def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
-    """What the question names that the corpus lacks (supplements; with no medicine named, words nobody knows; and
-    ingredients only DUR rules know, when they are all it names: 졸피뎀), and whether it names nothing the corpus
-    has (`programs.outcome.uncovered_only`)."""
+    """What the question names that the corpus lacks (supplements and kinds of prescription-only medicine; with no
+    medicine named, words nobody knows; and ingredients only DUR rules know, when they are all it names: 졸피뎀),
+    and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
     from retrievers.not_covered import supplement_words
     from retrievers.question_frame import classes_and_symptoms
 
     r, names = st.result, backend.names
     if r is None or names is None:
         return (), False
-    supplements = tuple(supplement_words(st.question, names))
-    unknown = tuple(w for w in unknown_names(backend, st) if w not in supplements)
+    kinds = tuple(prescription_kinds(backend, st))
+    supplements = (*supplement_words(st.question, names), *kinds)
+    unknown = tuple(w for w in unknown_names(backend, st) if w not in supplements and not any(w in k for k in kinds))
     # an ingredient only DUR rules know (졸피뎀), when it is all the question names: no leaflet can answer for it
     rules_only: tuple[str, ...] = ()
     if r.names:
@@ -106,15 +115,40 @@ def uncovered_rules(backend, st: QuestionState) -> list[Document]:
         return []
     ingredients = [a for a in lexicon.expand(" ".join(st.uncovered)) if names.match(a).ingredients]
     ingredients += [w for w in st.uncovered if names.match(w).ingredients]  # 졸피뎀: an ingredient DUR names
+    kinds = prescription_kinds(backend, st)
+    of_kinds = {i for w in st.uncovered for i in kinds.get(w, ())}  # 혈압약: its ingredients' rules
     try:
-        rows = backend.dur_rules(ingredients, list(DUR_CODES))
+        rows = backend.dur_rules([*ingredients, *of_kinds], list(DUR_CODES))
     except Exception:  # noqa: BLE001 - a backend without DUR rules: the answer without them
         return []
+    rows = one_per_ingredient(rows, of_kinds)
     frame = question_frame(backend, st)
     question = st.question
     for written, name in (st.result.read_as if st.result is not None else {}).items():
         question = question.replace(written, name)  # 캐토코나졸 as retrieval read it: a pair's side it names
-    return rules_for_question(rows, question, frame.population.group, own=ingredients, aspects=frame.aspects)
+    own = [*ingredients, *of_kinds]
+    return rules_for_question(rows, question, frame.population.group, own=own, aspects=frame.aspects)
+
+
+def one_per_ingredient(rows: list[Document], ingredients) -> list[Document]:
+    """`rows` with one rule per ingredient, type and partner for the `ingredients` of a kind of medicine the
+    question names (혈압약): the asker does not know which of them is theirs, nor its form, so three forms of one
+    ingredient's 임부금기 would hide the others'.
+
+    >>> rows = [Document(f"dur:cc:{i}", "x", {"ingredient": "암로디핀", "dur_type": "임부금기"}) for i in (1, 2)]
+    >>> [d.id for d in one_per_ingredient(rows, {"암로디핀"})], [d.id for d in one_per_ingredient(rows, set())]
+    (['dur:cc:1'], ['dur:cc:1', 'dur:cc:2'])
+    """
+    out, seen = [], set()
+    for d in rows:
+        m = d.metadata
+        key = (m.get("ingredient"), m.get("dur_type"), m.get("partner"))
+        if m.get("ingredient") in ingredients:
+            if key in seen:
+                continue
+            seen.add(key)
+        out.append(d)
+    return out
 
 
 def question_names(backend, st: QuestionState) -> list[str]:

@@ -157,3 +157,27 @@ def test_dur_rules_of_an_uncovered_brand_are_quoted_only_when_they_speak_to_the_
     assert rules_for_question(rows, "리피토 먹는데 자몽주스", None) == []  # DUR says nothing of 자몽
     assert [d.id for d in rules_for_question(rows, "임신했는데 리피토", "pregnant")] == ["dur:cc:2"]  # one per rule
     assert [d.id for d in rules_for_question(rows, "리피토랑 클래리트로마이신", None)] == ["dur:ac:1"]
+
+
+def test_a_kind_of_prescription_medicine_asked_alone_is_called_so_without_quoting_a_leaflet(searcher):
+    pred = CRAG(backend=searcher)(question="혈압약 부작용 뭐 있어요?")
+    assert pred.answer.startswith("질문의 '혈압약'은(는) 처방받아 쓰는 전문의약품이라 e약은요(일반의약품 설명서)에서")
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS and pred.trace["outcome"] == NOT_IN_CORPUS
+    assert not [c for c in pred.citations if c["cited"] and not c["id"].startswith("dur:")]
+    assert pred.trace["lm_calls"]["total"] == 0
+
+
+def test_a_kind_of_prescription_medicine_beside_a_class_the_leaflets_have_opens_the_answer(searcher):
+    pred = CRAG(backend=searcher)(question="혈압약 먹는데 감기약 먹어도 돼요?")
+    assert pred.answer.startswith("※ 질문의 '혈압약'은(는) 처방받아 쓰는 전문의약품이라")
+    assert pred.trace["stop_reason"] != NOT_IN_CORPUS  # the search went on, for the cold medicines
+    assert any(c["cited"] and c["id"].startswith("easydrug:") for c in pred.citations)
+
+
+def test_a_kind_of_prescription_medicine_gets_the_dur_pairs_of_its_ingredients_the_question_names(searcher):
+    # the mini DUR pairs 아토르바스타틴 (a 고지혈증약) with 케토코나졸: the asker learns the pair, led as a rule of
+    # one of the kind's ingredients, not of their own medicine
+    pred = CRAG(backend=searcher)(question="고지혈증약 먹는데 케토코나졸 같이 먹어도 돼요?")
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS
+    assert "'고지혈증약'에 쓰이는 성분 중 DUR 규칙이 있는 것입니다" in pred.answer
+    assert "[병용금기] 아토르바스타틴" in pred.answer

@@ -1,0 +1,34 @@
+"""Kinds of prescription-only medicine a question names (retrievers/not_covered.py): found as people write them,
+and left out when a leaflet of the index contains one of their ingredients (the corpus has the last word)."""
+
+from retrievers.documents import Document
+from retrievers.names import NameIndex
+from retrievers.not_covered import prescription_kinds
+
+
+def names_of(*leaflets: tuple[str, str], rules=()) -> NameIndex:
+    docs = [
+        Document(f"easydrug:{i}:efcy", "x", {"item_name": name, "item_seq": str(i), "main_ingr": ingredient})
+        for i, (name, ingredient) in enumerate(leaflets, 1)
+    ]
+    docs += [Document(f"dur:cc:{i}", "x", {"ingredient": w}) for i, w in enumerate(rules, 1)]
+    return NameIndex.from_documents(docs)
+
+
+def test_a_kind_is_found_as_written_with_its_ingredients_dur_knows():
+    names = names_of(("게보린정", "아세트아미노펜"), rules=["암로디핀", "로사르탄"])
+    assert prescription_kinds("혈압 약 먹는데 부작용이 뭐예요", names) == {"혈압 약": ("암로디핀", "로사르탄")}
+    assert prescription_kinds("게보린 부작용", names) == {}
+
+
+def test_a_kind_inside_a_longer_one_counts_once_and_case_does_not_matter():
+    names = names_of(("게보린정", "아세트아미노펜"))
+    assert list(prescription_kinds("고혈압약이랑 당뇨약 같이 먹는데요", names)) == ["고혈압약", "당뇨약"]
+    assert list(prescription_kinds("adhd약 먹으면 입맛 없나요", names)) == ["adhd약"]
+
+
+def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind():
+    # an index where a leaflet contains 메트포르민 has a medicine of the kind: the question is not about a missing one
+    with_leaflet = names_of(("게보린정", "아세트아미노펜"), ("가상메트정", "메트포르민"))
+    assert prescription_kinds("당뇨약 부작용", with_leaflet) == {}
+    assert list(prescription_kinds("당뇨약 부작용", names_of(("게보린정", "아세트아미노펜")))) == ["당뇨약"]
