@@ -29,8 +29,14 @@ AMOUNT = re.compile(
     rf"(?:\d+|두|세|네|다섯|반)\s*{_COUNTER}|한\s*{_COUNTER.replace('번|', '')}"
 )  # 한번: "once, to try"
 # a period of days, weeks or months a medicine is taken for (7일 이상 복용하여도, 1개월 정도, 5~6회 복용하여도 is no
-# period): a sentence saying one speaks to how long to take it
-PERIOD = re.compile(r"\d\s*(?:일|주|주일|개월)\s*(?:간|동안|정도|째|이상|이내|까지)")
+# period): a sentence saying one speaks to how long to take it. An age is none (만 3개월 이상, 생후 6개월 이상,
+# 3개월 이상의 영아 say who may take it), nor how long a symptom has lasted (1주 이상 지속되는 기침), nor the weeks
+# since another medicine was stopped (MAO억제제 … 복용을 중단한 후 2주 이내의 사람)
+PERIOD = re.compile(
+    r"(?<![\d.])(?<!만)(?<!만 )(?<!생후)(?<!생후 )(?<!중단한 후 )(?<!중단 후 )"
+    r"\d+\s*(?:일|주|주일|개월)\s*(?:간|동안|정도|째|이상|이내|까지)"
+    r"(?!\s*(?:의\s*)?(?:영|유아|소아|어린이|젖먹이|신생아|아기|아이|지속|재발|계속되))"
+)
 POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
 MINED_SHARE = 0.5  # a sentence with only mined words of an aspect speaks to it half as surely as one with a seed
 

@@ -146,6 +146,22 @@ def test_a_period_of_days_or_months_speaks_to_how_long():
     assert vocab.match("duration", "5~6회 복용하여도 좋아지지 않으면 상의하십시오.") == 0.0  # doses, no period
 
 
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "만 3개월 이상 만 2세 미만의 영․유아는 의사와 상의하십시오.",  # an age: who may take it
+        "생후 6개월 이상의 소아에게 사용합니다.",
+        "3개월 이상의 영아는 1회 2.5 mL",
+        "1주 이상 지속 또는 재발되는 기침 환자는 상의하십시오.",  # how long a symptom has lasted
+        "MAO억제제를 복용하고 있거나 복용을 중단한 후 2주 이내의 사람은 복용하지 마십시오.",  # since another stopped
+    ],
+)
+def test_an_age_a_symptoms_length_or_the_weeks_since_another_medicine_are_no_period_of_use(sentence):
+    """The cautions list these in almost every cold and allergy leaflet: read as periods, they outranked the
+    sentence a question about alcohol asked for whenever it also said 매일."""
+    assert load_vocabulary().match("duration", sentence) == 0.0
+
+
 def test_keeping_an_enteric_coating_whole_speaks_to_crushing():
     """장용정 부숴서 먹어도: the leaflets say 장용피막을 파손하지 않도록 (조갑파손, nail damage, is not it)."""
     vocab = load_vocabulary()
