@@ -53,9 +53,10 @@ def aspect_documents(
             doc_id = f"easydrug:{seq}:{section}"
             if doc_id in have or (doc := get(doc_id)) is None:
                 continue
-            met = sum(1 for p in patterns if p.search(doc.text))
+            body = doc.text.partition("\n")[2]  # not the product's name: 프렌즈아이 holds no 렌즈
+            met = sum(1 for p in patterns if p.search(body))
             if met:
-                words = sum(idf for w, idf in ranker.words.items() if any(f in doc.text for f in ranker.forms[w]))
+                words = sum(idf for w, idf in ranker.words.items() if any(f in body for f in ranker.forms[w]))
                 found.append((-met, -words, order, doc))
     found.sort(key=lambda f: f[:3])
     return [speaking_part(doc, seeds) for *_, doc in found[:limit]]
