@@ -447,7 +447,7 @@ def stop(p: Parts, st: QuestionState) -> dict:
     elif reason == NOT_IN_CORPUS:
         rules, rules_only = uncovered_rules(p.backend, st), dur_only(p.backend, st)
         kinds = prescription_kinds(p.backend, st)
-        named_kinds = [w for w in st.uncovered if w in kinds]
+        named_kinds = [w for w in st.uncovered if w in kinds and kinds[w]]  # those with ingredients DUR knows
         st.answer = with_rules(not_in_corpus_answer(st.uncovered, rules_only, kinds), rules, named_kinds)
         if rules_only and not rules:
             st.answer = f"{st.answer}\n{DUR_NO_RULE}"  # DUR has the ingredient, but no rule of it answers

@@ -30,6 +30,7 @@ import re
 
 from programs.citations import cite
 from programs.dur_rule import statement
+from retrievers.not_covered import PRESCRIBED_WORD
 from retrievers.question_frame import SECTION_ASPECT
 
 ANSWERED, OUT_OF_SCOPE, NOT_IN_CORPUS, NOT_IN_LEAFLETS = "answered", "out_of_scope", "not_in_corpus", "not_in_leaflets"
@@ -51,6 +52,13 @@ KIND_ANSWER = (
     "약 봉투나 처방전을 보여 주고 확인하세요."
 )
 KIND_NOTICE = "※ " + _KIND_NOT_FOUND + ": 아래는 문서에 있는 의약품에 대한 내용입니다."
+# a medicine the question says a clinic prescribed (병원에서 받은 코 스프레이): which one it is, the corpus cannot know
+_PRESCRIBED_NOT_FOUND = "병원에서 처방받은 약은 e약은요(일반의약품 설명서)에서 찾지 못했습니다"
+PRESCRIBED_ANSWER = (
+    _PRESCRIBED_NOT_FOUND + ": 같은 이름의 일반의약품이 있어도 성분과 용법이 다를 수 있으니, 약 봉투의 복약 안내를 "
+    "보거나 처방한 의사나 약사에게 확인하세요."
+)
+PRESCRIBED_NOTICE = "※ " + _PRESCRIBED_NOT_FOUND + ": 아래는 문서에 있는 일반의약품에 대한 내용입니다."
 
 
 DUR_ONLY_NOTICE = (
@@ -83,7 +91,9 @@ def not_in_corpus_answer(words, rules_only=(), kinds=()) -> str:
     "질문의 '당뇨약'은(는) 처방받아 쓰는 전문의약품이라 e약은요(일반의약품 설명서)에서 찾지 못했습니다"
     """
     others = [w for w in words if w not in rules_only and w not in kinds]
-    lines = [KIND_ANSWER.format(words=_quoted([w for w in words if w in kinds]))] if set(words) & set(kinds) else []
+    named_kinds = [w for w in words if w in kinds and w != PRESCRIBED_WORD]
+    lines = [PRESCRIBED_ANSWER] if PRESCRIBED_WORD in words else []
+    lines += [KIND_ANSWER.format(words=_quoted(named_kinds))] if named_kinds else []
     lines += [NOT_IN_CORPUS_ANSWER.format(words=_quoted(others))] if others else []
     if rules_only:
         lines.append(DUR_ONLY_ANSWER.format(words=_quoted(rules_only)))
@@ -93,8 +103,10 @@ def not_in_corpus_answer(words, rules_only=(), kinds=()) -> str:
 def not_in_corpus_notice(words, kinds=()) -> str:
     """The opening line of an answer about a medicine the corpus has, beside one it does not ("" without words);
     `kinds`: those of `words` that are kinds of prescription-only medicine (혈압약 먹는데 감기약)."""
+    if list(words) == [PRESCRIBED_WORD]:
+        return PRESCRIBED_NOTICE
     if words and all(w in kinds for w in words):
-        return KIND_NOTICE.format(words=_quoted(words))
+        return KIND_NOTICE.format(words=_quoted(w for w in words if w != PRESCRIBED_WORD))
     return NOT_IN_CORPUS_NOTICE.format(words=_quoted(words)) if words else ""
 
 

@@ -54,10 +54,16 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
 
 def prescription_kinds(backend, st: QuestionState) -> dict[str, tuple[str, ...]]:
     """The kinds of prescription-only medicine the question names (혈압약), as written, with their ingredients the
-    index knows (`retrievers.not_covered.prescription_kinds`); {} without names."""
+    index knows (`retrievers.not_covered.prescription_kinds`), and `PRESCRIBED_WORD` when it says a clinic gave the
+    medicine (병원에서 받은 …, `prescribed_phrase`); {} for none."""
+    from retrievers.not_covered import PRESCRIBED_WORD, prescribed_phrase
     from retrievers.not_covered import prescription_kinds as kinds_in
 
-    return kinds_in(st.question, backend.names) if backend.names is not None else {}
+    kinds = kinds_in(st.question, backend.names) if backend.names is not None else {}
+    phrase = prescribed_phrase(st.question)  # 병원에서 받은 코 스프레이: a prescription medicine, which one unknown
+    if phrase and not (backend.names is not None and backend.names.match(phrase).keys):  # 처방받은 졸피뎀: named
+        kinds[PRESCRIBED_WORD] = ()
+    return kinds
 
 
 def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
@@ -84,7 +90,9 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     if not words:
         return (), False
     lexicon = backend.lexicon
-    rest = st.question
+    from retrievers.not_covered import prescribed_phrase
+
+    rest = st.question.replace(prescribed_phrase(st.question) or "\0", " ")  # the prescribed one is no class asked
     for w in words:
         rest = rest.replace(w, " ")
     speaks = False

@@ -17,6 +17,8 @@ Example:
     (['졸피뎀'], [])
     >>> prescription_kinds("혈압 약 먹는데 부작용이 뭐예요", names)
     {'혈압 약': ()}
+    >>> prescribed_phrase("병원에서 받은 스테로이드 코 스프레이는 오래 써도 괜찮나요")
+    '병원에서 받은 스테로이드 코 스프레이는'
 """
 
 from __future__ import annotations
@@ -79,3 +81,33 @@ def prescription_kinds(question: str, names: NameIndex) -> dict[str, tuple[str, 
             continue
         found[m.group(0)] = tuple(names.display.get(k, k) for k in keys)
     return dict(sorted(found.items(), key=lambda p: question.find(p[0])))
+
+
+PRESCRIBED_WORD = "처방받은 약"  # how the answer names a medicine the question says was prescribed
+# a medicine the question says a clinic gave (병원에서 받은, 피부과에서 처방받은, 처방 받은, 지어 온): a prescription
+# medicine, whose leaflet e약은요 (over-the-counter medicines) does not hold
+_PRESCRIBED = re.compile(
+    r"(?:(?:병원|의원|[가-힣]{1,4}과)\s*에서\s*(?:처방\s*)?|처방\s*|병원\s*)"
+    r"(?:받은|받아\s*온|지은|지어\s*온|타\s*온)(?![가-힣])"
+)
+_MEDICINE_END = re.compile(r"(?:약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")
+_PARTICLE_END = re.compile(r"(?:은|는|이|가|을|를|도|랑|하고|에|약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")
+MAX_PRESCRIBED_WORDS = 4  # words after the marker read as the medicine's name (스테로이드 코 스프레이는)
+
+
+def prescribed_phrase(question: str) -> str:
+    """The words of `question` that say a clinic prescribed a medicine, with the medicine they name (병원에서 받은
+    스테로이드 코 스프레이는: up to the first word ending in a particle or a medicine noun and the medicine nouns
+    right after it, 해열제 시럽, within `MAX_PRESCRIBED_WORDS`); "" when it says none. 처방받았는데 (prescribed,
+    said of a named drug) is not such a phrase: the name beside it says which medicine it is."""
+    m = _PRESCRIBED.search(question)
+    if m is None:
+        return ""
+    words = question[m.end() :].split()[:MAX_PRESCRIBED_WORDS]
+    ends = [bool(_PARTICLE_END.search(w.rstrip("?.!,~"))) for w in words]
+    if True not in ends:
+        return question[m.start() : m.end()]
+    n = ends.index(True) + 1
+    while n < len(words) and _MEDICINE_END.search(words[n - 1]) and _MEDICINE_END.search(words[n].rstrip("?.!,~")):
+        n += 1  # 해열제 시럽: a medicine noun after one
+    return " ".join([question[m.start() : m.end()], *words[:n]])

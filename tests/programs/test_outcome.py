@@ -181,3 +181,18 @@ def test_a_kind_of_prescription_medicine_gets_the_dur_pairs_of_its_ingredients_t
     assert pred.trace["stop_reason"] == NOT_IN_CORPUS
     assert "'고지혈증약'에 쓰이는 성분 중 DUR 규칙이 있는 것입니다" in pred.answer
     assert "[병용금기] 아토르바스타틴" in pred.answer
+
+
+def test_a_medicine_a_clinic_gave_asked_alone_is_told_the_leaflets_lack_it_without_quoting_one(searcher):
+    # the OTC sprays' "7일 이상 사용하지 마십시오" is no answer for a prescribed steroid spray
+    pred = CRAG(backend=searcher)(question="병원에서 받은 스테로이드 코 스프레이는 오래 써도 괜찮은가요")
+    assert pred.answer.startswith("병원에서 처방받은 약은 e약은요(일반의약품 설명서)에서 찾지 못했습니다")
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS
+    assert not [c for c in pred.citations if c["cited"]]
+
+
+def test_a_medicine_a_clinic_gave_beside_a_class_the_leaflets_have_opens_the_answer_about_the_class(searcher):
+    pred = CRAG(backend=searcher)(question="처방받은 약 먹는데 감기약 같이 먹어도 돼요?")
+    assert pred.answer.startswith("※ 병원에서 처방받은 약은 e약은요(일반의약품 설명서)에서 찾지 못했습니다")
+    assert pred.trace["stop_reason"] != NOT_IN_CORPUS
+    assert any(c["cited"] and c["id"].startswith("easydrug:") for c in pred.citations)

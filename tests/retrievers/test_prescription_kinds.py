@@ -1,9 +1,11 @@
 """Kinds of prescription-only medicine a question names (retrievers/not_covered.py): found as people write them,
 and left out when a leaflet of the index contains one of their ingredients (the corpus has the last word)."""
 
+import pytest
+
 from retrievers.documents import Document
 from retrievers.names import NameIndex
-from retrievers.not_covered import prescription_kinds
+from retrievers.not_covered import prescribed_phrase, prescription_kinds
 
 
 def names_of(*leaflets: tuple[str, str], rules=()) -> NameIndex:
@@ -32,3 +34,19 @@ def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind()
     with_leaflet = names_of(("게보린정", "아세트아미노펜"), ("가상메트정", "메트포르민"))
     assert prescription_kinds("당뇨약 부작용", with_leaflet) == {}
     assert list(prescription_kinds("당뇨약 부작용", names_of(("게보린정", "아세트아미노펜")))) == ["당뇨약"]
+
+
+@pytest.mark.parametrize(
+    ("question", "phrase"),
+    [
+        ("병원에서 받은 스테로이드 코 스프레이는 오래 써도 괜찮나요", "병원에서 받은 스테로이드 코 스프레이는"),
+        ("피부과에서 처방받은 연고 얼굴에 발라도 돼요", "피부과에서 처방받은 연고"),
+        ("소아과에서 받은 해열제 시럽 냉장보관 해야돼요?", "소아과에서 받은 해열제 시럽"),
+        ("처방받은 약 먹는데 감기약 같이 먹어도 돼요", "처방받은 약"),  # the cold medicine is another one
+        ("심바스타틴이랑 클래리스로마이신 같이 처방받았는데 괜찮나", ""),  # prescribed, said of named drugs
+        ("병원에서 감기약 지어서 먹고 있는데 타이레놀 먹어도 돼요", ""),
+        ("게보린 부작용", ""),
+    ],
+)
+def test_a_medicine_the_question_says_a_clinic_gave_is_read_with_its_words(question, phrase):
+    assert prescribed_phrase(question) == phrase
