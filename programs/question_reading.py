@@ -70,7 +70,7 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     """What the question names that the corpus lacks (supplements and kinds of prescription-only medicine; with no
     medicine named, words nobody knows; and ingredients only DUR rules know, when they are all it names: 졸피뎀),
     and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
-    from retrievers.not_covered import supplement_words
+    from retrievers.not_covered import prescribed_phrase, supplement_words
     from retrievers.question_frame import classes_and_symptoms
 
     r, names = st.result, backend.names
@@ -90,9 +90,8 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     if not words:
         return (), False
     lexicon = backend.lexicon
-    from retrievers.not_covered import prescribed_phrase
-
-    rest = st.question.replace(prescribed_phrase(st.question) or "\0", " ")  # the prescribed one is no class asked
+    phrase = prescribed_phrase(st.question)
+    rest = st.question.replace(phrase, " ") if phrase else st.question  # the prescribed one is no class asked
     for w in words:
         rest = rest.replace(w, " ")
     speaks = False
