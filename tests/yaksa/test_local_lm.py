@@ -34,6 +34,13 @@ def llama():
         yield server
 
 
+@pytest.fixture(autouse=True)
+def idle_llama(llama):
+    """Each test starts on an idle server: a reply an earlier test's time budget cut is still being written there."""
+    llama.wait_idle()
+    return llama
+
+
 @pytest.fixture(scope="module")
 def searcher(tmp_path_factory):
     from retrievers.index_open import open_searcher

@@ -72,6 +72,17 @@ class LlamaServer:
             "/nonexistent", env={}, overrides=LMOverrides(model=self.model, api_base=self.url, max_tokens=limits)
         )
 
+    def wait_idle(self, timeout_s: float = 240.0) -> None:
+        """Return once the server has finished what earlier callers left running.
+
+        llama.cpp's server answers one request at a time and keeps writing a reply whose client has gone (a call cut
+        by a question's time budget), so a timed test would otherwise wait behind it. A one-token completion is
+        answered only after that work ends."""
+        import httpx
+
+        body = {"model": self.alias, "prompt": "ok", "max_tokens": 1}
+        httpx.post(self.url + "/completions", json=body, timeout=timeout_s).raise_for_status()
+
     def __enter__(self):
         self.process, self.port = start_process_server(
             self.command, lambda port: f"http://127.0.0.1:{port}/v1/models", timeout_s=120
