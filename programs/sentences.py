@@ -52,8 +52,14 @@ ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; 
 AGE_WEIGHT = 0.3  # a sentence whose written ages take in the age the question states (20개월 → 만 2세 미만)
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
+BACKGROUND_SHARE = 0.5  # an aspect only a sentence that asks nothing names (비염 때문에 매일 먹어요) weighs this share
 NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
+# a sentence of the question that asks: a question mark, or a Korean ending or word that asks
+_ASKS = re.compile(
+    r"[?？]|나요|까요|는지|는가|되나|될까|돼요|되요|되죠|어때|괜찮|뭐|몇|언제|얼마|어떻게|어떡|무슨|왜|맞아|맞나"
+)
+_SENTENCE_END = re.compile(r"(?<=[?？.!])\s+|\n+")
 _LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sentence: "[용법·용량] "
 
 
@@ -106,6 +112,8 @@ class SentenceRanker:
         self.aspects = vocab.asked(question, morphemes)
         if not self.aspects:  # what the question's frame read by its section words (계속 먹어도 → duration)
             self.aspects = [a for a in framed if a in vocab.seeds]
+        background = told_only(question, self.aspects, vocab)
+        self.weights = {a: BACKGROUND_SHARE if a in background else 1.0 for a in self.aspects}
         group = VOCAB_GROUP.get(read_population(question, names).group or "")
         if group and group not in self.aspects:
             self.aspects.append(group)  # 7살 아들, 수유 중, 고2: who it is for, as the question says it
@@ -193,7 +201,7 @@ class SentenceRanker:
                 found += NEIGHBOUR_SHARE * idf
         return {
             "overlap": found / self.total if self.total else 0.0,
-            "aspect": max((self.vocab.match(a, sentence) for a in self.aspects), default=0.0),
+            "aspect": max((self.vocab.match(a, sentence) * self.weights.get(a, 1.0) for a in self.aspects), default=0),
             "age": self.age_fit(sentence) if self.ages else 0.0,
             "bigram": gram_share(self.grams, sentence),
         }
@@ -208,6 +216,26 @@ class SentenceRanker:
         """
         low, high = self.ages or (0.0, 0.0)
         return float(any(a < high and low < b for a, b in dose_bands(sentence, children=False)))
+
+
+def told_only(question: str, aspects: list[str], vocab) -> set[str]:
+    """The `aspects` only a sentence of the question that asks nothing names: what the asker tells of themselves
+    (비염 때문에 매일 먹어요), not what they ask (술 마셔도 되나요?). Empty when no sentence asks, or only one is
+    written.
+
+    >>> from retrievers.aspects import load_vocabulary
+    >>> vocab, both = load_vocabulary(), ["alcohol", "duration"]
+    >>> told_only("알레르기약 먹고 술 마셔도 되나요? 비염 때문에 매일 먹어요", both, vocab)
+    {'duration'}
+    >>> told_only("매일 먹는데 술 마셔도 되나요?", both, vocab)
+    set()
+    """
+    parts = [p for p in _SENTENCE_END.split(question.strip()) if p.strip()]
+    asking = [p for p in parts if _ASKS.search(p)]
+    if len(parts) < 2 or not asking:
+        return set()
+    asked = {a for p in asking for a in vocab.asked(p, sentence_tokens(p))}
+    return {a for a in aspects if a not in asked}
 
 
 @functools.lru_cache(maxsize=512)

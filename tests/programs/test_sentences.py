@@ -415,3 +415,16 @@ def test_a_symptom_noticed_after_taking_something_does_not_choose_the_products(s
     st.result.frame = QuestionFrame(st.question, Targets(symptoms=("어지러",)), ("side_effects", "driving"))
     kept = graph.extractive_pool(st, members=members)
     assert {d.id.split(":")[1] for d in kept if d.id.startswith("easydrug:")} == seqs
+
+
+def test_what_the_asker_tells_of_themselves_weighs_less_than_what_they_ask():
+    # 매일 is a period word (duration); written in a sentence that asks nothing, it is background to 술 (alcohol)
+    ranker = SentenceRanker("알레르기약 먹고 술 마셔도 되나요? 비염 때문에 매일 먹어요")
+    assert set(ranker.aspects) >= {"alcohol", "duration"}
+    assert ranker.weights["alcohol"] > ranker.weights["duration"]
+    assert ranker.score("복용 중에는 음주하지 마십시오.") > ranker.score("장기간 계속하여 복용하지 마십시오.")
+
+
+def test_both_aspects_weigh_the_same_when_one_sentence_asks_them():
+    ranker = SentenceRanker("비염 때문에 매일 먹는데 술 마셔도 되나요?")
+    assert ranker.weights["alcohol"] == ranker.weights["duration"] == 1.0
