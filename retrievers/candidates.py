@@ -27,7 +27,7 @@ from collections import defaultdict
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.class_products import ClassProducts
 from retrievers.documents import Document
-from retrievers.form_kinds import external_form, question_forms, taken_by_mouth
+from retrievers.form_kinds import external_form, of_kinds, question_forms, said_before, said_kinds, taken_by_mouth
 from retrievers.lexicon import Lexicon
 from retrievers.name_keys import ingredient_keys
 from retrievers.names import NameIndex
@@ -143,6 +143,9 @@ class Candidates:
         if not pool or not (members or question_forms(qa.query)):
             return {}
         preferred = self.by_dosage_form(pool, qa.query)
+        if len(qa.classes) > 1 and (said_of := said_before(qa.query, list(qa.classes))):
+            said_of_members = self.class_products.products(said_of, self.lexicon)  # 가루 설사약 beside 감기약
+            preferred = (preferred & said_of_members) | (pool - said_of_members)
         if for_child := self.dosing_the_child(pool, qa.query):  # 아기 해열제: those dosing a baby, not adults' tablets
             preferred = (preferred & for_child) or for_child
         if not members and preferred == pool:
@@ -211,10 +214,12 @@ class Candidates:
     def by_dosage_form(self, products: set[str], query: str) -> set[str]:
         """Among products a name matched, those whose name has a dosage form the question mentions
         (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액), or those that are swallowed when it speaks only of taking
-        the medicine (먹으면, 복용); all of them when it says neither or none fits."""
+        the medicine (먹으면, 복용), or those of the form it says in other words (붙이는 멀미약 → a patch, 가루 변비약 →
+        granules; `form_kinds.said_kinds`); all of them when it says none of these or none fits."""
         forms = question_forms(query)
-        by_mouth = not forms and taken_by_mouth(query)
-        if not (forms or by_mouth) or len(products) < 2:
+        said = set() if forms else said_kinds(query)
+        by_mouth = not forms and not said and taken_by_mouth(query)
+        if not (forms or said or by_mouth) or len(products) < 2:
             return products
         names = {
             seq: self.docs[self.product_docs[seq][0]].metadata.get("item_name", "")
@@ -223,6 +228,8 @@ class Candidates:
         }
         if by_mouth:  # "이부프로펜 빈속에 먹으면": its tablets and capsules before its plasters
             chosen = {seq for seq, name in names.items() if not external_form(name)}
+        elif said:
+            chosen = {seq for seq, name in names.items() if of_kinds(said, name)}
         else:
             chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
         return chosen or products

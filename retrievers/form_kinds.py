@@ -19,10 +19,11 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from retrievers.name_keys import STRENGTH, squash
-from retrievers.name_words import EXTERNAL_FORMS, EXTERNAL_VERBS, ORAL_VERBS, QUESTION_FORMS
+from retrievers.name_words import EXTERNAL_FORMS, EXTERNAL_VERBS, ORAL_VERBS, QUESTION_FORMS, SAID_FORMS
 
 ANY = "any"
 ORAL_SOLUTION = {"oral_liquid", "mouth"}
@@ -179,6 +180,40 @@ def binds(forms: tuple[str, ...] | list[str], item_name: str) -> bool:
 def question_forms(query: str) -> list[str]:
     """The dosage forms a question names, as product names write them ("클리어틴 크림" -> ["크림"])."""
     return sorted({name_form for word, name_form in QUESTION_FORMS.items() if word in query})
+
+
+def said_kinds(query: str) -> set[str]:
+    """The kinds a question means by how it says the medicine is used or looks, when it names no form (붙이는 멀미약 →
+    a patch, 가루 변비약 → granules, 짜먹는 위장약 → a liquid); empty when it says none.
+
+    >>> sorted(said_kinds("붙이는 멀미약 언제 붙여요")), sorted(said_kinds("가루 변비약")), said_kinds("멀미약 먹어요")
+    (['patch', 'skin'], ['granule'], set())
+    >>> said_kinds("꽃가루 알레르기약"), said_kinds("콧물약 먹여요")
+    (set(), set())
+    >>> of_kinds(said_kinds("붙이는 멀미약"), "키미테패취"), of_kinds(said_kinds("붙이는 멀미약"), "키미테정")
+    (True, False)
+    """
+    return next((set(kinds) for words, kinds in SAID_FORMS if any(_said(w).search(query) for w in words)), set())
+
+
+def said_before(query: str, words: list[str]) -> list[str]:
+    """Those of `words` (class words as the question writes them) a form word of `said_kinds` stands right before
+    (가루 설사약, 붙이는 멀미약): the medicine the form is said of, when the question names another beside it.
+
+    >>> said_before("스멕타 같은 가루 설사약 다른 약이랑 같이 먹어도 돼요? 감기약 먹는중", ["설사약", "감기약"])
+    ['설사약']
+    """
+    spans = [m.end() for ws, _ in SAID_FORMS for w in ws for m in _said(w).finditer(query)]
+    return [w for w in words if any(0 <= query.find(w, end) - end <= SAID_GAP for end in spans)]
+
+
+SAID_GAP = 4  # characters between a form word and the class word it is said of (붙이는 멀미약, 가루형 변비약)
+
+
+@functools.lru_cache(maxsize=64)
+def _said(word: str) -> re.Pattern:
+    """`word` where a word starts (가루, not 꽃가루; 물약, not 콧물약)."""
+    return re.compile(r"(?<![가-힣])" + re.escape(word))
 
 
 def taken_by_mouth(query: str) -> bool:

@@ -24,6 +24,15 @@ QUESTION_FORMS = {
     "패치": "패취",  # the leaflets' spelling
     "츄어블": "츄어블",
 }
+# Everyday words that say a medicine's form without naming one (붙이는 멀미약, 가루 변비약, 짜먹는 위장약) -> the
+# form_kinds kinds they mean; the first word found decides.
+SAID_FORMS = (
+    (("붙이", "붙여", "붙인", "붙였", "붙히", "붙혀"), ("patch", "skin")),
+    (("뿌리는", "뿌려", "뿌린", "뿌렸"), ("spray", "skin", "mouth", "nasal")),
+    (("가루", "분말"), ("granule",)),
+    (("물약", "짜먹", "짜서 먹", "마시는"), ("oral_liquid",)),
+    (("알약",), ("tablet", "capsule", "sr")),
+)
 # Words for swallowing a medicine, words for using it otherwise, and the dosage forms that are not swallowed.
 ORAL_VERBS = ("먹", "복용", "삼키", "삼켜", "씹어")
 EXTERNAL_VERBS = ("바르", "발라", "발랐", "붙이", "붙여", "붙였", "뿌리", "뿌려", "넣", "가글")

@@ -84,12 +84,36 @@ def test_a_question_about_swallowing_prefers_the_tablets_to_the_plaster(searcher
     s = searcher_with_a_plaster
     both = {"197700120", "202006761"}
     assert s.candidates.by_dosage_form(both, "이부프로펜 빈속에 먹으면 위 상해요") == {"197700120"}
-    assert s.candidates.by_dosage_form(both, "이부프로펜 붙이는 법") == both
+    assert s.candidates.by_dosage_form(both, "이부프로펜 바르는 법") == both  # no product of that form: all
     hits = s.retrieve("이부프로펜 빈속에 먹으면 위 상해요", k=5).hits
     tablet = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "197700120"]
     plaster = [h.scores["product"] for h in hits if h.doc.metadata.get("item_seq") == "202006761"]
     assert tablet and max(tablet) > max(plaster, default=0.0)
     assert hits[0].doc.metadata["item_seq"] == "197700120"
+
+
+def test_a_form_said_in_other_words_prefers_the_products_of_that_form(searcher_with_a_plaster):
+    """붙이는 (a plaster), 알약 (a tablet): the form said without a form word chooses among the products found."""
+    s = searcher_with_a_plaster
+    both = {"197700120", "202006761"}
+    assert s.candidates.by_dosage_form(both, "이부프로펜 붙이는 거 하루에 몇 번") == {"202006761"}
+    assert s.candidates.by_dosage_form(both, "이부프로펜 알약 하루에 몇 번") == {"197700120"}
+    assert s.candidates.by_dosage_form(both, "꽃가루 알레르기인데 이부프로펜 하루에 몇 번") == both  # 가루: no word
+
+
+def test_a_class_question_saying_a_form_weighs_that_forms_products_first(searcher_with_a_plaster):
+    from retrievers.candidates import CLASS_WEIGHT
+    from retrievers.lexicon import Lexicon
+    from retrievers.query_analysis import analyse
+
+    s = searcher_with_a_plaster
+    qa = analyse("붙이는 진통제 하루에 몇 번 붙여요", s.names, Lexicon.load())
+    weights = {s.docs[i].id: w for i, w in s.candidates.class_members(qa, list(range(len(s.docs))), {}).items()}
+    assert weights["easydrug:202006761:efcy"] == CLASS_WEIGHT
+    assert weights["easydrug:197900277:efcy"] < CLASS_WEIGHT  # 게보린정, the other 진통제 of this corpus
+    qa = analyse("진통제 하루에 몇 번", s.names, Lexicon.load())
+    weights = {s.docs[i].id: w for i, w in s.candidates.class_members(qa, list(range(len(s.docs))), {}).items()}
+    assert weights["easydrug:197900277:efcy"] == weights["easydrug:202006761:efcy"] == CLASS_WEIGHT
 
 
 def test_term_tokens_remember_what_the_tokenizer_gives(mini_searcher):
