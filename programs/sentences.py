@@ -14,8 +14,10 @@ Example:
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from programs.text import bigrams, gram_share, target_words
 from retrievers.age_doses import dose_bands
@@ -46,6 +48,7 @@ PERIODS = {
     "보름": ("15일", "2주"),
     "한달": ("1개월", "한 달"),
 }
+LAY_WORDS_PATH = Path(__file__).resolve().parents[1] / "retrievers" / "data" / "lay_words.json"
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
@@ -61,6 +64,18 @@ _ASKS = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<=[?？.!])\s+|\n+")
 _LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sentence: "[용법·용량] "
+
+
+@functools.lru_cache(maxsize=1)
+def said_as_leaflets() -> dict[str, tuple[str, ...]]:
+    """Words as people say them -> as leaflets write them: the periods (`PERIODS`) and the everyday words of
+    ``retrievers/data/lay_words.json`` (노랗게 → 황색, 이 뽑 → 발치).
+
+    >>> said_as_leaflets()["일주일"], said_as_leaflets()["이뽑"]
+    (('1주', '7일'), ('발치', '치과'))
+    """
+    lay = json.loads(LAY_WORDS_PATH.read_text(encoding="utf-8"))["words"]
+    return {**PERIODS, **{said: tuple(words) for said, words in lay.items()}}
 
 
 @functools.lru_cache(maxsize=1)
@@ -131,13 +146,15 @@ class SentenceRanker:
             if len(m) > 1 and m not in self.words:
                 self.words[m] = vocab.idf.get(m, vocab.idf_unseen)
         # a verb or adjective stem is also found as its noun (쓰리 → 속쓰림, 가렵 → 가려움)
-        # a period as people say it, read in the question's text (Kiwi splits 한달 and knows no 사흘)
+        # a period as people say it, read in the question's text (Kiwi splits 한달 and knows no 사흘), and an
+        # everyday word for what leaflets say in their own words (노랗게 → 황색, 이 뽑아요 → 발치)
         compact = "".join(question.split())
-        for said in PERIODS:
+        said_as = said_as_leaflets()
+        for said in said_as:
             if said in compact and said not in self.words:
                 self.words[said] = vocab.idf.get(said, vocab.idf_unseen)
         self.forms = {
-            w: tuple(f for f in (w, nominal(w), noun_without_ri(w), *PERIODS.get(w, ())) if f) for w in self.words
+            w: tuple(f for f in (w, nominal(w), noun_without_ri(w), *said_as.get(w, ())) if f) for w in self.words
         }
         # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}

@@ -428,3 +428,20 @@ def test_what_the_asker_tells_of_themselves_weighs_less_than_what_they_ask():
 def test_both_aspects_weigh_the_same_when_one_sentence_asks_them():
     ranker = SentenceRanker("비염 때문에 매일 먹는데 술 마셔도 되나요?")
     assert ranker.weights["alcohol"] == ranker.weights["duration"] == 1.0
+
+
+def test_an_everyday_word_finds_the_leaflets_word_for_it():
+    """노란색으로 → 황색, 이 뽑아요 → 발치 (retrievers/data/lay_words.json)."""
+    urine = SentenceRanker("비타민 먹고나서 소변이 형광 노란색으로 나와요 괜찮나요?")
+    colour = "요를 황색으로 변하게 하여 임상검사치에 영향을 줄 수 있습니다."
+    assert urine.score(colour) > urine.score("위부불쾌감, 설사, 변비가 나타날 수 있습니다.")
+    tooth = SentenceRanker("아스피린 매일 먹는데 다음주에 이 뽑아요 그냥 먹어도 되나요?")
+    surgery = "출혈의 위험이 있으므로 수술(치과수술 포함)을 하는 경우에는 의사에게 이 약을 복용하고 있음을 알리십시오."
+    assert tooth.score(surgery) > tooth.score("알칼리제제와 함께 섞지 마십시오.")
+    assert tooth.parts(surgery)["overlap"] > 0
+
+
+def test_a_medicines_colour_is_no_symptom():
+    """빨간약 names a medicine by its colour: no sentence about redness is what it asks."""
+    ranker = SentenceRanker("입병 빨간약 바르고 입 헹궈야 하나요")
+    assert ranker.parts("발적, 가려움이 나타날 수 있습니다.")["overlap"] == 0
