@@ -143,7 +143,7 @@ def test_a_period_as_people_say_it_finds_the_period_a_leaflet_writes(monkeypatch
     assert SentenceRanker(question).score(days) > SentenceRanker(question).score(other) + 0.2  # 이틀 → 2일
     month = "한달 넘게 매일 먹어도 되나요"  # Kiwi splits 한달; the period is read in the question's text
     assert SentenceRanker(month).score("1개월 정도 복용하여도 증상의 개선이 없을 경우 의사와 상의하십시오.") > 1.0
-    monkeypatch.setattr(sentences, "PERIODS", {})
+    monkeypatch.setattr(sentences, "said_as_leaflets", dict)  # nothing read as the leaflets write it
     assert SentenceRanker(question).score(days) < SentenceRanker(question).score(other)
     assert SentenceRanker(month).score("1개월 정도 복용하여도 증상의 개선이 없을 경우 의사와 상의하십시오.") < 1.0
 
@@ -445,3 +445,21 @@ def test_a_medicines_colour_is_no_symptom():
     """빨간약 names a medicine by its colour: no sentence about redness is what it asks."""
     ranker = SentenceRanker("입병 빨간약 바르고 입 헹궈야 하나요")
     assert ranker.parts("발적, 가려움이 나타날 수 있습니다.")["overlap"] == 0
+
+
+VITAMIN = [
+    section_of(
+        "아로나민골드정",
+        "atpn",
+        "사용상 주의사항",
+        "이 약에 과민증 환자, 만 3개월 미만의 젖먹이는 이 약을 복용하지 마십시오. 정해진 용법과 용량을 잘 지키십시오.",
+        "7",
+    ),
+    section_of("아로나민골드정", "intrc", "상호작용", "레보도파와 함께 복용하지 마십시오.", "7"),
+]
+
+
+def test_a_prescription_kind_taken_beside_is_read_as_the_leaflets_name_it():
+    """파킨슨약 → 레보도파 (retrievers/data/prescription_classes.json leaflet_words): the interaction line leads."""
+    answer = extractive_answer("파킨슨약 드시는 80대 아버지 피곤하다고 아로나민 사드려도 될까요", VITAMIN)
+    assert "레보도파와 함께 복용하지 마십시오." in body(answer).splitlines()[0]
