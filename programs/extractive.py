@@ -42,6 +42,7 @@ from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex
+from retrievers.not_covered import kind_leaflet_words
 from retrievers.population import CHILD_AGE
 from retrievers.question_frame import read_frame
 
@@ -153,7 +154,10 @@ def choose(
     is_named = naming(question, docs, names)
     named_found = any(is_named(d) for d in docs)
     frame = frame or _frame(question, named_found or bool(names))
-    ranker = SentenceRanker(question, names, frame.vocabulary_aspects, pair_medicines(frame, docs, names, is_named))
+    # beside the medicines the question names, the prescription kinds it names as the leaflets write them (파킨슨약 →
+    # "레보도파와 함께 복용하지 마십시오")
+    medicines = (*pair_medicines(frame, docs, names, is_named), *kind_leaflet_words(question))
+    ranker = SentenceRanker(question, names, frame.vocabulary_aspects, medicines)
     rules: list[Quote] = []
     candidates: list[Quote] = []
     floor: dict[int, float] = {}

@@ -83,6 +83,27 @@ def prescription_kinds(question: str, names: NameIndex) -> dict[str, tuple[str, 
     return dict(sorted(found.items(), key=lambda p: question.find(p[0])))
 
 
+@lru_cache(maxsize=1)
+def _kind_leaflet_words() -> tuple[tuple[re.Pattern, tuple[str, ...]], ...]:
+    rows = json.loads(KINDS.read_text(encoding="utf-8"))["classes"]
+    words = [(w, tuple(r.get("leaflet_words", ()))) for r in rows for w in r["words"]]
+    return tuple((re.compile(r"\s*".join(map(re.escape, w)), re.IGNORECASE), lw) for w, lw in words)
+
+
+def kind_leaflet_words(question: str) -> tuple[str, ...]:
+    """How the leaflets name the prescription kinds `question` names, in their interaction and caution lists
+    (혈압약 → 혈압강하제, 고혈압; 파킨슨약 → 레보도파), whether or not the corpus has a leaflet of the kind: what a
+    sentence about taking a medicine beside it says.
+
+    >>> kind_leaflet_words("파킨슨약 드시는 아버지 아로나민 드려도 돼요")
+    ('레보도파', '항파킨슨', '파킨슨')
+    >>> kind_leaflet_words("감기약 먹어도 돼요")
+    ()
+    """
+    found = (lw for pattern, lw in _kind_leaflet_words() if pattern.search(question))
+    return tuple(dict.fromkeys(w for words in found for w in words))
+
+
 PRESCRIBED_WORD = "처방받은 약"  # how the answer names a medicine the question says was prescribed
 # a medicine the question says a clinic gave (병원에서 받은, 피부과에서 처방받은, 처방 받은, 지어 온): a prescription
 # medicine, whose leaflet e약은요 (over-the-counter medicines) does not hold

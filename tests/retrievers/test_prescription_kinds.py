@@ -50,3 +50,16 @@ def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind()
 )
 def test_a_medicine_the_question_says_a_clinic_gave_is_read_with_its_words(question, phrase):
     assert prescribed_phrase(question) == phrase
+
+
+def test_every_word_a_kind_is_named_by_in_the_leaflets_is_in_the_corpus():
+    """The leaflet words of each kind are how the leaflets write it: each occurs in the corpus's leaflets."""
+    import json
+
+    from retrievers.corpus import corpus_dir
+    from retrievers.not_covered import KINDS, kind_leaflet_words
+
+    text = (corpus_dir() / "easydrug" / "easydrug.jsonl").read_text(encoding="utf-8")
+    kinds = json.loads(KINDS.read_text(encoding="utf-8"))["classes"]
+    assert all(w in text for k in kinds for w in k["leaflet_words"])
+    assert kind_leaflet_words("혈압약 먹는데 감기약 먹어도 돼요")[:2] == ("혈압강하제", "고혈압")
