@@ -80,6 +80,7 @@ class NameMatch:
         return bool(self.keys)
 
 
+FORM_PAIR_PRODUCTS = 6  # products a brand word and a form word (미놀 트로키) may name together
 MATCH_MEMO = 4096  # texts whose names `NameIndex.match` remembers
 CHILDREN_PREFIX = "어린이"  # a brand's children's edition: 어린이타이레놀, 어린이부루펜
 
@@ -204,9 +205,35 @@ class NameIndex:
                 stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
                     unmatched.add(word)
+        self._take_form_pairs([squash(w) for w in query.split()], found)
         if readings:
             self._match_close(words, unmatched, found)
         return found
+
+    def _take_form_pairs(self, words: list[str], found: NameMatch) -> None:
+        """A brand word followed by a dosage-form word (미놀 트로키, 화이투벤 스프레이, 니코레트 패치): the products
+        whose key starts with the brand and holds the form later on, when they are few enough to be what is meant
+        (`FORM_PAIR_PRODUCTS`). A two-syllable word must be none the leaflets use (아이 시럽 is a child's syrup)."""
+        if not hasattr(self, "_sorted_keys"):
+            self._sorted_keys = sorted(self.products)
+        for written, after in zip(words, words[1:], strict=False):
+            word = _JOSA.sub("", written)
+            form = QUESTION_FORMS.get(after) or QUESTION_FORMS.get(_JOSA.sub("", after))  # 스프레이, 트로키도
+            if not form or len(word) < 2 or (len(word) == 2 and leaflet_word(word)):
+                continue
+            if any(k.startswith(word) and form in k for k in found.keys):
+                continue  # 카네스텐 질정: the two words are one name already found
+            seqs: set[str] = set()
+            for key in self._sorted_keys[bisect.bisect_left(self._sorted_keys, word) :]:
+                if not key.startswith(word):
+                    break
+                if form in key[len(word) :]:
+                    seqs |= self.products[key]
+            if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
+                found.products |= seqs
+                found.family -= seqs
+                if word not in found.keys:
+                    found.keys.append(word)
 
     def _match_close(self, words: list[str], unmatched: set[str], found: NameMatch) -> None:
         """Last pass: an unmatched word of 4+ characters, or two adjacent ones written apart, that differs from one
@@ -359,6 +386,13 @@ class NameIndex:
     def user_words(self) -> list[str]:
         """Names to teach the tokenizer so they stay whole (Korean keys only)."""
         return sorted(k for k in {*self.products, *self.ingredients} if re.fullmatch(r"[가-힣]{2,}", k))
+
+
+def leaflet_word(word: str) -> bool:
+    """Whether the leaflets use `word` as a word of their own (Kiwi morphemes of leaflet sentences: 아이, 기침)."""
+    from retrievers.aspects import load_vocabulary  # the mined vocabulary, read once
+
+    return word in load_vocabulary().idf
 
 
 def save_names(index: NameIndex, path) -> None:

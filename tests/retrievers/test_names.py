@@ -157,3 +157,34 @@ def test_a_remembered_match_is_the_callers_own_copy(names):
     first.products.clear()
     again = names.match("게보린 먹고 속이 쓰려요")
     assert "바뀐것" not in again.keys and again.products and "게보린" in again.keys
+
+
+def _leaflets(*names_: str) -> NameIndex:
+    from retrievers.documents import Document
+
+    return NameIndex.from_documents(
+        Document(f"easydrug:{i}:efcy", "x", {"item_name": n, "item_seq": str(i)}) for i, n in enumerate(names_, 1)
+    )
+
+
+def test_a_brand_word_and_a_form_word_find_the_brands_product_of_that_form():
+    """미놀 트로키, 화이투벤 스프레이, 니코레트 패치: the brand's products whose name holds the form."""
+    index = _leaflets(
+        "미놀에프트로키(페퍼민트맛)", "미놀노즈점비액(자일로메타졸린염산염)", "화이투벤큐연질캡슐",
+        "화이투벤나잘스프레이0.05%(자일로메타졸린염산염)", "니코레트껌2밀리그람(니코틴)", "니코레트인비지패취(니코틴)",
+    )  # fmt: skip
+    assert index.match("감기약 먹는 중인데 미놀 트로키도 같이 먹어도 되나요?").products == {"1"}
+    assert not index.match("미놀 먹어도 되나요").products  # a two-syllable word alone names nothing
+    assert "4" in index.match("어른용 화이투벤 스프레이 뿌려줘도 될까요").products
+    assert "6" in index.match("니코레트 패치 잘때도 붙이고 자요?").products
+
+
+def test_a_leaflet_word_before_a_form_word_is_no_brand():
+    index = _leaflets("아이톡시럽", "아이톡캡슐")
+    assert not index.match("아이 시럽 몇 미리 먹여요").products  # 아이: a child, a word the leaflets use
+
+
+def test_a_brand_and_form_already_found_as_one_name_add_nothing():
+    index = _leaflets("카네스텐질정(클로트리마졸)", "카네스텐질정200밀리그램", "카네스텐크림(클로트리마졸)")
+    found = index.match("카네스텐 질정 며칠 넣어요")
+    assert found.keys == ["카네스텐질정"]
