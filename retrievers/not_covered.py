@@ -28,6 +28,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from retrievers.form_kinds import taken_by_mouth
 from retrievers.names import NameIndex, NameMatch, squash
 
 DATA = Path(__file__).resolve().parent / "data" / "supplement_words.json"
@@ -60,22 +61,32 @@ def dur_only_ingredients(found: NameMatch, names: NameIndex) -> list[str]:
 
 
 @lru_cache(maxsize=1)
-def _kinds() -> tuple[tuple[re.Pattern, tuple[str, ...]], ...]:
-    """Each prescription kind's word as a pattern that allows spaces between its letters (혈압 약), longest first."""
+def _kinds() -> tuple[tuple[re.Pattern, tuple[str, ...], bool], ...]:
+    """Each prescription kind's word as a pattern that allows spaces between its letters (혈압 약), longest first,
+    with its ingredients and whether it is one only when swallowed."""
     rows = json.loads(KINDS.read_text(encoding="utf-8"))["classes"]
-    words = sorted(((w, tuple(r["ingredients"])) for r in rows for w in r["words"]), key=lambda p: -len(p[0]))
-    return tuple((re.compile(r"\s*".join(map(re.escape, w)), re.IGNORECASE), ing) for w, ing in words)
+    words = [(w, tuple(r["ingredients"]), bool(r.get("taken_by_mouth"))) for r in rows for w in r["words"]]
+    return tuple(
+        (re.compile(r"\s*".join(map(re.escape, w)), re.IGNORECASE), ing, oral)
+        for w, ing, oral in sorted(words, key=lambda p: -len(p[0]))
+    )
+
+
+SWALLOWED = ("알약", "쪼개", "쪼갠", "삼키", "삼켜")  # a tablet the question speaks of, beside the verbs of eating
 
 
 def prescription_kinds(question: str, names: NameIndex) -> dict[str, tuple[str, ...]]:
     """The kinds of prescription-only medicine `question` names (혈압약, 당뇨약; a word inside a longer one found
     counts once), as written, with those of their ingredients the index knows (for their DUR rules); a kind any of
-    whose ingredients a leaflet contains is left out (the corpus has the last word)."""
+    whose ingredients a leaflet contains is left out (the corpus has the last word), and a kind that is one only when
+    swallowed (먹는 탈모약) counts when the question says it is swallowed (먹는데, 알약, 쪼개진)."""
     found: dict[str, tuple[str, ...]] = {}
-    for pattern, ingredients in _kinds():
+    for pattern, ingredients, oral in _kinds():
         m = pattern.search(question)
         if m is None or any(m.group(0) in w for w in found):
             continue
+        if oral and not (taken_by_mouth(question) or any(w in question for w in SWALLOWED)):
+            continue  # 탈모약 바르는 법: the minoxidil the leaflets have
         keys = [k for i in ingredients for k in sorted(names.match(i).ingredients)]
         if any(names.ingredient_products.get(k) for k in keys):
             continue

@@ -63,3 +63,14 @@ def test_every_word_a_kind_is_named_by_in_the_leaflets_is_in_the_corpus():
     kinds = json.loads(KINDS.read_text(encoding="utf-8"))["classes"]
     assert all(w in text for k in kinds for w in k["leaflet_words"])
     assert kind_leaflet_words("혈압약 먹는데 감기약 먹어도 돼요")[:2] == ("혈압강하제", "고혈압")
+
+
+def test_a_kind_prescribed_only_as_a_pill_counts_when_the_question_swallows_it():
+    """먹는 탈모약 (finasteride, dutasteride) is prescribed; the minoxidil solution a leaflet has is applied."""
+    names = names_of(("마이녹실액5%", "미녹시딜"), rules=["피나스테리드", "두타스테리드"])
+    assert prescription_kinds("남편이 탈모약 먹는데 임신 준비 중이면 끊어야 하나요?", names) == {
+        "탈모약": ("피나스테리드", "두타스테리드")
+    }
+    assert list(prescription_kinds("남편 탈모약 쪼개진 거 맨손으로 만졌어요", names)) == ["탈모약"]
+    assert prescription_kinds("탈모약 바르고 머리 감아도 돼요", names) == {}
+    assert prescription_kinds("탈모약 하루에 몇 번 발라요", names) == {}
