@@ -123,7 +123,7 @@ def uncovered_rules(backend, st: QuestionState) -> list[Document]:
     ingredients = [a for a in lexicon.expand(" ".join(st.uncovered)) if names.match(a).ingredients]
     ingredients += [w for w in st.uncovered if names.match(w).ingredients]  # 졸피뎀: an ingredient DUR names
     kinds = prescription_kinds(backend, st)
-    of_kinds = {i for w in st.uncovered for i in kinds.get(w, ())}  # 혈압약: its ingredients' rules
+    of_kinds = list(dict.fromkeys(i for w in st.uncovered for i in kinds.get(w, ())))  # 혈압약: its ingredients' rules
     try:
         rows = backend.dur_rules([*ingredients, *of_kinds], list(DUR_CODES))
     except Exception:  # noqa: BLE001 - a backend without DUR rules: the answer without them
