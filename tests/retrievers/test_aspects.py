@@ -194,3 +194,10 @@ def test_an_expiry_date_is_asked_as_people_name_it_and_found_as_leaflets_do():
     vocab = load_vocabulary()
     assert "expiry" in vocab.asked("마데카솔 유효기간 두달 지났는데 발라도 되나요?")
     assert vocab.match("expiry", "사용기간이 경과된 제품은 사용하지 마십시오.") == 1.0
+
+
+def test_a_question_about_the_hours_of_sleep_asks_when_to_use_it():
+    vocab = load_vocabulary()
+    assert "timing" in vocab.asked("니코레트 패치 잘때도 붙이고 자요?")
+    assert "timing" in vocab.asked("노스카나겔 자는 동안 발라둬도 되나요")
+    assert "timing" not in vocab.asked("잘 모르겠는데 하루 몇 번 발라요")  # 잘 alone is no sleep
