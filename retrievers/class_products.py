@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import bisect
 import functools
+from collections import Counter
 from collections.abc import Iterable
 
 from retrievers.documents import Document
-from retrievers.form_kinds import asked_kinds, of_kinds
+from retrievers.form_kinds import ANY, asked_kinds, of_kinds, product_kinds
 from retrievers.lexicon import Lexicon
 from retrievers.name_words import QUESTION_FORMS
 from retrievers.names import squash
@@ -108,6 +109,37 @@ class ClassProducts:
                 found.add(self._seqs[n])
                 at = self._joined.find(term, self._starts[n + 1]) if n + 1 < len(self._starts) else -1
         return frozenset(found)
+
+
+def made_of_alone(
+    ingredients: Iterable[str],
+    ingredient_products: dict[str, set[str]],
+    product_ingredients: dict[str, set[str]],
+    names: dict[str, str],
+    members: set[str],
+) -> set[str]:
+    """The products made of one of `ingredients` alone (a class's expansion rules name them: 인공눈물 →
+    히알루론산나트륨, 카르복시메틸셀룰로오스; 무좀약 → 테르비나핀), in a dosage form at least `FORM_SHARE` of the
+    class's `members` (found by their 효능 words) have, every kind of it (a plaster is skin and patch): the class by
+    what it is made of, where its 효능 words miss some of its products, and no ibuprofen plaster for 해열제 nor
+    hyaluronate gum gel for 인공눈물.
+
+    >>> names = {"1": "히알점안액", "2": "히알루겔", "3": "아이점안액", "4": "콤비점안액"}
+    >>> made = {"1": {"히알루론산"}, "2": {"히알루론산"}, "4": {"히알루론산", "붕산"}}
+    >>> made_of_alone(["히알루론산"], {"히알루론산": {"1", "2", "4"}}, made, names, {"3"})
+    {'1'}
+    """
+    counts = Counter(k for seq in members for k in product_kinds(names.get(seq, "")) if k != ANY)
+    usual = {k for k, n in counts.items() if n >= FORM_SHARE * len(members)}
+    return {
+        seq
+        for canon in ingredients
+        for seq in ingredient_products.get(canon, set())
+        if product_ingredients.get(seq) == {canon} and product_kinds(names.get(seq, "")) <= usual
+    }
+
+
+FORM_SHARE = 0.05  # a dosage form this share of a class's products have is one of the class's forms
 
 
 def kinds_heard(query: str, classes: list[str], index: ClassProducts, lexicon: Lexicon) -> dict[str, str]:

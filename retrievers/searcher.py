@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from retrievers.bm25_index import BM25Index
 from retrievers.candidates import Candidates
-from retrievers.class_products import ClassProducts, kinds_heard, names_a_known_kind
+from retrievers.class_products import ClassProducts, kinds_heard, made_of_alone, names_a_known_kind
 from retrievers.dense_search import DenseSearch
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder
@@ -298,8 +298,16 @@ class Searcher:
             if not members and (members := self.class_products.of_form(word)):
                 meant = self.class_products.with_efficacy(self.lexicon.expansion_terms(word))
                 members = (members & meant) or members
-            out |= members
+            out |= members | self.made_of_alone(word, members)
         return out
+
+    def made_of_alone(self, word: str, members: set[str]) -> set[str]:
+        """The products made of one ingredient alone that the class word's expansion rules name (인공눈물 →
+        히알루론산나트륨; `class_products.made_of_alone`), in a dosage form the class's `members` have."""
+        terms = self.lexicon.expansion_terms(word)
+        canons = [c for t in terms for c in sorted(self.names.match(t, readings=False).ingredients)]
+        made = self.candidates.product_ingredients
+        return made_of_alone(canons, self.names.ingredient_products, made, self.class_products.names, members)
 
     def forget_texts(self) -> None:
         """Drop every memo kept per question text: query vectors, readings, names, rule matches and Kiwi analyses (a

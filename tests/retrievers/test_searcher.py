@@ -143,6 +143,9 @@ def test_a_class_word_weighs_the_products_its_leaflets_put_in_the_class(mini_sea
     assert mini_searcher.class_members(["두통약"]) == {GEBORIN, PANCOL, BRUFEN}
     assert mini_searcher.class_members(["감기약"]) == {PANCOL, BRUFEN}  # 부루펜: 감기로 인한 발열
     assert mini_searcher.class_members(["소화제"]) == {BEARSE, FESTAL}
+    # 생리통약's rules name 이부프로펜: 부루펜정, made of it alone and a tablet as 게보린정 is, although its 효능
+    # section writes neither 생리통 nor 월경통
+    assert mini_searcher.class_members(["생리통약"]) == {GEBORIN, BRUFEN}
     assert mini_searcher.class_members([]) == set()
     assert mini_searcher.class_members(["없는약"]) == set()
     # a class word that is a dosage form (현탁액, 파스): no 효능 section says it, the products' names do
