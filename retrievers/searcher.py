@@ -51,6 +51,7 @@ from retrievers.tokenizer import KiwiTokenizer
 from retrievers.vector_cache import VectorCache
 from retrievers.vector_store import ChromaStore
 
+CLASS_MEMO = 512  # class words whose products `class_members` remembers
 VAGUE_WARNING = "the question names no medicine, symptom or topic: nothing searched"
 
 
@@ -107,6 +108,7 @@ class Searcher:
         self.class_products = ClassProducts.from_documents(docs)
         self.candidates = Candidates(docs, names, self.class_products, lexicon)
         self._terms = TermTokens(tokenizer)  # tokens of the rule-made texts of BM25 queries
+        self._class_memo: dict[str, frozenset[str]] = {}  # class word -> its products (the index's, never a text's)
 
     @property
     def scorer(self) -> str:
@@ -294,12 +296,15 @@ class Searcher:
         those whose 효능 says what the lexicon reads the word as (파스 → 진통, 소염: not a motion-sickness patch)."""
         out: set[str] = set()
         for word in classes:
-            members = self.class_products.products([word], self.lexicon)
-            if not members and (members := self.class_products.of_form(word)):
-                meant = self.class_products.with_efficacy(self.lexicon.expansion_terms(word))
-                members = (members & meant) or members
-            out |= members | self.made_of_alone(word, members)
+            out |= remembered(self._class_memo, word, lambda w=word: frozenset(self._class_of(w)), CLASS_MEMO)
         return out
+
+    def _class_of(self, word: str) -> set[str]:
+        members = self.class_products.products([word], self.lexicon)
+        if not members and (members := self.class_products.of_form(word)):
+            meant = self.class_products.with_efficacy(self.lexicon.expansion_terms(word))
+            members = (members & meant) or members
+        return members | self.made_of_alone(word, members)
 
     def made_of_alone(self, word: str, members: set[str]) -> set[str]:
         """The products made of one ingredient alone that the class word's expansion rules name (인공눈물 →
