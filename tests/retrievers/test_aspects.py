@@ -201,3 +201,10 @@ def test_a_question_about_the_hours_of_sleep_asks_when_to_use_it():
     assert "timing" in vocab.asked("니코레트 패치 잘때도 붙이고 자요?")
     assert "timing" in vocab.asked("노스카나겔 자는 동안 발라둬도 되나요")
     assert "timing" not in vocab.asked("잘 모르겠는데 하루 몇 번 발라요")  # 잘 alone is no sleep
+
+
+def test_washing_hair_and_a_dose_taken_late_are_asked_as_people_say_them():
+    vocab = load_vocabulary()
+    assert "washing" in vocab.asked("마이녹실 바르고 몇시간 있다가 머리 감아야 돼요?")
+    assert "missed" in vocab.asked("피임약 새 팩 첫 알을 하루 늦게 먹었어요")
+    assert "missed" not in vocab.asked("늦게 자는데 수면유도제 먹어도 돼요")  # late to bed is no dose missed
