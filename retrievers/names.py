@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -214,8 +214,6 @@ class NameIndex:
         """A brand word followed by a dosage-form word (미놀 트로키, 화이투벤 스프레이, 니코레트 패치): the products
         whose key starts with the brand and holds the form later on, when they are few enough to be what is meant
         (`FORM_PAIR_PRODUCTS`). A two-syllable word must be none the leaflets use (아이 시럽 is a child's syrup)."""
-        if not hasattr(self, "_sorted_keys"):
-            self._sorted_keys = sorted(self.products)
         for written, after in zip(words, words[1:], strict=False):
             word = _JOSA.sub("", written)
             form = QUESTION_FORMS.get(after) or QUESTION_FORMS.get(_JOSA.sub("", after))  # 스프레이, 트로키도
@@ -224,9 +222,7 @@ class NameIndex:
             if any(k.startswith(word) and form in k for k in found.keys):
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
-            for key in self._sorted_keys[bisect.bisect_left(self._sorted_keys, word) :]:
-                if not key.startswith(word):
-                    break
+            for key in self._keys_starting(word):
                 if form in key[len(word) :]:
                     seqs |= self.products[key]
             if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
@@ -343,12 +339,8 @@ class NameIndex:
         there are few enough of them to be one family (empty for keys under 3 characters)."""
         if len(key) < 3:
             return set()
-        if not hasattr(self, "_sorted_keys"):
-            self._sorted_keys = sorted(self.products)
         seqs: set[str] = set()
-        for k in self._sorted_keys[bisect.bisect_right(self._sorted_keys, key) :]:
-            if not k.startswith(key):
-                break
+        for k in self._keys_starting(key, longer=True):
             if len(k) - len(key) <= max_extra:
                 seqs |= self.products[k]
         seqs -= self.products.get(key, set())
@@ -367,14 +359,19 @@ class NameIndex:
         """
         return set(self.products.get(CHILDREN_PREFIX + key, set())) if len(key) >= 3 else set()
 
-    def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
+    def _keys_starting(self, prefix: str, longer: bool = False) -> Iterator[str]:
+        """The product keys that start with `prefix`, in sorted order (`longer`: not `prefix` itself)."""
         if not hasattr(self, "_sorted_keys"):
             self._sorted_keys = sorted(self.products)
-        lo = bisect.bisect_left(self._sorted_keys, word)
+        keys = self._sorted_keys
+        at = (bisect.bisect_right if longer else bisect.bisect_left)(keys, prefix)
+        while at < len(keys) and keys[at].startswith(prefix):
+            yield keys[at]
+            at += 1
+
+    def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
         seqs: set[str] = set()
-        for key in self._sorted_keys[lo:]:
-            if not key.startswith(word):
-                break
+        for key in self._keys_starting(word):
             seqs |= self.products[key]
             if len(seqs) > max_products:
                 return False  # too generic a prefix to mean one product family

@@ -27,6 +27,7 @@ import json
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from retrievers.form_kinds import taken_by_mouth
 from retrievers.names import NameIndex, NameMatch, squash
@@ -60,15 +61,29 @@ def dur_only_ingredients(found: NameMatch, names: NameIndex) -> list[str]:
     return [names.display.get(c, c) for c in sorted(found.ingredients) if not names.ingredient_products.get(c)]
 
 
+class Kind(NamedTuple):
+    """One prescription kind of `KINDS`: a word of it as a pattern, its ingredients, whether it is one only when
+    swallowed, and how the leaflets name it."""
+
+    pattern: re.Pattern
+    ingredients: tuple[str, ...]
+    swallowed_only: bool
+    leaflet_words: tuple[str, ...]
+
+
 @lru_cache(maxsize=1)
-def _kinds() -> tuple[tuple[re.Pattern, tuple[str, ...], bool], ...]:
-    """Each prescription kind's word as a pattern that allows spaces between its letters (혈압 약), longest first,
-    with its ingredients and whether it is one only when swallowed."""
+def _kinds() -> tuple[Kind, ...]:
+    """Each prescription kind's word as a pattern that allows spaces between its letters (혈압 약), longest first."""
     rows = json.loads(KINDS.read_text(encoding="utf-8"))["classes"]
-    words = [(w, tuple(r["ingredients"]), bool(r.get("taken_by_mouth"))) for r in rows for w in r["words"]]
+    words = sorted(((w, r) for r in rows for w in r["words"]), key=lambda p: -len(p[0]))
     return tuple(
-        (re.compile(r"\s*".join(map(re.escape, w)), re.IGNORECASE), ing, oral)
-        for w, ing, oral in sorted(words, key=lambda p: -len(p[0]))
+        Kind(
+            re.compile(r"\s*".join(map(re.escape, w)), re.IGNORECASE),
+            tuple(r["ingredients"]),
+            bool(r.get("taken_by_mouth")),
+            tuple(r.get("leaflet_words", ())),
+        )
+        for w, r in words
     )
 
 
@@ -81,24 +96,17 @@ def prescription_kinds(question: str, names: NameIndex) -> dict[str, tuple[str, 
     whose ingredients a leaflet contains is left out (the corpus has the last word), and a kind that is one only when
     swallowed (먹는 탈모약) counts when the question says it is swallowed (먹는데, 알약, 쪼개진)."""
     found: dict[str, tuple[str, ...]] = {}
-    for pattern, ingredients, oral in _kinds():
-        m = pattern.search(question)
+    for kind in _kinds():
+        m = kind.pattern.search(question)
         if m is None or any(m.group(0) in w for w in found):
             continue
-        if oral and not (taken_by_mouth(question) or any(w in question for w in SWALLOWED)):
+        if kind.swallowed_only and not (taken_by_mouth(question) or any(w in question for w in SWALLOWED)):
             continue  # 탈모약 바르는 법: the minoxidil the leaflets have
-        keys = [k for i in ingredients for k in sorted(names.match(i).ingredients)]
+        keys = [k for i in kind.ingredients for k in sorted(names.match(i).ingredients)]
         if any(names.ingredient_products.get(k) for k in keys):
             continue
         found[m.group(0)] = tuple(names.display.get(k, k) for k in keys)
     return dict(sorted(found.items(), key=lambda p: question.find(p[0])))
-
-
-@lru_cache(maxsize=1)
-def _kind_leaflet_words() -> tuple[tuple[re.Pattern, tuple[str, ...]], ...]:
-    rows = json.loads(KINDS.read_text(encoding="utf-8"))["classes"]
-    words = [(w, tuple(r.get("leaflet_words", ()))) for r in rows for w in r["words"]]
-    return tuple((re.compile(r"\s*".join(map(re.escape, w)), re.IGNORECASE), lw) for w, lw in words)
 
 
 def kind_leaflet_words(question: str) -> tuple[str, ...]:
@@ -111,7 +119,7 @@ def kind_leaflet_words(question: str) -> tuple[str, ...]:
     >>> kind_leaflet_words("감기약 먹어도 돼요")
     ()
     """
-    found = (lw for pattern, lw in _kind_leaflet_words() if pattern.search(question))
+    found = (kind.leaflet_words for kind in _kinds() if kind.pattern.search(question))
     return tuple(dict.fromkeys(w for words in found for w in words))
 
 
