@@ -127,6 +127,12 @@ def product_kinds(item_name: str) -> set[str]:
     >>> [sorted(product_kinds(n)) for n in ("타이레놀정500밀리그람(아세트아미노펜)", "챔프시럽", "오트리빈0.1%")]
     [['tablet'], ['oral_liquid'], ['any']]
     """
+    return set(_name_kinds(item_name))
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_kinds(item_name: str) -> frozenset[str]:
+    """`product_kinds`, remembered: the same few thousand product names are read by every answer."""
     name = re.sub(r"\s|\[.*?\]", "", item_name)
     while (shorter := re.sub(r"\([^()]*\)", "", name)) != name:
         name = shorter
@@ -136,8 +142,8 @@ def product_kinds(item_name: str) -> set[str]:
     for candidate in (name, _TRAILING.sub("", name)):
         for n in range(min(len(candidate), 8), 0, -1):
             if candidate[-n:] in _NAME_ENDINGS:
-                return set(_NAME_ENDINGS[candidate[-n:]])
-    return {ANY}
+                return frozenset(_NAME_ENDINGS[candidate[-n:]])
+    return frozenset({ANY})
 
 
 def asked_kinds(form_word: str) -> set[str]:

@@ -25,6 +25,7 @@ from difflib import SequenceMatcher
 from retrievers.corpus import clean_product_name
 from retrievers.documents import Document
 from retrievers.form_kinds import external_form, question_forms, taken_by_mouth
+from retrievers.key_spans import KeySpans
 from retrievers.memo import remembered
 from retrievers.name_keys import (
     ingredient_key,
@@ -172,6 +173,13 @@ class NameIndex:
         m = remembered(self._match_memo, key, lambda: self._match(query, max_chars, readings), MATCH_MEMO)
         return NameMatch(list(m.keys), set(m.products), set(m.ingredients), set(m.family), dict(m.heard))
 
+    def _key_spans(self) -> KeySpans:
+        """The product and ingredient keys with their prefixes, made anew when keys were added since."""
+        stamp = (len(self.products), len(self.ingredients))
+        if getattr(self, "_spans_stamp", None) != stamp:
+            self._spans, self._spans_stamp = KeySpans([*self.products, *self.ingredients]), stamp
+        return self._spans
+
     def _match(self, query: str, max_chars: int = 200, readings: bool = True) -> NameMatch:
         """Names in the query: longest keys (3+ chars) anywhere in the space-stripped text, 2-char keys only as
         whole words, then keys written with a same-sounding vowel (타이래놀 -> 타이레놀), words of 3+ chars that
@@ -183,12 +191,9 @@ class NameIndex:
         q = squash(query)
         found = NameMatch()
         taken = [False] * len(q)
-        for length in range(min(self.max_len, len(q)), 2, -1):
-            for start in range(0, len(q) - length + 1):
-                key = q[start : start + length]
-                if key in self.products or key in self.ingredients:  # a look-up first: most spans are no key
-                    if not any(taken[start : start + length]) and self._take(key, found):
-                        taken[start : start + length] = [True] * length
+        for start, length in self._key_spans().spans(q):
+            if not any(taken[start : start + length]) and self._take(q[start : start + length], found):
+                taken[start : start + length] = [True] * length
         if readings:
             self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
@@ -310,14 +315,14 @@ class NameIndex:
                 if len(key) >= 3:
                     sound_keys[sound_alike(key)].append(key)
             self._sound_keys = dict(sound_keys)
+            self._sound_spans = KeySpans(self._sound_keys)
         heard = sound_alike(q)
-        for length in range(min(self.max_len, len(q)), 2, -1):
-            for start in range(0, len(q) - length + 1):
-                keys = self._sound_keys.get(heard[start : start + length])
-                if keys and not any(taken[start : start + length]):
-                    if any([self._take(key, found) for key in keys]):
-                        taken[start : start + length] = [True] * length
-                        found.heard[q[start : start + length]] = keys[0]
+        for start, length in self._sound_spans.spans(heard):
+            keys = self._sound_keys[heard[start : start + length]]
+            if not any(taken[start : start + length]):
+                if any([self._take(key, found) for key in keys]):
+                    taken[start : start + length] = [True] * length
+                    found.heard[q[start : start + length]] = keys[0]
 
     def _take(self, key: str, found: NameMatch) -> bool:
         if key in STOP_KEYS:
