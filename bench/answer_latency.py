@@ -74,12 +74,14 @@ def build(index_dir: str | None):
 
 
 def forget(searcher) -> None:
-    """Clear the searcher's memos kept per question text (`Searcher.forget_texts`) and the sentence ranking's Kiwi
-    analyses, so a memo saves only what one answer reads more than once (retrieval, the frame and the answer each
-    read the question). The program's small LRU caches (`sentences.sentence_tokens`, `chosen_by`, `extractive._frame`)
-    also hold leaflet sentences every answer reads, so they stay: a later pass may reuse an earlier one's entries
-    (`--repeat 1` times each question once)."""
+    """Clear the searcher's memos kept per question text (`Searcher.forget_texts`), the sentence ranking's Kiwi
+    analyses and the aspect vocabulary's asked aspects, so a memo saves only what one answer reads more than once
+    (retrieval, the frame and the answer each read the question). The program's small LRU caches
+    (`sentences.sentence_tokens`, `chosen_by`, `extractive._frame`, the grounding check's document forms) also hold
+    leaflet sentences every answer reads, so they stay: a later pass may reuse an earlier one's entries (`--repeat 1`
+    times each question once)."""
     from programs.sentences import leaflet_tokenizer
+    from retrievers.aspects import load_vocabulary
 
     if hasattr(searcher, "forget_texts"):
         searcher.forget_texts()
@@ -87,6 +89,9 @@ def forget(searcher) -> None:
         searcher.dense.forget_queries()
     if hasattr(leaflet_tokenizer(), "forget"):
         leaflet_tokenizer().forget()
+    vocabulary = load_vocabulary()
+    if hasattr(vocabulary, "forget"):
+        vocabulary.forget()
 
 
 def measure(searcher, program, questions: list[str], repeat: int) -> dict:

@@ -30,6 +30,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -167,14 +168,22 @@ def _doc_text(doc) -> str:
     return f"{doc.text}\n{extra}"
 
 
+@functools.lru_cache(maxsize=2048)
+def _document_forms(raw: str, text: str) -> tuple[str, str, tuple[str, ...]]:
+    """One document's text (`raw`: with its names) normalised and squashed, and its sentences (of `text`):
+    remembered, as the same leaflets are checked answer after answer."""
+    sentences = tuple(s for s in re.split(r"(?<=[.!?])\s+|\n+", text) if s.strip())
+    return normalise(raw), squash(raw), sentences
+
+
 class _Support:
     """The documents' texts in the forms the checks compare in, cached per document."""
 
     def __init__(self, docs, user_text: str):
-        self.raw = [_doc_text(d) for d in docs]
-        self.norm = [normalise(t) for t in self.raw]
-        self.squashed = [squash(t) for t in self.raw]
-        self.sentences = [[s for s in re.split(r"(?<=[.!?])\s+|\n+", d.text) if s.strip()] for d in docs]
+        forms = [_document_forms(_doc_text(d), d.text) for d in docs]
+        self.norm = [f[0] for f in forms]
+        self.squashed = [f[1] for f in forms]
+        self.sentences = [f[2] for f in forms]
         self.user_norm = normalise(user_text)
         self.user_squashed = squash(user_text)
 

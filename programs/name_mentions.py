@@ -4,8 +4,6 @@ names retrieval recognised in it (`named_products`), and the test answers use fo
 
 from __future__ import annotations
 
-from difflib import SequenceMatcher
-
 from programs.citations import short_product
 from retrievers.documents import Document
 
@@ -16,9 +14,13 @@ def mentions(question: str, name: str) -> bool:
     """The question mentions `name`: they share `NAME_PREFIX` or more consecutive characters (spaces and case
     ignored; 대웅우루사연질캡슐 is mentioned by 우루사, 로페라미드염산염 by 로페라미드). Shorter names never count,
     so 2-letter brands do not match everyday words."""
-    name, asked = "".join(name.split()).lower(), "".join(question.split()).lower()
-    match = SequenceMatcher(None, name, asked, autojunk=False).find_longest_match(0, len(name), 0, len(asked))
-    return match.size >= NAME_PREFIX
+    return _shares_run("".join(name.split()).lower(), "".join(question.split()).lower())
+
+
+def _shares_run(name: str, asked: str) -> bool:
+    """Some `NAME_PREFIX` consecutive characters of `name` are in `asked` (as a longer common run holds such a
+    run, this is the longest common substring reaching `NAME_PREFIX`)."""
+    return any(name[i : i + NAME_PREFIX] in asked for i in range(len(name) - NAME_PREFIX + 1))
 
 
 def names_product(question: str, doc: Document) -> bool:

@@ -18,9 +18,10 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from retrievers.memo import remembered
 from retrievers.mine_aspects import SEEDS_PATH, WORDS_PATH
 
 # an amount of the medicine: a number, written in digits or in words, and a counter (두 알, 한알로, 4정, 2번, 10미리)
@@ -38,6 +39,7 @@ PERIOD = re.compile(
     r"(?!\s*(?:의\s*)?(?:영|유아|소아|어린이|젖먹이|신생아|아기|아이|지속|재발|계속되))"
 )
 POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
+ASKED_MEMO = 2048  # question texts whose asked aspects `AspectVocabulary.asked` remembers
 MINED_SHARE = 0.5  # a sentence with only mined words of an aspect speaks to it half as surely as one with a seed
 
 
@@ -50,23 +52,32 @@ class AspectVocabulary:
     mined: dict[str, tuple[str, ...]]
     idf: dict[str, float]
     idf_unseen: float
+    _asked_memo: dict = field(default_factory=dict, compare=False, repr=False)  # see asked
 
     def asked(self, question: str, morphemes=(), spaced: str | None = None) -> list[str]:
         """The aspects a question asks: one of its question words in the question (spaces ignored; a one-syllable
         word only as one of the question's Kiwi morphemes; a word written ``^물이랑`` only at a word's start, so
         콧물이랑 and 약물과 함께 are no water, read in `spaced`, the question with its spaces, when `question` is
         squashed)."""
+        found = frozenset(morphemes)
+        key = (question, found, spaced)
+        return list(remembered(self._asked_memo, key, lambda: self._asked(question, found, spaced), ASKED_MEMO))
+
+    def forget(self) -> None:
+        """Drop the remembered questions (`asked`)."""
+        self._asked_memo.clear()
+
+    def _asked(self, question: str, found: frozenset[str], spaced: str | None) -> tuple[str, ...]:
         compact = "".join(question.split())
-        found = set(morphemes)
 
         def says(word: str) -> bool:
             if word.startswith(WORD_START):
                 return bool(word_start(word[1:]).search(question if spaced is None else spaced))
             return word in found if len(word) == 1 else word in compact
 
-        return [
+        return tuple(
             a for a in self.seeds if any(says(w) for w in self.asks[a]) or (a == "dose" and AMOUNT.search(question))
-        ]
+        )
 
     def match(self, aspect: str, sentence: str) -> float:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""

@@ -228,6 +228,7 @@ def taken_by_mouth(query: str) -> bool:
     return any(v in q for v in ORAL_VERBS) and not any(v in q for v in EXTERNAL_VERBS)
 
 
+@functools.lru_cache(maxsize=8192)
 def external_form(item_name: str) -> bool:
     """Whether a product name (outside its brackets) ends in a form that is not swallowed: creams, patches, sprays,
     drops, suppositories (이부스타플라스타, 벤지드로션5%; not 겔포스엠현탁액)."""
