@@ -10,6 +10,7 @@ import time
 import dspy
 
 from programs import answer_requirements, comparison
+from programs.answer_target import on_target
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
@@ -62,7 +63,9 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     docs = best["context_docs"]
     if st.out_of_scope or not docs or best["method"] == "lm":
         return ""
-    check, notice = self_check(question_frame(p.backend, st), best["answer"], docs, st.morphemes)
+    frame = question_frame(p.backend, st)
+    keep = answer_target(p, st, frame)
+    check, notice = self_check(frame, best["answer"], docs, st.morphemes, keep)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
     names = p.backend.names
@@ -80,6 +83,25 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     claim = claim_notice(st.question, quotes, word)
     st.trace.step("claim_check", claim=heard_claim(st.question), word=word, flagged=bool(claim))
     return "\n".join(n for n in (notice, claim) if n)
+
+
+def answer_target(p: Parts, st: QuestionState, frame):
+    """The test of a document being about what the question asks about (`programs/answer_target.on_target`): the
+    names the question itself writes and its classes' products, read with the backend's index (None without one)."""
+    names = p.backend.names
+    if names is None:
+        return None
+    return on_target(frame, names.match(st.question), p.backend.class_members, names.canonical, _ingredients_of(p))
+
+
+def _ingredients_of(p: Parts):
+    """item_seq -> the ingredients its leaflet lists (none for a product the backend lacks)."""
+
+    def ingredients(seq: str) -> list[str]:
+        doc = p.backend.get(f"easydrug:{seq}:efcy")
+        return [i.strip() for i in (doc.metadata.get("main_ingr") or "").split(",")] if doc else []
+
+    return ingredients
 
 
 MIN_NAME_BESIDE = 3  # beside a recognised name, an unknown word this long is a medicine's name (리피토), a shorter

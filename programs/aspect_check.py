@@ -29,6 +29,7 @@ Example:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from programs.citations import CITE, cite_numbers, product
@@ -160,10 +161,11 @@ def section_of(doc: Document) -> str:
     return str(doc.metadata.get("section", ""))
 
 
-def answer_quotes(answer: str, docs: list[Document]) -> list[Quoted]:
+def answer_quotes(answer: str, docs: list[Document], keep: Callable[[Document], bool] | None = None) -> list[Quoted]:
     """The answer's cited lines, each with the section of the first document it cites (``[문서 N]``, N 1-based
     into `docs`) and without the product said before it (어린이타이레놀: … speaks of no child); lines without a
-    citation (the opening, notices) are not quotes.
+    citation (the opening, notices) are not quotes; with `keep` (`programs/answer_target.on_target`), a line none of
+    whose cited documents it keeps is none either.
 
     >>> doc = Document("easydrug:1:se", "x", {"section": "se", "item_name": "어린이부루펜시럽(이부프로펜)"})
     >>> answer_quotes("어린이부루펜시럽 · 부작용\\n어린이부루펜시럽: 구역이 나타날 수 있습니다. [문서 1]", [doc])
@@ -173,6 +175,8 @@ def answer_quotes(answer: str, docs: list[Document]) -> list[Quoted]:
     for line in answer.splitlines():
         numbers = cite_numbers(line)
         cited = [n for n in numbers if 0 < n <= len(docs)]
+        if keep is not None:
+            cited = [n for n in cited if keep(docs[n - 1])]
         if cited:
             doc = docs[cited[0] - 1]
             text = CITE.sub("", line).strip()
@@ -183,21 +187,30 @@ def answer_quotes(answer: str, docs: list[Document]) -> list[Quoted]:
     return out
 
 
-def document_quotes(docs: list[Document]) -> list[Quoted]:
-    """Every line of the documents as a quote of its section (a leaflet's first line, its product's name, left
-    out): what the found documents could have said."""
+def document_quotes(docs: list[Document], keep: Callable[[Document], bool] | None = None) -> list[Quoted]:
+    """Every line of the documents (those `keep` keeps) as a quote of its section (a leaflet's first line, its
+    product's name, left out): what the found documents could have said."""
     return [
         Quoted(line, section_of(d))
         for d in docs
+        if keep is None or keep(d)
         for i, line in enumerate(d.text.splitlines())
         if line.strip() and not (i == 0 and d.id.startswith("easydrug:"))
     ]
 
 
-def self_check(frame: QuestionFrame, answer: str, docs: list[Document], morphemes=()) -> tuple[AspectCheck, str]:
+def self_check(
+    frame: QuestionFrame,
+    answer: str,
+    docs: list[Document],
+    morphemes=(),
+    keep: Callable[[Document], bool] | None = None,
+) -> tuple[AspectCheck, str]:
     """The check of an answer written from `docs` and the notice it gets: when the aspect asked first is missed,
     the aspects missed, said not in the documents found — or, for those the documents do speak to somewhere, not in
     the sentences quoted. An answer quoting nothing gets no notice (it says what it found, or that it found none).
+    With `keep` (`programs/answer_target.on_target`), only the documents about what the question asks about speak
+    to an aspect: a plaster's line on infants does not answer whether a stomach medicine suits a baby.
 
     >>> from retrievers.question_frame import QuestionFrame
     >>> doc = Document("easydrug:1:efcy", "판콜\\n두통, 발열에 사용합니다.", {"section": "efcy"})
@@ -205,11 +218,12 @@ def self_check(frame: QuestionFrame, answer: str, docs: list[Document], morpheme
     >>> check.missed, notice
     (('driving',), '※ 찾은 설명서에는 운전에 대한 내용이 없습니다.')
     """
-    quotes = answer_quotes(answer, docs)
-    check = aspect_check(frame, quotes, morphemes)
-    if not quotes or not check.missed_first:
+    if not answer_quotes(answer, docs):
+        return aspect_check(frame, [], morphemes), ""
+    check = aspect_check(frame, answer_quotes(answer, docs, keep), morphemes)
+    if not check.missed_first:
         return check, ""
-    found = aspect_check(frame, document_quotes(docs), morphemes).spoken
+    found = aspect_check(frame, document_quotes(docs, keep), morphemes).spoken
     lines = (
         not_covered_notice([a for a in check.missed if a not in found]),
         not_covered_notice([a for a in check.missed if a in found], in_documents=True),

@@ -175,3 +175,40 @@ def test_the_no_lm_answer_says_plainly_what_the_leaflets_found_do_not_say(search
     assert "※ 찾은 설명서" not in answered.answer and "※ 아래 인용한" not in answered.answer
     assert answered.trace["stop_reason"] == "quality_ok"
     assert not next(s for s in answered.trace["steps"] if s["step"] == "aspect_check")["flagged"]
+
+
+def test_only_a_document_about_what_is_asked_about_answers_its_aspect(searcher):
+    """programs/answer_target.py over the real mini index: a digestive question's pregnancy aspect is not answered
+    by a painkiller's leaflet, nor by a DUR rule on an ingredient no digestive product has."""
+    from programs.answer_target import on_target
+    from retrievers.question_frame import Targets
+
+    frame = QuestionFrame(
+        "소화제 임신 중에 먹어도 되나요",
+        Targets(classes=("소화제",)),
+        ("pregnancy",),
+        Population("pregnant", "임신"),
+    )
+
+    def leaflet(name: str) -> Document:
+        return next(
+            d for d in searcher.docs if name in d.metadata.get("item_name", "") and d.metadata["section"] == "atpn"
+        )
+
+    painkiller, digestive = leaflet("게보린"), leaflet("베아제")
+    rule = Document("dur:cc:1", "[임부금기] 이부프로펜은(는) 임부에게 쓰면 안 됩니다.", {"ingredient": "이부프로펜"})
+    ingredients = {d.metadata["item_seq"]: d.metadata.get("main_ingr", "").split(",") for d in (digestive,)}
+    keep = on_target(
+        frame,
+        searcher.names.match(frame.question),
+        searcher.class_members,
+        searcher.names.canonical,
+        lambda seq: ingredients.get(seq) or [],
+    )
+    assert keep(digestive) and not keep(painkiller) and not keep(rule)
+    answer = "게보린정: 임부 또는 임신하고 있을 가능성이 있는 여성은 복용하지 마십시오. [문서 1]"
+    assert self_check(frame, answer, [painkiller])[1] == ""  # without the test, another product's line answers
+    check, notice = self_check(frame, answer, [painkiller], keep=keep)
+    assert check.missed == ("pregnancy",) and notice == "※ 찾은 설명서에는 임신 중 복용에 대한 내용이 없습니다."
+    assert self_check(frame, "[임부금기] 이부프로펜은(는) 임부에게 … [문서 1]", [rule], keep=keep)[0].missed
+    assert not self_check(frame, "이 약: 임부는 복용하지 마십시오. [문서 1]", [digestive], keep=keep)[0].missed
