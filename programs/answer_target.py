@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from retrievers.documents import Document
+from retrievers.frame_features import document_ingredients
 from retrievers.names import NameMatch
 from retrievers.question_frame import QuestionFrame
 
@@ -43,20 +44,19 @@ def on_target(
     if not (products or named.ingredients or members):
         return lambda doc: True
     read = canonical or (lambda s: s)
+    chosen = products | members
     ingredients = set(named.ingredients)
     if ingredients_of is not None:
-        ingredients |= {read(i) for seq in sorted(products | members) for i in ingredients_of(seq)}
+        ingredients |= {read(i) for seq in sorted(chosen) for i in ingredients_of(seq)}
     ingredients.discard("")
 
     def test(doc: Document) -> bool:
-        meta = doc.metadata
         if doc.source == "dur":
-            return bool({read(meta.get(k) or "") for k in ("ingredient", "partner")} & ingredients)
+            return bool(document_ingredients(doc, read) & ingredients)
         if doc.source != "easydrug":
             return True
-        if meta.get("item_seq") in products or meta.get("item_seq") in members:
+        if doc.metadata.get("item_seq") in chosen:
             return True
-        made_of = {read(p.strip()) for p in (meta.get("main_ingr") or "").split(",") if p.strip()}
-        return bool(made_of & set(named.ingredients))
+        return bool(document_ingredients(doc, read) & named.ingredients)
 
     return test

@@ -218,10 +218,9 @@ def self_check(
     >>> check.missed, notice
     (('driving',), '※ 찾은 설명서에는 운전에 대한 내용이 없습니다.')
     """
-    if not answer_quotes(answer, docs):
-        return aspect_check(frame, [], morphemes), ""
-    check = aspect_check(frame, answer_quotes(answer, docs, keep), morphemes)
-    if not check.missed_first:
+    quotes = answer_quotes(answer, docs)
+    check = aspect_check(frame, quotes if keep is None else answer_quotes(answer, docs, keep), morphemes)
+    if not quotes or not check.missed_first:
         return check, ""
     found = aspect_check(frame, document_quotes(docs, keep), morphemes).spoken
     lines = (

@@ -164,11 +164,7 @@ def _in_target(hits, named, products, ingredients, terms, efficacy, canonical) -
     for h in hits:
         meta = h.doc.metadata
         if named:
-            if h.doc.source == "dur":
-                parts = (meta.get("ingredient") or "", meta.get("partner") or "")
-            else:
-                parts = tuple((meta.get("main_ingr") or "").split(","))
-            hit_ingredients = {canonical(p.strip()) for p in parts if p.strip()} - {""}
+            hit_ingredients = document_ingredients(h.doc, canonical)
             out.append(float(meta.get("item_seq") in products or bool(hit_ingredients & ingredients)))
         elif terms and efficacy is not None and h.doc.source != "dur":
             text = squash(efficacy(meta.get("item_seq", "")) or h.doc.text)
@@ -176,3 +172,14 @@ def _in_target(hits, named, products, ingredients, terms, efficacy, canonical) -
         else:
             out.append(1.0)
     return out
+
+
+def document_ingredients(doc, canonical: Callable[[str], str]) -> set[str]:
+    """The canonical keys of what a document is about: a leaflet's main ingredients, a DUR row's ingredient and
+    partner."""
+    meta = doc.metadata
+    if doc.source == "dur":
+        parts = (meta.get("ingredient") or "", meta.get("partner") or "")
+    else:
+        parts = tuple((meta.get("main_ingr") or "").split(","))
+    return {canonical(p.strip()) for p in parts if p.strip()} - {""}
