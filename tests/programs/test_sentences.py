@@ -497,3 +497,17 @@ def test_a_class_products_line_on_taking_two_together_is_not_read_as_a_situation
     intrc = [searcher.get(f"easydrug:{seq}:intrc") for seq in members]
     assert any(d is not None and ranker.vocab.match("together", d.text) for d in intrc)  # a line it could add
     assert class_aspect.aspect_documents(ranker, members, set(), searcher.get) == []
+
+
+def test_the_time_asked_as_people_say_it_picks_the_line_about_that_time(monkeypatch):
+    """자기 전 → 취침, 밥 먹기 전 → 식전 (retrievers/data/lay_words.json): the timing and meal aspects alone count
+    every 간격 or 식후 line; the time asked picks the line that says it."""
+    bedtime = SentenceRanker("변비약은 언제 먹어요? 자기 전에?")
+    at_night = "성인은 1회 1~2정씩, 1일 1회 취침 시(또는 공복시) 복용합니다."
+    assert bedtime.score(at_night) > bedtime.score("복용간격은 4시간 이상으로 합니다.")
+    before = SentenceRanker("가래약은 밥 먹기 전에 먹나요?")
+    assert before.score("1일 3회 식전에 복용합니다.") > before.score("1일 3회 식후에 복용합니다.")
+    assert before.parts("1일 3회 식전에 복용합니다.")["overlap"] == 1.0
+    monkeypatch.setattr(sentences, "said_as_leaflets", dict)
+    before = SentenceRanker("가래약은 밥 먹기 전에 먹나요?")
+    assert before.parts("1일 3회 식전에 복용합니다.")["overlap"] == 0.0  # no word of the question is in it
