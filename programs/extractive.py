@@ -116,8 +116,24 @@ def says_something(sentence: str) -> bool:
 def _about_named_ingredient(doc: Document, names=()) -> bool:
     """A DUR row about an ingredient retrieval recognised in the question: it speaks for that ingredient as the
     section the question asks speaks for a product (its sentences get the same prior)."""
-    ingredient = "".join(str(doc.metadata.get("ingredient", "")).split())
+    ingredient = _rule_ingredient(doc, "ingredient")
     return doc.id.startswith("dur:") and bool(ingredient) and any("".join(str(n).split()) == ingredient for n in names)
+
+
+def named_in_rule(doc: Document, names=()) -> int:
+    """How many of a DUR row's ingredients (its own and, for a 병용금기 pair, its partner) the question names
+    (`names`: what retrieval recognised), a bracketed note aside (센나(생약) is 센나).
+
+    >>> row = Document("dur:ac:1", "x", {"ingredient": "알프라졸람", "partner": "이트라코나졸"})
+    >>> named_in_rule(row, ["이트라코나졸"]), named_in_rule(row, ["알프라졸람", "이트라코나졸"])
+    (1, 2)
+    """
+    flat = {"".join(str(n).split()) for n in names}
+    return sum(1 for key in ("ingredient", "partner") if (found := _rule_ingredient(doc, key)) and found in flat)
+
+
+def _rule_ingredient(doc: Document, key: str) -> str:
+    return re.sub(r"\([^()]*\)", "", "".join(str(doc.metadata.get(key, "")).split()))
 
 
 def _merge(quotes: list[Quote], text: str, score: float, n: int) -> bool:
@@ -159,6 +175,7 @@ def choose(
     medicines = (*pair_medicines(frame, docs, names, is_named), *kind_leaflet_words(question))
     ranker = SentenceRanker(question, names, frame.vocabulary_aspects, medicines)
     rules: list[Quote] = []
+    named_rules: dict[int, int] = {}  # per rule, how many ingredients the question names it is about: most lead
     candidates: list[Quote] = []
     floor: dict[int, float] = {}
     shared: list[Quote] = []
@@ -173,6 +190,7 @@ def choose(
         if is_user_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
+                named_rules[id(rules[-1])] = named_in_rule(doc, names)
             continue
         other = not is_named(doc) and (named_found or offer_guard.is_forbidden(doc))
         if other and not doc.id.startswith("dur:"):
@@ -225,6 +243,8 @@ def choose(
     if not named_found:  # a class or symptom question: say which product each sentence is from
         for q in chosen:
             q.product = short_product(_source(q, docs))
+    # 임산부는 센나 들어간 변비약: the rule on 센나 answers it; those on the other laxatives' ingredients follow
+    rules.sort(key=lambda q: -named_rules.get(id(q), 0))
     return rules + chosen
 
 

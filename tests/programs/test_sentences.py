@@ -511,3 +511,20 @@ def test_the_time_asked_as_people_say_it_picks_the_line_about_that_time(monkeypa
     monkeypatch.setattr(sentences, "said_as_leaflets", dict)
     before = SentenceRanker("가래약은 밥 먹기 전에 먹나요?")
     assert before.parts("1일 3회 식전에 복용합니다.")["overlap"] == 0.0  # no word of the question is in it
+
+
+def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
+    """임산부는 센나 들어간 변비약: the 임부금기 rule on 센나 (written 센나(생약) in DUR) answers it; the rules on the
+    other laxatives' ingredients follow it, each still quoted."""
+
+    def rule(n: int, ingredient: str, en: str) -> Document:
+        text = (
+            f"[임부금기] {ingredient}({en})은(는) 임부(임신부)에게 사용하면 안 되는 성분입니다(2등급). 대상 제형: 정제."
+        )
+        return Document(f"dur:cc:{n}", text, {"dur_type": "임부금기", "ingredient": ingredient})
+
+    docs = [rule(1, "비사코딜", "Bisacodyl"), rule(2, "센나(생약)", "Senna")]
+    question = "임산부는 센나 들어간 변비약 먹으면 안된다던데 맞나요?"
+    quotes = extractive.choose(question, docs, names=["센나"])
+    assert [q.sources for q in quotes] == [[2], [1]]
+    assert [q.sources for q in extractive.choose(question, docs, names=[])] == [[1], [2]]  # else their order
