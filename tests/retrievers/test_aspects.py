@@ -208,3 +208,12 @@ def test_washing_hair_and_a_dose_taken_late_are_asked_as_people_say_them():
     assert "washing" in vocab.asked("마이녹실 바르고 몇시간 있다가 머리 감아야 돼요?")
     assert "missed" in vocab.asked("피임약 새 팩 첫 알을 하루 늦게 먹었어요")
     assert "missed" not in vocab.asked("늦게 자는데 수면유도제 먹어도 돼요")  # late to bed is no dose missed
+
+
+def test_the_hours_between_doses_speak_to_when_to_take_it():
+    """몇 시간 지나야 또 먹어요: "4~6시간 마다" says it, as "4시간 이상 간격" does."""
+    vocab = load_vocabulary()
+    assert "timing" in vocab.asked("타이레놀 먹고 몇 시간 지나야 또 먹을 수 있어요?")
+    assert vocab.match("timing", "1회 1~2정씩, 1일 3~4회(4~6시간 마다) 필요시 복용합니다.") == 1.0
+    assert vocab.match("timing", "매 4~6시간마다 필요시 1포씩 복용합니다.") == 1.0
+    assert vocab.match("timing", "1회 1~2정씩, 1일 3회 복용합니다.") == 0.0
