@@ -9,12 +9,13 @@ import time
 
 import dspy
 
-from programs import answer_requirements, comparison
+from programs import answer_requirements, comparison, efficacy_only
 from programs.answer_target import on_target
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
 from programs.claim_check import claim_notice, claim_word, heard_claim
+from programs.extractive import which_medicine
 from programs.lm_call import TimeBudgetExhausted
 from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
@@ -68,6 +69,10 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     check, notice = self_check(frame, best["answer"], docs, st.morphemes, keep)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
+    quoted = answer_quotes(best["answer"], docs)
+    if not notice and efficacy_only.answers_something_else(frame, quoted, lists(p, st, docs)):
+        st.trace.step("efficacy_only", flagged=True)  # 파스 붙이고 전기장판 자도: what they are for is no answer
+        notice = efficacy_only.NOTICE
     names = p.backend.names
     instead = without_medicine_notice(st.question, (lambda text: bool(names.match(text))) if names else None)
     if instead:  # 약 말고 뭐 먹으면 좋아요: no leaflet says what to do instead of a medicine
@@ -83,6 +88,13 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     claim = claim_notice(st.question, quotes, word)
     st.trace.step("claim_check", claim=heard_claim(st.question), word=word, flagged=bool(claim))
     return "\n".join(n for n in (notice, claim) if n)
+
+
+def lists(p: Parts, st: QuestionState, docs) -> bool:
+    """Whether the question is a "which medicine for X" one, whose answer from `docs` lists products by their
+    efficacy."""
+    r = st.result
+    return r is not None and which_medicine(st.question, docs, r.sections, question_frame(p.backend, st))
 
 
 def answer_target(p: Parts, st: QuestionState, frame):

@@ -74,6 +74,8 @@ NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
+# a yes-or-no question about doing something (넣어도 되나요, 자도 돼요?, 먹으면 안 되나요): it asks whether, not which
+MAY_I = re.compile(r"도\s*(?:돼|되|괜찮|됨|될)|면\s*안\s*(?:돼|되|됨)")
 
 
 @dataclass
@@ -274,7 +276,10 @@ def which_medicine(question: str, docs: list[Document], sections=(), frame=None)
     named = any(short_product(d) and short_product(d)[:2] in question for d in docs if not d.id.startswith("dur:"))
     if named or asks_beyond_efficacy(question, SentenceRanker(question)) or asks_an_aspect(question, frame):
         return False  # 해열제 부작용, 감기약 먹고 운전: a class word with what is asked about it
-    return bool(WHICH_MEDICINE.search(question)) or list(sections)[:1] == ["efcy"]
+    if WHICH_MEDICINE.search(question):
+        return True
+    # 질정 생리 중에도 넣어도 되나요, 파스 붙이고 자도 되나요: "may I" asks whether, not which one
+    return list(sections)[:1] == ["efcy"] and not MAY_I.search(question)
 
 
 def asked_sections(question: str, named: bool = False, frame=None) -> set[str]:

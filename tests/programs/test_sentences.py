@@ -221,6 +221,20 @@ def test_a_which_medicine_question_still_lists_products(searcher):
     assert not extractive.asks_an_aspect("콧물이 줄줄 나는데 무슨 약 먹어요?")
 
 
+@pytest.mark.parametrize(
+    ("question", "lists"),
+    [
+        ("콧물이 줄줄 나요", True),  # a symptom told: which medicine helps
+        ("두통에 좋은 약 알려주세요", True),
+        ("허리에 파스 붙이고 전기장판 틀고 자도 되나요", False),  # "may I": whether, not which one
+        ("질정 생리 중에도 넣어도 되나요?", False),
+        ("무좀약 바르고 양말 바로 신으면 안 되나요?", False),
+    ],
+)
+def test_a_may_i_question_is_no_which_medicine_question_when_retrieval_prefers_efficacy(question, lists):
+    assert extractive.which_medicine(question, [], sections=["efcy"]) is lists
+
+
 def test_the_frame_chooses_the_section_that_answers_its_aspect():
     assert extractive.asked_sections("감기약 먹으면 왜케 졸리죠?") == {"se"}
     assert extractive.asked_sections("두통약이랑 생리통약 같이 먹어도 돼요?") == {"intrc", "dur:ac", "dur:gc"}

@@ -1,0 +1,62 @@
+"""An answer that quotes only what its products are for, to a question that asks something else (파스 붙이고
+전기장판 틀고 자도 되나요, 변비약으로 살 빠지나요): no sentence found speaks to what was asked, so the answer says
+so before the efficacy it shows.
+
+What a medicine is for answers a question only when it names what the question asks about: a symptom the asker has
+(머리 아픈데 게보린 먹어도 → "두통에 사용합니다") or a word of the question (the sentence ranker's content words,
+`programs/sentences.py`). The purpose of a class the question names is no such word: every 감기약's efficacy says
+감기, whatever is asked about 감기약. A "which medicine for X" question (`extractive.which_medicine`) and a
+comparison are answered by efficacy by design and are never flagged.
+
+Example:
+    >>> from programs.aspect_check import Quoted
+    >>> from retrievers.question_frame import QuestionFrame, Targets
+    >>> efficacy = [Quoted("이 약은 감기의 여러 증상(콧물, 코막힘)의 완화에 사용합니다.", "efcy")]
+    >>> gym = QuestionFrame("감기약 먹고 헬스해도 돼요?", Targets(classes=("감기약",)))
+    >>> answers_something_else(gym, efficacy)
+    True
+    >>> nose = QuestionFrame("콧물 나는데 감기약 먹어도 돼요?", Targets(classes=("감기약",), symptoms=("콧물",)))
+    >>> answers_something_else(nose, efficacy)
+    False
+"""
+
+from __future__ import annotations
+
+from programs.aspect_check import Quoted
+from programs.sentences import SentenceRanker
+from retrievers.class_products import class_terms
+from retrievers.lexicon import Lexicon
+from retrievers.question_frame import QuestionFrame
+
+NOTICE = (
+    "※ 찾은 설명서에서 질문에 답하는 문장을 찾지 못해, 제품의 효능·효과만 옮겼습니다. 궁금한 점은 의사나 "
+    "약사와 상의하세요."
+)
+EFFICACY = "efcy"
+
+
+def answers_something_else(frame: QuestionFrame, quotes: list[Quoted], which_medicine: bool = False) -> bool:
+    """Whether every quote is an efficacy sentence and none names what the question asks about: a symptom it
+    states (not the purpose of a class it names) or one of its content words. False for no quotes, a comparison,
+    or a `which_medicine` question."""
+    if not quotes or which_medicine or frame.comparison or any(q.section != EFFICACY for q in quotes):
+        return False
+    words = asked_words(frame)
+    return not any(w in q.text for q in quotes for w in words)
+
+
+def asked_words(frame: QuestionFrame) -> list[str]:
+    """The words whose presence in an efficacy sentence answers the question: its symptoms, less the purpose of
+    its classes (감기 of 감기약; 콧물 said beside it is the asker's), and each content word of the question in
+    the forms the sentence ranker finds it in (쓰리 → 쓰림).
+
+    >>> from retrievers.question_frame import Targets
+    >>> sorted(asked_words(QuestionFrame("파스 붙이고 전기장판 틀고 자도 돼요", Targets(classes=("파스",)))))
+    ['붙이', '붙임', '전기', '전김']
+    """
+    lexicon = Lexicon.load()
+    purposes = [t for c in frame.targets.classes for t in class_terms(c, lexicon)]
+    own = [s for s in frame.targets.symptoms if not any(s in p or p in s for p in purposes)]
+    ranker = SentenceRanker(frame.question)
+    forms = [f for w in ranker.words for f in ranker.forms[w]]
+    return list(dict.fromkeys([*own, *forms]))

@@ -1,0 +1,44 @@
+"""An answer that quotes only what its products are for, to a question asking something else, says it found no
+sentence that answers (programs/efficacy_only.py), over the real mini index."""
+
+import pytest
+
+from programs import efficacy_only
+from programs.crag import CRAG
+
+
+def flagged(pred) -> list[str]:
+    return [s["step"] for s in pred.trace["steps"] if s.get("flagged")]
+
+
+@pytest.mark.parametrize("question", ["감기약 먹고 헬스해도 돼요?", "소화제 먹고 헬스해도 되나요?"])
+def test_a_may_i_question_answered_by_efficacy_alone_says_no_sentence_answers_it(searcher, question):
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith(efficacy_only.NOTICE)
+    assert "[효능·효과]" in pred.answer  # what was found is still shown, after the notice
+    assert pred.trace["outcome"] == "not_in_leaflets"
+    assert flagged(pred) == ["efficacy_only"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "두통에 좋은 약 알려주세요",  # which medicine: efficacy is the answer
+        "머리 아픈데 게보린 먹어도 돼요?",  # the efficacy line names 두통, the asker's symptom (머리 아픈 → 두통)
+    ],
+)
+def test_efficacy_that_names_what_is_asked_or_lists_products_is_an_answer(searcher, question):
+    pred = CRAG(backend=searcher)(question=question)
+    assert "[효능·효과]" in pred.answer or "효능·효과가 질문과 맞는 제품" in pred.answer
+    assert efficacy_only.NOTICE not in pred.answer
+    assert pred.trace["outcome"] == "answered"
+
+
+def test_without_the_lay_word_for_a_headache_the_efficacy_line_would_not_name_it(monkeypatch):
+    from programs import sentences
+    from retrievers.question_frame import QuestionFrame, Targets
+
+    frame = QuestionFrame("머리 아픈데 게보린 먹어도 돼요?", Targets(products=("게보린",)))
+    assert "두통" in efficacy_only.asked_words(frame)
+    monkeypatch.setattr(sentences, "said_as_leaflets", dict)
+    assert "두통" not in efficacy_only.asked_words(frame)
