@@ -216,9 +216,11 @@ class NameIndex:
         return found
 
     def _take_form_pairs(self, words: list[str], found: NameMatch) -> None:
-        """A brand word followed by a dosage-form word (미놀 트로키, 화이투벤 스프레이, 니코레트 패치): the products
-        whose key starts with the brand and holds the form later on, when they are few enough to be what is meant
-        (`FORM_PAIR_PRODUCTS`). A two-syllable word must be none the leaflets use (아이 시럽 is a child's syrup)."""
+        """A brand word followed by a dosage-form word (미놀 트로키, 화이투벤 스프레이, 니코레트 패치, 부루펜 시럽): the
+        products whose key starts with the brand (or its children's edition, 어린이부루펜시럽) and holds the form later
+        on, when they are few enough to be what is meant (`FORM_PAIR_PRODUCTS`); the brand's products of other forms
+        the brand word matched (부루펜정) become siblings. A two-syllable word must be none the leaflets use (아이 시럽
+        is a child's syrup)."""
         for written, after in zip(words, words[1:], strict=False):
             word = _JOSA.sub("", written)
             form = QUESTION_FORMS.get(after) or QUESTION_FORMS.get(_JOSA.sub("", after))  # 스프레이, 트로키도
@@ -227,12 +229,13 @@ class NameIndex:
             if any(k.startswith(word) and form in k for k in found.keys):
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
-            for key in self._keys_starting(word):
-                if form in key[len(word) :]:
-                    seqs |= self.products[key]
+            other: set[str] = set()  # the brand's products of another form (부루펜정 beside 부루펜 시럽)
+            for brand in (word, CHILDREN_PREFIX + word):  # 부루펜 시럽: 어린이부루펜시럽
+                for key in self._keys_starting(brand):
+                    (seqs if form in key[len(brand) :] else other).update(self.products[key])
             if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
-                found.products |= seqs
-                found.family -= seqs
+                found.products = (found.products - other) | seqs
+                found.family = (found.family | (other & self.products.get(word, set()))) - seqs
                 if word not in found.keys:
                     found.keys.append(word)
 

@@ -188,3 +188,15 @@ def test_a_brand_and_form_already_found_as_one_name_add_nothing():
     index = _leaflets("카네스텐질정(클로트리마졸)", "카네스텐질정200밀리그램", "카네스텐크림(클로트리마졸)")
     found = index.match("카네스텐 질정 며칠 넣어요")
     assert found.keys == ["카네스텐질정"]
+
+
+def test_a_brand_and_a_form_word_find_the_childrens_edition_of_that_form_and_not_the_brands_tablets():
+    """부루펜 시럽: the syrup is the children's edition (어린이부루펜시럽); the tablets the brand word alone names
+    are its siblings, not what is asked about."""
+    index = _leaflets(
+        "부루펜정200밀리그램(이부프로펜)", "부루펜정400밀리그램(이부프로펜)", "어린이부루펜시럽(이부프로펜)"
+    )
+    assert index.match("부루펜 먹어도 돼요").products == {"1", "2"}
+    found = index.match("부루펜 시럽 개봉하고 얼마나 보관 가능해요?")
+    assert found.products == {"3"}
+    assert {"1", "2"} <= found.family
