@@ -18,6 +18,22 @@ def test_class_terms_are_the_stem_and_the_rule_words():
     assert class_terms("청약", lex) == ()  # a one-syllable stem names nothing
 
 
+@pytest.mark.parametrize(
+    ("word", "written"),
+    [("지사제", "설사"), ("진해거담제", "기침"), ("완하제", "변비"), ("항히스타민제", "알레르기성비염")],
+)
+def test_a_class_whose_stem_no_leaflet_writes_is_read_by_what_it_is_for(word, written):
+    """지사제 (止瀉: stops diarrhoea): 효능 sections say 설사, never 지사; the class's rule word names its
+    products."""
+    from retrievers.documents import Document
+
+    efficacy = Document(
+        "easydrug:1:efcy", f"어느약\n이 약은 {written}에 사용합니다.", {"item_seq": "1", "section": "efcy"}
+    )
+    other = Document("easydrug:2:efcy", "다른약\n이 약은 두통에 사용합니다.", {"item_seq": "2", "section": "efcy"})
+    assert ClassProducts.from_documents([efficacy, other]).products([word], Lexicon.load()) == {"1"}
+
+
 def test_members_are_read_from_the_efficacy_sections(searcher):
     index = ClassProducts.from_documents(searcher.docs)
     cold = index.products(["감기약"], Lexicon.load())
@@ -44,6 +60,7 @@ def test_a_named_product_is_never_overridden_by_its_class(searcher):
     [
         ("가래약 먹어도 돼요?", False),  # 가래 is in 효능 sections
         ("안약 넣고 렌즈 껴도 돼요", False),  # a dosage form
+        ("지사제 아이한테 먹여도 돼요?", False),  # a class known by what it is for (설사)
         ("부동산 청약 조건이 뭐에요", True),  # ends in 약, names no medicine
     ],
 )
