@@ -31,9 +31,6 @@ from retrievers.documents import Document
 SECTIONS = ("atpn", "atpnWarn", "useMethod", "intrc", "depositMethod", "se")  # where situations are spoken of
 MAX_DOCS = 6  # sections added: enough for a few products' wordings, few enough to keep the answer fast
 MAX_MEMBERS = 120  # products read, in the order given (retrieval's first)
-# what another product of the class says of being taken with something (함께 복용하지 마십시오) says nothing of the
-# medicine the question pairs it with: the pool's own leaflets answer that
-NOT_A_SITUATION = frozenset({"together"})
 
 
 def aspect_documents(
@@ -46,7 +43,7 @@ def aspect_documents(
     """Up to `limit` sections of the `members` (product seqs, retrieval's order first) not in `have` whose text
     carries a seed word of a situation the question asks (`ranker.situations`): most situations met first, then
     most of the question's content words (IDF-weighted), then the members' order."""
-    seeds = [ranker.vocab.seeds[a] for a in ranker.situations if a in ranker.vocab.seeds and a not in NOT_A_SITUATION]
+    seeds = [ranker.vocab.seeds[a] for a in ranker.situations if a in ranker.vocab.seeds]
     if not seeds:
         return []
     patterns = [_any_of(words) for words in seeds]

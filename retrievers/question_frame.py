@@ -75,7 +75,6 @@ VOCAB_ASPECT = {
     "onset": "onset",
     "sharing": "how_to_take",
     "water": "how_to_take",
-    "together": "interactions",
 }
 WORDS_ONLY = frozenset({"water"})  # asked only in its own words (물이랑, 물 없이), never read from its frame aspect
 FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet words speak to it

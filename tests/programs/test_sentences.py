@@ -382,11 +382,7 @@ def test_two_medicines_together_quote_the_lines_that_name_what_they_share(search
 
 
 def test_without_the_pair_words_the_second_line_would_not_name_the_shared_ingredient(searcher, monkeypatch):
-    from retrievers import question_frame
-
     monkeypatch.setattr(extractive, "pair_medicines", lambda *a, **k: ())
-    # the together vocabulary (함께 복용하지, 포함하는 다른) finds the same lines: without both, they do not lead
-    monkeypatch.setitem(question_frame.FRAME_VOCAB, "interactions", [])
     pred = CRAG(backend=searcher)(question="판콜에이 먹었는데 열이 그대로라 게보린 추가로 먹어도 될까요")
     assert not all("아세트아미노펜" in line for line in body(pred.answer).splitlines())
 
@@ -485,36 +481,6 @@ def test_a_prescription_kind_taken_beside_is_read_as_the_leaflets_name_it():
     """파킨슨약 → 레보도파 (retrievers/data/prescription_classes.json leaflet_words): the interaction line leads."""
     answer = extractive_answer("파킨슨약 드시는 80대 아버지 피곤하다고 아로나민 사드려도 될까요", VITAMIN)
     assert "레보도파와 함께 복용하지 마십시오." in body(answer).splitlines()[0]
-
-
-def test_an_interactions_frame_ranks_the_line_on_two_medicines_together_first(searcher):
-    """게보린 추가로: the frame reads interactions (a second medicine beside the one taken); the ranker reads the
-    together vocabulary from it, so the line on products with the same ingredient leads the one on the daily
-    maximum."""
-    question = "종합감기약 먹었는데 열이 안떨어져서 게보린 추가로 먹어도 돼요?"
-    framed = searcher.retrieve(question).frame.vocabulary_aspects
-    assert "together" in framed
-    ranker = SentenceRanker(question, ("게보린",), framed)
-    assert ranker.aspects == ["together"]
-    together = ranker.score("아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오.")
-    assert together > ranker.score("아세트아미노펜으로 일일 최대 용량(4,000 mg)을 초과하여 복용하지 마십시오.")
-    unframed = SentenceRanker(question, ("게보린",))
-    assert unframed.score("아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오.") < together
-    # taken with water is not taken with another medicine
-    assert ranker.vocab.match("together", "충분한 물과 함께 복용합니다.") == 0.0
-
-
-def test_a_class_products_line_on_taking_two_together_is_not_read_as_a_situation(searcher):
-    """감기약이랑 두통약 같이: another cold medicine's line on what not to take with it (판콜에이's 상호작용) says
-    nothing of the pair asked; the pool's own leaflets answer it."""
-    from programs import class_aspect
-
-    ranker = SentenceRanker("감기약이랑 두통약 같이 먹어도 되나요?", framed=["together"])
-    assert ranker.situations == ["together"]
-    members = sorted(searcher.class_members(["감기약"]))
-    intrc = [searcher.get(f"easydrug:{seq}:intrc") for seq in members]
-    assert any(d is not None and ranker.vocab.match("together", d.text) for d in intrc)  # a line it could add
-    assert class_aspect.aspect_documents(ranker, members, set(), searcher.get) == []
 
 
 def test_the_time_asked_as_people_say_it_picks_the_line_about_that_time(monkeypatch):
