@@ -15,7 +15,7 @@ from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
 from programs.claim_check import claim_notice, claim_word, heard_claim
-from programs.extractive import which_medicine
+from programs.extractive import PRODUCT_LIST
 from programs.lm_call import TimeBudgetExhausted
 from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
@@ -58,7 +58,9 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     """The self-check of the quoted answer shown (programs/aspect_check.py): the notice saying which asked aspect
     the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing),
     and for a claim the asker heard (programs/claim_check.py) the notice that no quoted sentence speaks of it; a
-    question asking what to do without medicine (programs/without_medicine.py) is told the leaflets do not say.
+    question asking what to do without medicine (programs/without_medicine.py) is told the leaflets do not say, and
+    an answer of efficacy lines alone that name nothing asked (programs/efficacy_only.py) says no sentence found
+    answers it (an ``efficacy_only`` step).
     An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step, and a
     ``claim_check`` step when there is a claim to check."""
     docs = best["context_docs"]
@@ -69,8 +71,8 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     check, notice = self_check(frame, best["answer"], docs, st.morphemes, keep)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
-    quoted = answer_quotes(best["answer"], docs)
-    if not notice and efficacy_only.answers_something_else(frame, quoted, lists(p, st, docs)):
+    listed = PRODUCT_LIST in best["answer"]  # a "which medicine" answer, as it was written
+    if not notice and efficacy_only.answers_something_else(frame, answer_quotes(best["answer"], docs), listed):
         st.trace.step("efficacy_only", flagged=True)  # 파스 붙이고 전기장판 자도: what they are for is no answer
         notice = efficacy_only.NOTICE
     names = p.backend.names
@@ -88,13 +90,6 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     claim = claim_notice(st.question, quotes, word)
     st.trace.step("claim_check", claim=heard_claim(st.question), word=word, flagged=bool(claim))
     return "\n".join(n for n in (notice, claim) if n)
-
-
-def lists(p: Parts, st: QuestionState, docs) -> bool:
-    """Whether the question is a "which medicine for X" one, whose answer from `docs` lists products by their
-    efficacy."""
-    r = st.result
-    return r is not None and which_medicine(st.question, docs, r.sections, question_frame(p.backend, st))
 
 
 def answer_target(p: Parts, st: QuestionState, frame):

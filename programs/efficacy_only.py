@@ -3,10 +3,13 @@
 so before the efficacy it shows.
 
 What a medicine is for answers a question only when it names what the question asks about: a symptom the asker has
-(머리 아픈데 게보린 먹어도 → "두통에 사용합니다") or a word of the question (the sentence ranker's content words,
-`programs/sentences.py`). The purpose of a class the question names is no such word: every 감기약's efficacy says
-감기, whatever is asked about 감기약. A "which medicine for X" question (`extractive.which_medicine`) and a
-comparison are answered by efficacy by design and are never flagged.
+(머리 아픈데 게보린 먹어도 → "두통에 사용합니다", a lay word of `retrievers/data/lay_words.json` read as the leaflets
+write it) or a word of the question (the sentence ranker's content words, `programs/sentences.py`). A question with
+no such word is flagged only when it writes a noun no leaflet uses (감기약 먹고 헬스해도 돼요); 게보린 먹어도 돼요
+asks nothing the efficacy does not speak to. The purpose of a class the question names is no such word: every
+감기약's efficacy says 감기, whatever is asked about 감기약 (a lay word can still read it: 머리 아픈데 두통약 → 두통).
+A "which medicine for X" answer (opening with `extractive.PRODUCT_LIST`) and a comparison are answered by efficacy by
+design and are never flagged.
 
 Example:
     >>> from programs.aspect_check import Quoted
@@ -23,7 +26,8 @@ Example:
 from __future__ import annotations
 
 from programs.aspect_check import Quoted
-from programs.sentences import SentenceRanker
+from programs.sentences import SentenceRanker, leaflet_tokenizer
+from retrievers.aspects import load_vocabulary
 from retrievers.class_products import class_terms
 from retrievers.lexicon import Lexicon
 from retrievers.question_frame import QuestionFrame
@@ -33,6 +37,7 @@ NOTICE = (
     "약사와 상의하세요."
 )
 EFFICACY = "efcy"
+NOUNS = ("NNG", "NNP")
 
 
 def answers_something_else(frame: QuestionFrame, quotes: list[Quoted], which_medicine: bool = False) -> bool:
@@ -42,7 +47,26 @@ def answers_something_else(frame: QuestionFrame, quotes: list[Quoted], which_med
     if not quotes or which_medicine or frame.comparison or any(q.section != EFFICACY for q in quotes):
         return False
     words = asked_words(frame)
+    if not words:  # 게보린 먹어도 돼요?: nothing asked beyond the medicine; 헬스해도 돼요: a word no leaflet uses
+        return bool(unknown_words(frame))
     return not any(w in q.text for q in quotes for w in words)
+
+
+def unknown_words(frame: QuestionFrame) -> list[str]:
+    """The question's nouns (two syllables or more) no leaflet sentence uses and no target of the frame holds: what
+    it asks about that the leaflets cannot speak to (헬스, 찜질방), not a name it writes (게보린).
+
+    >>> from retrievers.question_frame import Targets
+    >>> unknown_words(QuestionFrame("감기약 먹고 헬스해도 돼요?", Targets(classes=("감기약",))))
+    ['헬스']
+    >>> unknown_words(QuestionFrame("게보린 먹어도 돼요?", Targets(products=("게보린",))))
+    []
+    """
+    known = load_vocabulary().idf
+    targets = [t for ts in (frame.targets.products, frame.targets.ingredients, frame.targets.classes) for t in ts]
+    targets += list(frame.targets.symptoms)
+    nouns = [t.form for t in leaflet_tokenizer().tagged(frame.question) if t.tag in NOUNS and len(t.form) > 1]
+    return [n for n in dict.fromkeys(nouns) if n not in known and not any(n in t or t in n for t in targets)]
 
 
 def asked_words(frame: QuestionFrame) -> list[str]:

@@ -41,6 +41,7 @@ from programs.two_medicines import pair_medicines
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
+from retrievers.name_keys import ingredient_key
 from retrievers.names import NameIndex
 from retrievers.not_covered import kind_leaflet_words
 from retrievers.population import CHILD_AGE
@@ -74,8 +75,10 @@ NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
-# a yes-or-no question about doing something (넣어도 되나요, 자도 돼요?, 먹으면 안 되나요): it asks whether, not which
-MAY_I = re.compile(r"도\s*(?:돼|되|괜찮|됨|될)|면\s*안\s*(?:돼|되|됨)")
+PRODUCT_LIST = "효능·효과가 질문과 맞는 제품입니다"  # opens the answer to a "which medicine for X" question
+# a yes-or-no question about doing something (넣어도 되나요, 자도 돼요?, 먹으면 안 되나요): it asks whether, not which;
+# a temperature is none (열이 38도 되는데)
+MAY_I = re.compile(r"(?<![\d.])(?<![\d.]\s)도\s*(?:돼|되|괜찮|됨|될)|면\s*안\s*(?:돼|되|됨)")
 
 
 @dataclass
@@ -118,24 +121,24 @@ def says_something(sentence: str) -> bool:
 def _about_named_ingredient(doc: Document, names=()) -> bool:
     """A DUR row about an ingredient retrieval recognised in the question: it speaks for that ingredient as the
     section the question asks speaks for a product (its sentences get the same prior)."""
-    ingredient = _rule_ingredient(doc, "ingredient")
+    ingredient = re.sub(r"\([^()]*\)", "", "".join(str(doc.metadata.get("ingredient", "")).split()))  # 센나(생약)
     return doc.id.startswith("dur:") and bool(ingredient) and any("".join(str(n).split()) == ingredient for n in names)
 
 
 def named_in_rule(doc: Document, names=()) -> int:
     """How many of a DUR row's ingredients (its own and, for a 병용금기 pair, its partner) the question names
-    (`names`: what retrieval recognised), a bracketed note aside (센나(생약) is 센나).
+    (`names`: what retrieval recognised), both read as ingredient keys (센나(생약) is 센나, 슈도에페드린염산염 is
+    슈도에페드린).
 
     >>> row = Document("dur:ac:1", "x", {"ingredient": "알프라졸람", "partner": "이트라코나졸"})
     >>> named_in_rule(row, ["이트라코나졸"]), named_in_rule(row, ["알프라졸람", "이트라코나졸"])
     (1, 2)
+    >>> named_in_rule(Document("dur:cc:2", "x", {"ingredient": "슈도에페드린염산염"}), ["슈도에페드린"])
+    1
     """
-    flat = {"".join(str(n).split()) for n in names}
-    return sum(1 for key in ("ingredient", "partner") if (found := _rule_ingredient(doc, key)) and found in flat)
-
-
-def _rule_ingredient(doc: Document, key: str) -> str:
-    return re.sub(r"\([^()]*\)", "", "".join(str(doc.metadata.get(key, "")).split()))
+    asked = {key for n in names if (key := ingredient_key(str(n)))}
+    rule = (ingredient_key(str(doc.metadata.get(k) or "")) for k in ("ingredient", "partner"))
+    return sum(1 for key in rule if key and key in asked)
 
 
 def _merge(quotes: list[Quote], text: str, score: float, n: int) -> bool:
@@ -192,7 +195,9 @@ def choose(
         if is_user_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
                 rules.append(Quote(doc_strips[0].text, 1.0, [n]))
-                named_rules[id(rules[-1])] = named_in_rule(doc, names)
+            if doc_strips:  # a rule merged into another keeps the most names either was about
+                key = next(id(q) for q in rules if same(q.text, doc_strips[0].text))
+                named_rules[key] = max(named_rules.get(key, 0), named_in_rule(doc, names))
             continue
         other = not is_named(doc) and (named_found or offer_guard.is_forbidden(doc))
         if other and not doc.id.startswith("dur:"):
@@ -406,7 +411,7 @@ def extractive_answer(
         products = product_list(question, docs, terms, sections, limit=max_quotes)
         rules = user_rules(question, docs, terms, sections, names, frame)
         names = ", ".join(dict.fromkeys(short_product(docs[q.sources[0] - 1]) for q in products))
-        opening = f"효능·효과가 질문과 맞는 제품입니다: {names}." if names else (NONE_ALLOWED if withheld else "")
+        opening = f"{PRODUCT_LIST}: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{short_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
     else:
         quotes = choose(question, docs, terms, sections, max_quotes, names, frame)

@@ -7,8 +7,8 @@
   its ingredient that speak to the question are); when it also names a medicine the corpus has, the answer is about
   that one and opens with a notice naming what was not found.
 * ``not_in_leaflets``: about medicine, but the documents found do not say what was asked (the self-check of
-  `programs/aspect_check.py`, or the claim check of `programs/claim_check.py`, flagged the answer, which then says
-  so).
+  `programs/aspect_check.py`, the claim check of `programs/claim_check.py`, or the efficacy-only check of
+  `programs/efficacy_only.py` flagged the answer, which then says so).
 * ``answered``: everything else.
 
 Each is a value of the trace's ``outcome`` and a column of `yaksa eval-answers`.

@@ -234,8 +234,11 @@ class NameIndex:
                 for key in self._keys_starting(brand):
                     (seqs if form in key[len(brand) :] else other).update(self.products[key])
             if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
-                found.products = (found.products - other) | seqs
-                found.family = (found.family | (other & self.products.get(word, set()))) - seqs
+                # only what the bare brand word alone matched steps back: 부루펜정이랑 부루펜 시럽 names both
+                named = {seq for key in found.keys if key != word for seq in self.products.get(key, ())}
+                brand_only = (other & self.products.get(word, set())) - named
+                found.products = (found.products - brand_only) | seqs
+                found.family = (found.family | brand_only) - seqs
                 if word not in found.keys:
                     found.keys.append(word)
 

@@ -184,3 +184,15 @@ def test_the_self_check_flags_are_read_from_the_trace_and_summarised_against_the
     assert "self_check" not in summarise(
         [answer_row({"kind": "a", "gold": ["g"]}, pred(["g"], ["g"], ["generate"]), 1)]
     )
+
+
+def test_an_efficacy_only_flag_counts_as_a_self_check_and_other_flagged_steps_do_not():
+    """programs/efficacy_only.py's step says the answer misses what was asked, as the aspect check's does; a step
+    that only says the leaflets never rank products (which_is_better) is no self-check."""
+    missed = "효능입니다. [문서 1]"
+
+    def with_step(name):
+        return said(missed, ["easydrug:1:efcy"]) | {"trace": {"steps": [{"step": name, "flagged": True}]}}
+
+    assert answer_row(real(), with_step("efficacy_only"), 1)["self_check_flagged"] is True
+    assert answer_row(real(), with_step("which_is_better"), 1)["self_check_flagged"] is False

@@ -229,6 +229,8 @@ def test_a_which_medicine_question_still_lists_products(searcher):
         ("허리에 파스 붙이고 전기장판 틀고 자도 되나요", False),  # "may I": whether, not which one
         ("질정 생리 중에도 넣어도 되나요?", False),
         ("무좀약 바르고 양말 바로 신으면 안 되나요?", False),
+        ("열이 38도 되는데 해열제 추천해주세요", True),  # a temperature, not "may I"
+        ("열이 39 도 되는데 해열제요", True),
     ],
 )
 def test_a_may_i_question_is_no_which_medicine_question_when_retrieval_prefers_efficacy(question, lists):
@@ -512,3 +514,33 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
     quotes = extractive.choose(question, docs, names=["센나"])
     assert [q.sources for q in quotes] == [[2], [1]]
     assert [q.sources for q in extractive.choose(question, docs, names=[])] == [[1], [2]]  # else their order
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence"),
+    [
+        ("변비약 잘 때 먹어요?", "1일 1회 취침 시에 복용합니다."),
+        ("변비약 자기 전에 먹어요?", "1일 1회 취침 시에 복용합니다."),
+        ("소화제 식사 전에 먹나요?", "1일 3회 식전에 복용합니다."),
+        ("위장약 밥 먹고 먹어요?", "1일 3회 식후에 복용합니다."),
+        ("위장약 식사 후에 먹나요?", "1일 3회 식후에 복용합니다."),
+        ("시럽 냉장고에 넣어요?", "냉장 보관하지 마십시오."),
+        ("머리가 아파서 먹었는데 괜찮나요", "두통이 나타날 수 있습니다."),
+        ("배 아픈데 먹어도 돼요", "복통이 나타날 수 있습니다."),
+        ("허리가 아파서 붙이려는데요", "요통에 사용합니다."),
+        ("속이 쓰려요 먹어도 되나", "속쓰림이 나타날 수 있습니다."),
+    ],
+)
+def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
+    """retrievers/data/lay_words.json: each way people say it finds the leaflet's word."""
+    assert SentenceRanker(question).parts(sentence)["overlap"] > 0
+
+
+@pytest.mark.parametrize(
+    "question", ["머리가 아직도 빠져요 발라도 돼요?", "배가 아침마다 더부룩해요", "손목 아파서 파스 붙여도 돼요?"]
+)
+def test_a_body_word_without_its_pain_reads_as_no_pain(question):
+    """머리가 아직, 배가 아침, 손목 아파: no everyday word for a pain is read in them (the whole verb is needed, and
+    목 아파 is none, since 손목, 발목 and 뒷목 end in 목)."""
+    compact = "".join(question.split())
+    assert [said for said in sentences.said_as_leaflets() if said in compact] == []

@@ -200,3 +200,5 @@ def test_a_brand_and_a_form_word_find_the_childrens_edition_of_that_form_and_not
     found = index.match("부루펜 시럽 개봉하고 얼마나 보관 가능해요?")
     assert found.products == {"3"}
     assert {"1", "2"} <= found.family
+    both = index.match("부루펜정200밀리그램이랑 부루펜 시럽 같이 먹어도 돼요?")  # a tablet named in its own word stays
+    assert {"1", "3"} <= both.products
