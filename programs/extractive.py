@@ -121,13 +121,12 @@ def says_something(sentence: str) -> bool:
 def _about_named_ingredient(doc: Document, names=()) -> bool:
     """A DUR row about an ingredient retrieval recognised in the question: it speaks for that ingredient as the
     section the question asks speaks for a product (its sentences get the same prior)."""
-    ingredient = re.sub(r"\([^()]*\)", "", "".join(str(doc.metadata.get("ingredient", "")).split()))  # 센나(생약)
-    return doc.id.startswith("dur:") and bool(ingredient) and any("".join(str(n).split()) == ingredient for n in names)
+    return doc.id.startswith("dur:") and named_in_rule(doc, names, ("ingredient",)) > 0
 
 
-def named_in_rule(doc: Document, names=()) -> int:
-    """How many of a DUR row's ingredients (its own and, for a 병용금기 pair, its partner) the question names
-    (`names`: what retrieval recognised), both read as ingredient keys (센나(생약) is 센나, 슈도에페드린염산염 is
+def named_in_rule(doc: Document, names=(), fields=("ingredient", "partner")) -> int:
+    """How many of a DUR row's ingredients (its own and, for a 병용금기 pair, its partner; `fields`) the question
+    names (`names`: what retrieval recognised), both read as ingredient keys (센나(생약) is 센나, 슈도에페드린염산염 is
     슈도에페드린).
 
     >>> row = Document("dur:ac:1", "x", {"ingredient": "알프라졸람", "partner": "이트라코나졸"})
@@ -137,7 +136,7 @@ def named_in_rule(doc: Document, names=()) -> int:
     1
     """
     asked = {key for n in names if (key := ingredient_key(str(n)))}
-    rule = (ingredient_key(str(doc.metadata.get(k) or "")) for k in ("ingredient", "partner"))
+    rule = (ingredient_key(str(doc.metadata.get(k) or "")) for k in fields)
     return sum(1 for key in rule if key and key in asked)
 
 

@@ -229,14 +229,14 @@ class NameIndex:
             if any(k.startswith(word) and form in k for k in found.keys):
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
-            other: set[str] = set()  # the brand's products of another form (부루펜정 beside 부루펜 시럽)
             for brand in (word, CHILDREN_PREFIX + word):  # 부루펜 시럽: 어린이부루펜시럽
                 for key in self._keys_starting(brand):
-                    (seqs if form in key[len(brand) :] else other).update(self.products[key])
+                    if form in key[len(brand) :]:
+                        seqs |= self.products[key]
             if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
-                # only what the bare brand word alone matched steps back: 부루펜정이랑 부루펜 시럽 names both
+                # what the bare brand word alone matched (부루펜정) steps back; 부루펜정이랑 부루펜 시럽 names both
                 named = {seq for key in found.keys if key != word for seq in self.products.get(key, ())}
-                brand_only = (other & self.products.get(word, set())) - named
+                brand_only = self.products.get(word, set()) - seqs - named
                 found.products = (found.products - brand_only) | seqs
                 found.family = (found.family | brand_only) - seqs
                 if word not in found.keys:

@@ -70,6 +70,16 @@ def _vocabulary() -> dict:
     }
 
 
+def people_words() -> frozenset[str]:
+    """Every word of ``data/population_words.json`` that says who a question is about (고딩, 임산부, 돌쟁이 …): a
+    word people write of someone, never a medicine's name.
+
+    >>> {"고딩", "임산부"} <= people_words(), "게보린" in people_words()
+    (True, False)
+    """
+    return frozenset(w for words in _vocabulary()["groups"].values() for w in words)
+
+
 def leaflet_words(group: str | None) -> tuple[str, ...]:
     """The leaflet words that speak of `group` (수유부, 소아 …); () for None.
 

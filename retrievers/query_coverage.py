@@ -21,6 +21,7 @@ from collections.abc import Container, Iterable
 
 from retrievers.documents import Hit
 from retrievers.names import squash as _squash
+from retrievers.population import people_words
 
 
 def _hit_text(hits: list[Hit]) -> str:
@@ -35,13 +36,24 @@ def uncovered_names(names: Iterable[str], hits: list[Hit]) -> list[str]:
 
 def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Iterable[str], hits: list[Hit]) -> list[str]:
     """The question's unknown `words` (`KiwiTokenizer.unknown_words`, two characters or more) that are neither in
-    the corpus `vocabulary`, nor part of a recognised name, nor in any hit, nor a mimetic word (`mimetic`)."""
+    the corpus `vocabulary`, nor part of a recognised name, nor in any hit, nor a mimetic word (`mimetic`), nor a
+    word for who the question is about (고딩, `population.people_words`).
+
+    >>> unknown_words(["고딩", "부루팬"], vocabulary=set(), names=[], hits=[])
+    ['부루팬']
+    """
     text = _hit_text(hits)
     known = [_squash(n) for n in names]
+    people = people_words()
     return [
         w
         for w in dict.fromkeys(_squash(w) for w in words)
-        if len(w) >= 2 and w not in vocabulary and w not in text and not any(w in n for n in known) and not mimetic(w)
+        if len(w) >= 2
+        and w not in vocabulary
+        and w not in text
+        and not any(w in n for n in known)
+        and not mimetic(w)
+        and w not in people
     ]
 
 
