@@ -27,6 +27,7 @@ from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
 from retrievers.population import read_population, stated_ages
 from retrievers.question_frame import kind_words
+from retrievers.stem_nouns import nominal
 
 # who a question is about (retrievers/population.py) -> the vocabulary aspect whose leaflet words speak of them
 VOCAB_GROUP = {
@@ -271,23 +272,6 @@ def chosen_by(question: str) -> tuple[str, ...]:
     lexicon = Lexicon.load()
     purpose = {t for k in kinds for t in (*class_terms(k, lexicon), *lexicon.expansion_terms(k))}
     return tuple(t for t in targets if any(t in k or k in t for k in kinds) or any(t in p or p in t for p in purpose))
-
-
-def nominal(stem: str) -> str:
-    """The ㅁ-noun of a Korean stem: 쓰리 → 쓰림, 졸리 → 졸림, 가렵 → 가려움 (ㅂ-irregular); "" for other endings.
-
-    >>> nominal("쓰리"), nominal("가렵"), nominal("두통")
-    ('쓰림', '가려움', '')
-    """
-    last = ord(stem[-1]) - 0xAC00
-    if not 0 <= last < 11172:
-        return ""
-    final = last % 28
-    if final == 0:
-        return stem[:-1] + chr(0xAC00 + last + 16)  # + ㅁ
-    if final == 17:
-        return stem[:-1] + chr(0xAC00 + last - 17) + "움"  # ㅂ → 움
-    return ""
 
 
 def noun_without_ri(stem: str) -> str:

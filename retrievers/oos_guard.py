@@ -3,12 +3,12 @@
 With a reranker the seed's checks apply: the top rerank score < 0.01 blocks, and so does a dense similarity (the
 relevance of the query to its nearest passage) < 0.55 when no drug name or symptom rule was recognised; the rerank
 score itself is never read as relevance (the seed's own example 눈에 도움되는 약 passes at a top score of 0.026).
-For the fused scorer the
-evidence is layered: a recognised product or ingredient name, or a matched symptom rule, keeps a question in
-scope; a question that only names a section-like word (하루에, 효과, 몇 시간) needs a dense top-1 cosine of
-at least `min_dense`; a question with no drug signal at all needs `rescue_dense`. Both cuts were set on
-trainsets/retrieval/dev.jsonl (out-of-scope questions there reach at most 0.866; in-scope ones without
-names or rules start at 0.875) and checked on test.jsonl (README, "Retrieval quality").
+For the fused scorer the evidence is layered: a recognised product or ingredient name, a matched symptom rule, or a
+condition the 효능 sections name with no noun the leaflets never use (`retrievers.condition_words`) keeps a question
+in scope; a question that only names a section-like word (하루에, 효과, 몇 시간) needs a dense top-1 cosine of at
+least `min_dense`; a question with no drug signal at all needs `rescue_dense`. Both cuts were set on
+trainsets/retrieval/dev.jsonl (out-of-scope questions there reach at most 0.866; in-scope ones without names or rules
+start at 0.875) and checked on test.jsonl (README, "Retrieval quality").
 
 Example:
     >>> guard("fused", top_score=0.9, relevance=0.85, has_names=False, has_rules=False, has_sections=True)

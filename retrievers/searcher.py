@@ -26,9 +26,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from retrievers.aspects import load_vocabulary
 from retrievers.bm25_index import BM25Index
 from retrievers.candidates import Candidates
 from retrievers.class_products import ClassProducts, kinds_heard, made_of_alone, names_a_known_kind
+from retrievers.condition_words import load_conditions, named_conditions
 from retrievers.dense_search import DenseSearch
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder
@@ -41,6 +43,7 @@ from retrievers.memo import remembered
 from retrievers.names import NameIndex
 from retrievers.not_covered import supplement_words
 from retrievers.oos_guard import guard
+from retrievers.population import people_words
 from retrievers.query_analysis import QueryAnalysis, QueryError, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
 from retrievers.question_frame import QuestionFrame, read_frame
@@ -157,6 +160,8 @@ class Searcher:
         timings: dict[str, float] = {}
         t = time.perf_counter()
         qa = analyse(query, self.names, self.lexicon, s.max_query_chars, reading=self._reading)
+        if not (qa.names or qa.sections or qa.implied_sections or qa.expansions) and self.conditions_named(qa.query):
+            qa.implied_sections = ["efcy"]  # 코피가 자주 나요: like a symptom a rule reads, it asks what helps
         timings["analyse_ms"] = _ms(t)
 
         vector = self.dense.vector_later(qa, s.dense, self.lexicon, s.max_query_tokens)  # embeds meanwhile
@@ -361,7 +366,8 @@ class Searcher:
             has_rules=bool(qa.expansions)
             or qa.says_medicine
             or names_a_known_kind(qa.query, self.class_products, self.lexicon)
-            or bool(supplement_words(qa.query, self.names)),  # 루테인, 오메가3: taken like medicine, not in the corpus
+            or bool(supplement_words(qa.query, self.names))  # 루테인, 오메가3: taken like medicine, not in the corpus
+            or bool(self.conditions_named(qa.query)),  # 입술이 부르텄어요: a condition the 효능 sections name
             min_top_score=s.oos_min_top_score,
             min_relevance=s.oos_min_relevance,
             min_dense=s.oos_min_dense,
@@ -369,6 +375,11 @@ class Searcher:
             has_sections=bool(qa.sections),
             rescue_dense=s.oos_rescue_dense,
         )
+
+    def conditions_named(self, query: str) -> list[str]:
+        """The condition words of the 효능 sections `query` names, when it writes no noun the leaflets never use
+        (`retrievers.condition_words`)."""
+        return named_conditions(self.tokenizer.tagged(query), load_conditions(), load_vocabulary().idf, people_words())
 
     def rerank(self, query: str, candidates: list[Hit], k: int) -> list[Hit]:
         if self.reranker is None:
