@@ -57,14 +57,18 @@ def run(searcher, sets, show: bool) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from retrievers.index_open import open_searcher
-    from retrievers.index_store import default_index_dir
+    from yaksa.commands._backend import open_searcher_or_explain
+    from yaksa.errors import UserError
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index-dir", help="index folder (default: $YAKSA_INDEX_DIR or ~/.cache/yaksa/index)")
     parser.add_argument("--show", action="store_true", help="list each refused and each kept question")
     args = parser.parse_args(argv)
-    searcher = open_searcher(Path(args.index_dir) if args.index_dir else default_index_dir())
+    try:
+        searcher = open_searcher_or_explain(args.index_dir)  # a missing or broken index: one line saying what to run
+    except UserError as e:
+        print(f"bench/scope_probe.py: error: {e}", file=sys.stderr)
+        return 2
     sets = load_sets()
     print("with condition words:")
     run(searcher, sets, args.show)

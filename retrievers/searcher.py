@@ -71,6 +71,7 @@ class Gathered:
     lexical: bool = True  # BM25 matched some word of the query
     morphemes: list[str] = field(default_factory=list)  # the query's own Kiwi tokens (no expansion terms)
     frame: QuestionFrame | None = None  # what the question asks (read while its embedding is computed)
+    conditions: list[str] = field(default_factory=list)  # condition words of the 효능 sections it names (입술 …)
 
     @property
     def vague(self) -> bool:
@@ -160,7 +161,9 @@ class Searcher:
         timings: dict[str, float] = {}
         t = time.perf_counter()
         qa = analyse(query, self.names, self.lexicon, s.max_query_chars, reading=self._reading)
-        if not (qa.names or qa.sections or qa.implied_sections or qa.expansions) and self.conditions_named(qa.query):
+        # a name or a symptom rule says more than a condition word, in scope and in what is asked
+        conditions = [] if qa.names or qa.expansions else self.conditions_named(qa.query)
+        if conditions and not (qa.sections or qa.implied_sections):
             qa.implied_sections = ["efcy"]  # 코피가 자주 나요: like a symptom a rule reads, it asks what helps
         timings["analyse_ms"] = _ms(t)
 
@@ -210,7 +213,9 @@ class Searcher:
             "section": [section_feature(sections[i], qa) for i in cand_idx],
         }
         timings["features_ms"] = _ms(t)
-        return Gathered(qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes, frame)
+        return Gathered(
+            qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes, frame, conditions
+        )
 
     def rank(self, gathered: Gathered, weights: dict | None = None, fusion: str | None = None) -> list[Hit]:
         """Stage 3: fuse the features with `weights` (default: the settings') and return the top candidates."""
@@ -367,7 +372,7 @@ class Searcher:
             or qa.says_medicine
             or names_a_known_kind(qa.query, self.class_products, self.lexicon)
             or bool(supplement_words(qa.query, self.names))  # 루테인, 오메가3: taken like medicine, not in the corpus
-            or bool(self.conditions_named(qa.query)),  # 입술이 부르텄어요: a condition the 효능 sections name
+            or bool(g.conditions),  # 입술이 부르텄어요: a condition the 효능 sections name
             min_top_score=s.oos_min_top_score,
             min_relevance=s.oos_min_relevance,
             min_dense=s.oos_min_dense,
