@@ -16,6 +16,7 @@ import hashlib
 from collections.abc import Iterable
 
 from retrievers.memo import remembered
+from retrievers.name_words import MEDICINE_NOUNS
 
 MEMO = 512  # texts whose Kiwi analysis is kept: one question is read by the BM25 query, the reading and the name check
 
@@ -105,7 +106,7 @@ class KiwiTokenizer:
         """`text` as the rules are written: degree and manner adverbs cut out (머리가 너무 아파요 -> 머리가 아파요)
         and each verb or adjective with its endings in one form, stem + 어 (아플 때, 아픈데, 아팠는데 -> 아파), so a
         rule written as 목이아파 matches 목 아플때. Negations (안, 못) stay, since they turn what is said around.
-        And whether the text names the medicine itself (the noun 약: 약 먹고 바로 누워도 돼요).
+        And whether the text names the medicine itself (`says_medicine`: 약 먹고 바로 누워도 돼요).
 
         >>> KiwiTokenizer().reading("머리가 너무 아파요")
         ('머리가  아파', False)
@@ -131,7 +132,7 @@ class KiwiTokenizer:
         out = text
         for start, end, word in reversed(spans):
             out = out[:start] + word + out[end:]
-        return out, any(t.form == "약" and t.tag == "NNG" for t in tokens)
+        return out, says_medicine(tokens)
 
     def batch(self, texts: list[str]) -> Iterable[list[str]]:
         """Tokenise many texts (Kiwi's own batching with `num_workers` threads; one by one in single-thread mode)."""
@@ -140,6 +141,27 @@ class KiwiTokenizer:
             return
         for tokens in self._kiwi.tokenize(texts):
             yield self._keep(tokens)
+
+
+def says_medicine(tokens) -> bool:
+    """Whether Kiwi `tokens` name a medicine itself: the noun 약 or another noun for one (알약, 상비약;
+    `name_words.MEDICINE_NOUNS`). A 약 right after a particle inside a word is Kiwi misreading a longer word
+    (청년도약계좌 → 청년/도/약/계좌), not a medicine.
+
+    >>> from types import SimpleNamespace as T
+    >>> says_medicine([T(form="알약", tag="NNG", start=0, len=2)])
+    True
+    >>> says_medicine([T(form="청년", tag="NNG", start=0, len=2), T(form="도", tag="JX", start=2, len=1),
+    ...                T(form="약", tag="NNG", start=3, len=1)])
+    False
+    """
+    before = None
+    for t in tokens:
+        glued = before is not None and before.start + before.len == t.start and before.tag.startswith("J")
+        if t.tag == "NNG" and t.form in MEDICINE_NOUNS and not glued:
+            return True
+        before = t
+    return False
 
 
 def whitespace_tokens(text: str) -> list[str]:

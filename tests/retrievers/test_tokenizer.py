@@ -52,3 +52,13 @@ def test_a_dropped_tokenizer_is_freed_at_once_with_its_remembered_analyses():
     freed = weakref.ref(tok)
     del tok
     assert freed() is None
+
+
+def test_a_noun_for_a_medicine_by_its_form_says_the_question_is_about_medicine():
+    reading = KiwiTokenizer().reading
+    assert reading("약 먹고 바로 누워도 돼요")[1]
+    assert reading("알약 반으로 쪼개서 먹어도 돼요")[1]  # the tablet itself, not a product or a class
+    assert reading("비상약 유통기한 지나면 버려요?")[1]
+    assert not reading("예약 취소하고 싶어요")[1]
+    # Kiwi reads 도약 as 도/JX + 약/NNG here: a 약 glued after a particle is a longer word misread
+    assert not reading("청년도약계좌 가입 조건")[1]
