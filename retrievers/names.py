@@ -209,7 +209,8 @@ class NameIndex:
             if not self._take_prefix(word, found):
                 stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
-                    unmatched.add(word)
+                    if not (readings and self._take_sound_prefix(word, found)):
+                        unmatched.add(word)
         self._take_form_pairs([squash(w) for w in query.split()], found)
         if readings:
             self._match_close(words, unmatched, found)
@@ -390,6 +391,25 @@ class NameIndex:
             found.products |= seqs
             found.keys.append(word)
         return bool(seqs)
+
+    def _take_sound_prefix(self, word: str, found: NameMatch) -> bool:
+        """A word that begins product names once its vowels are read as they sound (마대카솔 → 마데카솔케어연고, as
+        타이래놀 is 타이레놀): those products, the word heard as the names' own spelling of it."""
+        if len(word) < 3:
+            return False
+        if not hasattr(self, "_sound_sorted"):
+            self._sound_sorted = sorted((sound_alike(k), k) for k in self.products)
+        heard = sound_alike(word)
+        at = bisect.bisect_left(self._sound_sorted, (heard, ""))
+        keys = []
+        while at < len(self._sound_sorted) and self._sound_sorted[at][0].startswith(heard):
+            keys.append(self._sound_sorted[at][1])
+            at += 1
+        spelt = {k[: len(word)] for k in keys}
+        if len(spelt) != 1 or not self._take_prefix(spelt.pop(), found):
+            return False  # none, or two spellings: which one was meant is not clear
+        found.heard[word] = found.keys[-1]
+        return True
 
     def user_words(self) -> list[str]:
         """Names to teach the tokenizer so they stay whole (Korean keys only)."""

@@ -115,6 +115,15 @@ def test_a_name_written_with_a_same_sounding_vowel_is_found(names, query, spelt_
     assert (found.keys, found.products) == (right.keys, right.products)
 
 
+def test_the_start_of_a_brand_written_with_a_same_sounding_vowel_is_found(names):
+    """마데카솔 is only the start of its products' names (마데카솔케어연고): written 마대카솔, it is found the same,
+    and the answer can say how it was read."""
+    found, right = names.match("마대카솔 얼굴에 발라도 되요"), names.match("마데카솔 얼굴에 발라도 되요")
+    assert right.products
+    assert (found.keys, found.products) == (right.keys, right.products)
+    assert found.heard == {"마대카솔": "마데카솔"}
+
+
 def test_same_sounding_vowels_do_not_make_ordinary_words_names(names):
     assert not names.match("배가 아파요 약 추천해주세요").keys
     assert not names.match("애기가 열이 나요").keys
