@@ -278,15 +278,18 @@ def read_aspects(
     pairs = len(found.keys) >= 2 or (len(found.keys) >= 1 and lexicon.names_a_kind_of_medicine(unnamed))
     strong, _ = lexicon.asked(unnamed, pairs=pairs)
     hits = lexicon.hits(unnamed, pairs=pairs)
+    kept = []  # the sections the section words ask that nothing else explains
     for section in strong:
         words = hits.get(section, [])
         if words and all(any(w in e or e in w for e in explained) for w in words):
             continue  # 술 먹어도 (intrc) is the alcohol aspect already; 임신 (atpn) is who it is for
+        kept.append(section)
         aspects.append(SECTION_ASPECT[section])
     if "how_to_take" in aspects and "how_to_take" not in (VOCAB_ASPECT[a] for a in situations):
         aspects = [a for a in aspects if a != "how_to_take"] + ["how_to_take"]  # 용법 words are broad (매일, 계속)
     if (
-        not strong
+        # 속쓰려요 is a word of the 이상반응 section, but here the symptom that chose the products
+        (not strong or (not kept and set(strong) == {"se"}))
         and (found.keys or named)
         and lexicon.target_words(unnamed)
         and any(w in unnamed for w in AFTER_INTAKE)

@@ -67,6 +67,9 @@ def test_every_aspect_is_one_of_the_frame_vocabulary_and_it_serialises(read):
 
 def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
     assert read("게보린 먹고 속이 쓰려요").aspects[0] == "side_effects"
+    # written as one word, 속쓰려요 is also a word of the 이상반응 section: still the symptom, after taking it
+    assert read("게보린 먹고 속쓰려요").aspects[0] == "side_effects"
+    assert read("게보린먹고속쓰려요").aspects[0] == "side_effects"
     assert "side_effects" not in read("속이 쓰려요").aspects  # no medicine taken: which medicine helps
     # retrieval's names, given without the index (the answer's reading of the frame)
     frame = read_frame("게보린 먹고 속이 쓰려요", NameIndex(), Lexicon.load(), named=True)
