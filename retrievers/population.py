@@ -132,7 +132,15 @@ def stated_ages(question: str) -> tuple[float, float] | None:
     return years, years + step
 
 
-def _occurs(word: str, squashed: str, not_inside: dict[str, tuple[str, ...]]) -> bool:
+def _occurs(word: str, squashed: str, not_inside: dict[str, tuple[str, ...]], spaced: str = "") -> bool:
+    """`word` in the question's `squashed` text, not as the start of a longer word `not_inside` lists; a school year
+    (고2, 중1) only as a word of its own in the `spaced` text: 먹고 2시간 is no 고2, 고20 no year.
+
+    >>> _occurs("고2", "고2아들", {}, "고2 아들"), _occurs("고2", "먹고2시간", {}, "먹고 2시간")
+    (True, False)
+    """
+    if any(c.isdigit() for c in word) and not re.search(rf"(?<![가-힣]){re.escape(word)}(?!\d)", spaced):
+        return False
     start = squashed.find(word)
     while start >= 0:
         if not any(squashed.startswith(longer, start) for longer in not_inside.get(word, ())):
@@ -156,7 +164,8 @@ def read_population(question: str, names=()) -> Population:
     for name in sorted(names, key=len, reverse=True):
         if len(name) >= 2:
             squashed = squashed.replace("".join(name.split()).lower(), "|")
-    found = [(g, w) for g, words in vocab["groups"].items() for w in words if _occurs(w, squashed, vocab["not_inside"])]
+    spaced, not_inside = question.lower(), vocab["not_inside"]
+    found = [(g, w) for g, words in vocab["groups"].items() for w in words if _occurs(w, squashed, not_inside, spaced)]
     pregnant_or_nursing = [(g, w) for g, w in found if g in ("pregnant", "breastfeeding")]
     if pregnant_or_nursing:  # 임신 중 아이 감기약: the one who takes it is the mother
         group, word = pregnant_or_nursing[0]

@@ -56,3 +56,10 @@ def test_stated_and_implied_groups_and_their_leaflet_words():
     assert not read_population("이거 먹여도 되나요").stated
     assert not Population().stated
     assert "수유부" in leaflet_words("breastfeeding") and leaflet_words(None) == ()
+
+
+def test_a_school_year_is_a_word_of_its_own_not_an_ending_before_a_number():
+    assert read_population("고2 딸 생리통약 먹여도 돼요").group == "adolescent"
+    assert read_population("중1 아들 여드름 연고").group == "adolescent"
+    # 먹고 2시간: the 고 of 먹고 beside a number is no second year of high school
+    assert read_population("타이레놀 먹고 2시간 뒤에 이부프로펜 먹어도 돼요").group is None
