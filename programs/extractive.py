@@ -34,7 +34,7 @@ from programs.dur_rule import is_user_rule
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
 from programs.refinement import KnowledgeRefiner
-from programs.sentences import SentenceRanker, sentence_tokens
+from programs.sentences import SentenceRanker, leaflet_tokenizer, sentence_tokens
 from programs.shared_ingredient import shared_ingredient, shared_note
 from programs.text import same, split_sentences
 from programs.two_medicines import pair_medicines
@@ -314,7 +314,8 @@ def first_aspect_sections(question: str, named: bool = False, frame=None) -> tup
 def _frame(question: str, named: bool = False):
     """The question's frame read without the index's names (`named` says it names one), for a caller that has no
     frame to give (the program gives the one it read with them)."""
-    return read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question), named=named)
+    plain = leaflet_tokenizer().reading(question)[0]
+    return read_frame(question, _no_names(), Lexicon.load(), sentence_tokens(question), named=named, plain=plain)
 
 
 @functools.lru_cache(maxsize=1)

@@ -23,7 +23,9 @@ def question_frame(backend, st: QuestionState):
         st.morphemes = tuple(backend.tokenizer(st.question)) if backend.tokenizer is not None else ()
         names = backend.names if backend.names is not None else NameIndex()
         lexicon = backend.lexicon if backend.lexicon is not None else Lexicon.load()
-        st.frame = read_frame(st.question, names, lexicon, st.morphemes)
+        reading = getattr(backend.tokenizer, "reading", None)
+        plain = reading(st.question)[0] if reading is not None else ""
+        st.frame = read_frame(st.question, names, lexicon, st.morphemes, plain=plain)
     return st.frame
 
 

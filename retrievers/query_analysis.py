@@ -107,7 +107,7 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     q, warnings = normalise_query(query, max_chars)
     found = names.match(q)
     expansions = lexicon.expand(q)
-    says_medicine = False
+    says_medicine, plain = False, ""
     if reading is not None:
         plain, says_medicine = reading(q)
         expansions += [t for t in lexicon.expand(plain) if t not in expansions]
@@ -116,7 +116,7 @@ def analyse(query: str, names: NameIndex, lexicon: Lexicon, max_chars: int = 100
     asked, stepped_back = lexicon.asked(unnamed, pairs=pairs)
     classes = classes_and_symptoms(q, lexicon)[0]
     has_class = bool(classes)
-    took = has_class and not found and new_symptom(q, unnamed, lexicon)
+    took = has_class and not found and new_symptom(q, unnamed, lexicon, plain)
     sections = asks_for_medicine(asked, bool(found), bool(expansions), q, has_class, took)
     implied = [s for sec in sections for s in IMPLIED_SECTIONS.get(sec, ()) if s not in sections]
     implied += [s for s in stepped_back if s not in sections and s not in implied]

@@ -256,10 +256,12 @@ def read_aspects(
     morphemes=(),
     found=None,
     named: bool = False,
+    plain: str = "",
 ) -> list[str]:
     """The aspects asked, the most particular first: situations the vocabulary names (food, driving …), then the
     sections the section words ask that those words do not already explain, then who it is for. `named`: the
-    question names a medicine though `names` did not read it (retrieval's names, given without the index)."""
+    question names a medicine though `names` did not read it (retrieval's names, given without the index); `plain`:
+    the question as the rules are written (`KiwiTokenizer.reading`), for symptom words an adverb splits."""
     found = found if found is not None else names.match(question)
     unnamed = squash(question)
     for key in sorted(found.keys, key=len, reverse=True):
@@ -291,11 +293,11 @@ def read_aspects(
         # 속쓰려요 is a word of the 이상반응 section, but here the symptom that chose the products
         (not strong or (not kept and set(strong) == {"se"}))
         and (found.keys or named)
-        and lexicon.target_words(unnamed)
+        and (lexicon.target_words(unnamed) or (plain and lexicon.target_words(plain)))
         and any(w in unnamed for w in AFTER_INTAKE)
     ):
         aspects.append("side_effects")  # 게보린 먹고 속이 쓰려요: a named medicine, then a symptom, is its side effect
-    if "side_effects" not in aspects and not (found.keys or named) and new_symptom(question, unnamed, lexicon):
+    if "side_effects" not in aspects and not (found.keys or named) and new_symptom(question, unnamed, lexicon, plain):
         aspects.append("side_effects")  # 변비약 먹고 배가 아파요: a class, then a symptom it is not for
     if not strong:
         aspects += [SECTION_ASPECT[s] for s in hits if s in SECTION_ASPECT and not aspects]
@@ -345,11 +347,12 @@ def noticed_since(question: str, lexicon: Lexicon) -> bool:
     return any(flat.find(w) >= min(ends) for w in lexicon.target_words(flat))
 
 
-def new_symptom(question: str, unnamed: str, lexicon: Lexicon) -> bool:
+def new_symptom(question: str, unnamed: str, lexicon: Lexicon, plain: str = "") -> bool:
     """A class of medicine taken, then a symptom the class is not for, with nothing saying it did not help: the
     symptom is what the medicine did (철분제 먹으면 변비, 두통약 먹었더니 메슥거려요), not what it was taken for
     (감기약 먹었는데 콧물이 안 멈춰요). "Not for": no term the lexicon adds for the class is one it adds for the
-    symptom.
+    symptom. `plain`: the question as the rules are written (`KiwiTokenizer.reading`: 배가 너무 아파요 → 배가 아파),
+    whose symptom words count too.
 
     >>> new_symptom("변비약 먹고 배가 아파요", "변비약먹고배가아파요", Lexicon.load())
     True
@@ -359,6 +362,8 @@ def new_symptom(question: str, unnamed: str, lexicon: Lexicon) -> bool:
     if not any(w in unnamed for w in (*AFTER_INTAKE, *CLASS_INTAKE)) or NOT_HELPED.search(question):
         return False
     classes, symptoms = classes_and_symptoms(question, lexicon)
+    if plain:
+        symptoms += [w for w in classes_and_symptoms(plain, lexicon)[1] if w not in symptoms]
     if not classes or not symptoms:
         return False
     treated = {a for c in classes for a in lexicon.expansion_terms(c)}
@@ -372,13 +377,15 @@ def read_frame(
     morphemes=(),
     found: NameMatch | None = None,
     named: bool = False,
+    plain: str = "",
 ) -> QuestionFrame:
     """The no-LM reading of one question (pure: the index's names and the shipped vocabularies only); `found` is
-    `names.match(question)` when the caller has made it already (retrieval's analysis)."""
+    `names.match(question)` when the caller has made it already (retrieval's analysis); `plain`, the question as the
+    rules are written (`KiwiTokenizer.reading`: 배가 너무 아파요 → 배가 아파), when the caller has a tokenizer."""
     found = found if found is not None else names.match(question)
     targets = read_targets(question, names, lexicon, found)
     population = read_population(question, names=found.keys)
-    aspects = read_aspects(question, names, lexicon, population, morphemes, found, named)
+    aspects = read_aspects(question, names, lexicon, population, morphemes, found, named, plain)
     comparison = "comparison" in aspects
     other = _other_drugs(question, targets, lexicon, comparison, found.keys)
     if other and not comparison:

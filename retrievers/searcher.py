@@ -182,7 +182,7 @@ class Searcher:
         timings["names_ms"] = _ms(t)
 
         t = time.perf_counter()
-        frame = read_frame(qa.query, self.names, self.lexicon, morphemes, found=qa.names)
+        frame = read_frame(qa.query, self.names, self.lexicon, morphemes, found=qa.names, plain=self._plain(qa.query))
         timings["frame_ms"] = _ms(t)
 
         t = time.perf_counter()
@@ -283,7 +283,9 @@ class Searcher:
         qa = g.analysis
         frame = g.frame
         if frame is None:
-            frame = read_frame(qa.query, self.names, self.lexicon, g.morphemes, found=qa.names)
+            frame = read_frame(
+                qa.query, self.names, self.lexicon, g.morphemes, found=qa.names, plain=self._plain(qa.query)
+            )
         features = frame_features(
             frame,
             hits,
@@ -353,6 +355,10 @@ class Searcher:
         """`KiwiTokenizer.reading` (the question without adverbs; whether it names 약), remembered for recent
         questions."""
         return remembered(self._readings, query, lambda: self.tokenizer.reading(query), 4096)
+
+    def _plain(self, query: str) -> str:
+        """The question as the rules are written (`_reading`'s text), "" without a Kiwi tokenizer."""
+        return self._reading(query)[0] if hasattr(self.tokenizer, "reading") else ""
 
     def guard(self, g: Gathered, hits: list[Hit], reranked: bool | None = None) -> tuple[bool, str]:
         """Stage 5: the OOS guard for gathered evidence and final hits (`reranked`: whether `hits` carry

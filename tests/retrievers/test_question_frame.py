@@ -198,3 +198,13 @@ def test_which_of_two_is_less_or_more_of_something_is_a_comparison(read):
     assert read("지르텍이랑 클라리틴 중에 덜 졸린 게 뭐예요?").comparison
     for question in ("타이레놀 먹는 중에 더 먹어도 돼요?", "임신 중에 더 조심해야 하는 약 있나요?"):
         assert not read(question).comparison, question  # 중에: while, not of two
+
+
+def test_an_adverb_inside_the_symptom_does_not_hide_a_side_effect(mini_searcher):
+    """배가 너무 아파요: the symptom rule is written 배가 아파; read as the rules are written (Kiwi's reading, the adverb
+    cut out), a class taken and then a symptom it is not for is still its side effect, in retrieval's frame too."""
+    question = "변비약 먹고 배가 너무 아파요"
+    plain = mini_searcher.tokenizer.reading(question)[0]
+    tokens = mini_searcher.tokenizer(question)
+    assert read_frame(question, mini_searcher.names, Lexicon.load(), tokens, plain=plain).aspects[0] == "side_effects"
+    assert mini_searcher.retrieve(question).frame.aspects[0] == "side_effects"
