@@ -397,7 +397,14 @@ def extractive_answer(
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
     pool = pool_positions(docs)
-    withheld = offer_guard.marking(docs, {short_product(docs[n - 1]) for n in pool})  # forbidden products found
+    # the forbidden products found; when the question names products, those and the ones a rule the answer quotes
+    # forbids (임산부 타이레놀: the 슈도에페드린 rule is 타이레놀콜드's): the others are not offered anyway, and 어린이
+    # 부루펜 시럽 용량 is not told that an antihistamine syrup retrieval also found is not for a child
+    is_named = naming(question, docs, names)
+    found = [docs[n - 1] for n in pool]
+    if any(is_named(d) for d in found):
+        found = [d for d in found if is_named(d) or offer_guard.forbidden_by_a_found_rule(d, docs)]
+    withheld = offer_guard.marking(docs, {short_product(d) for d in found})
     side = side_by_side(question, docs, names, frame)
     if side:
         rules = user_rules(question, docs, terms, sections, names, frame)

@@ -35,6 +35,13 @@ def is_forbidden(doc: Document) -> bool:
     return bool(doc.metadata.get(NOT_FOR_USER))
 
 
+def forbidden_by_a_found_rule(doc: Document, docs: list[Document]) -> bool:
+    """Whether a rule that forbids `doc`'s product is one retrieval found (so the answer quotes it), not one added
+    only to cite the verdict (`VERDICT_ONLY`)."""
+    found = {d.id for d in docs if not d.metadata.get(VERDICT_ONLY)}
+    return any(rule_id in found for rule_id in doc.metadata.get(NOT_FOR_USER) or ())
+
+
 def product_name(doc: Document) -> str:
     """The product's name as answers write it (no parenthetical)."""
     name = citations.product(doc) or doc.title

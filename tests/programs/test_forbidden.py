@@ -134,6 +134,20 @@ def test_a_class_question_quotes_no_sentence_of_a_forbidden_product():
     assert "슈페젠정: " not in answer and "그린콜연질캡슐" in answer
 
 
+def test_a_named_product_answer_marks_only_what_it_names_or_a_quoted_rule_forbids():
+    """A question naming 그린콜 is not told that another product retrieval found is not for the user, unless a rule
+    the answer quotes is that product's (the rule would otherwise read as the named product's)."""
+    named = leaflet("8", "그린콜연질캡슐", "아세트아미노펜", section="useMethod", text="성인 1회 2캡슐을 복용합니다.")
+    other = leaflet("7", "슈페젠정", "에페드린염산염", text="이 약은 감기의 여러 증상의 완화에 사용합니다.")
+    only_cited = offer_guard.mark([named, other], {"7": [EPHEDRINE]})  # the rule added only to cite the verdict
+    answer = extractive.extractive_answer("그린콜 몇 캡슐 먹어요", only_cited, names=["그린콜"])
+    assert offer_guard.MARK not in answer and "슈페젠정" not in answer
+    assert "성인 1회 2캡슐을 복용합니다." in answer
+    quoted = offer_guard.mark([EPHEDRINE, named, other], {"7": [EPHEDRINE]})  # the rule found and quoted
+    answer = extractive.extractive_answer("그린콜 몇 캡슐 먹어요", quoted, names=["그린콜"])
+    assert "※ 사용자에게 맞지 않는 약이라 권하지 않습니다: 슈페젠정(임부금기 에페드린 [문서 1])." in answer
+
+
 def test_an_lm_sentence_offering_a_forbidden_product_is_taken_out():
     docs = which_medicine_docs({"7"})
     answer = "슈페젠정을 드셔 보세요. [문서 2] 그린콜연질캡슐도 감기에 씁니다. [문서 3]\n\n전문가와 꼭 상담하세요."
