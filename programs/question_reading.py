@@ -23,8 +23,10 @@ def question_frame(backend, st: QuestionState):
         st.morphemes = tuple(backend.tokenizer(st.question)) if backend.tokenizer is not None else ()
         names = backend.names if backend.names is not None else NameIndex()
         lexicon = backend.lexicon if backend.lexicon is not None else Lexicon.load()
-        reading = getattr(backend.tokenizer, "reading", None)
-        plain = reading(st.question)[0] if reading is not None else ""
+        from retrievers.tokenizer import KiwiTokenizer
+
+        # the question as the rules are written (배가 너무 아파요 → 배가 아파), with a Kiwi tokenizer
+        plain = backend.tokenizer.reading(st.question)[0] if isinstance(backend.tokenizer, KiwiTokenizer) else ""
         st.frame = read_frame(st.question, names, lexicon, st.morphemes, plain=plain)
     return st.frame
 
