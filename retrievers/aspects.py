@@ -73,10 +73,18 @@ class AspectVocabulary:
         def says(word: str) -> bool:
             if word.startswith(WORD_START):
                 return bool(word_start(word[1:]).search(question if spaced is None else spaced))
-            return word in found if len(word) == 1 else word in compact
+            return word in found if len(word) == 1 else "".join(word.split()) in compact  # 효과 언제 as written
 
+        said = {a: ["".join(w.lstrip(WORD_START).split()) for w in self.asks[a] if says(w)] for a in self.seeds}
+        # an aspect whose every word said is part of a longer word another aspect said is that one's (언제 in 언제쯤
+        # 효과 asks when it works, not when to take it)
+        inside = {
+            a
+            for a, words in said.items()
+            if words and all(any(w in x and w != x for b, xs in said.items() if b != a for x in xs) for w in words)
+        }
         return tuple(
-            a for a in self.seeds if any(says(w) for w in self.asks[a]) or (a == "dose" and AMOUNT.search(question))
+            a for a in self.seeds if (said[a] and a not in inside) or (a == "dose" and AMOUNT.search(question))
         )
 
     def match(self, aspect: str, sentence: str) -> float:

@@ -217,3 +217,24 @@ def test_the_hours_between_doses_speak_to_when_to_take_it():
     assert vocab.match("timing", "1회 1~2정씩, 1일 3~4회(4~6시간 마다) 필요시 복용합니다.") == 1.0
     assert vocab.match("timing", "매 4~6시간마다 필요시 1포씩 복용합니다.") == 1.0
     assert vocab.match("timing", "1회 1~2정씩, 1일 3회 복용합니다.") == 0.0
+
+
+def test_a_question_word_written_with_a_space_is_read_as_written(tok):
+    """The reviewed list writes some question words with a space (효과 언제, 털어 넣): read with the question's spaces
+    ignored, like the rest."""
+    vocab = load_vocabulary()
+    assert "onset" in vocab.asked("효과 언제 나요", tok("효과 언제 나요"))
+
+
+def test_a_word_inside_another_aspects_longer_word_asks_that_aspect_only(tok):
+    """언제 asks when to take it, but 언제쯤 효과 asks when it works: the longer word said decides."""
+    vocab = load_vocabulary()
+    assert vocab.asked("변비약 먹고 언제쯤 효과 나요?", tok("변비약 먹고 언제쯤 효과 나요?")) == ["onset"]
+    assert vocab.asked("변비약 언제 먹어요", tok("변비약 언제 먹어요")) == ["timing"]
+
+
+def test_a_time_window_of_another_instruction_is_no_onset():
+    """우유 섭취 후 1시간 이내 and 점안 후 15분 이내 are windows of other instructions, not how soon it works."""
+    vocab = load_vocabulary()
+    assert vocab.match("onset", "우유 섭취 후 1시간 이내에 이 약을 복용하지 마십시오.") == 0.0
+    assert vocab.match("onset", "보통 2~4주면 치료효과가 나타나나 재발방지를 위해 계속 바릅니다.") == 1.0
