@@ -28,8 +28,8 @@ from metrics.gold_phrases import phrase_in_any, quotes_phrase
 from metrics.unanswerable import outcome
 
 CORRECTIVE = ("rewrite", "generate_low_relevance", "generate_no_context")
-SELF_CHECKS = ("aspect_check", "claim_check", "efficacy_only")  # no-LM self-checks: a flag says the answer misses
-# what was asked
+# no-LM self-checks: a flag says the answer misses what was asked
+SELF_CHECKS = ("aspect_check", "claim_check", "efficacy_only", "why_check")
 NOTICE_PREFIX = "※"
 RESERVED = (
     "all",

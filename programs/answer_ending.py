@@ -22,7 +22,9 @@ from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notic
 from programs.parts import Parts
 from programs.question_reading import dur_only, prescription_kinds, question_frame, question_names, unknown_names
 from programs.state import QuestionState
+from programs.why_check import asks_why, why_notice
 from programs.without_medicine import without_medicine_notice
+from retrievers.stem_nouns import nominal
 
 
 class Answer(dspy.Prediction):
@@ -60,7 +62,8 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     and for a claim the asker heard (programs/claim_check.py) the notice that no quoted sentence speaks of it; a
     question asking what to do without medicine (programs/without_medicine.py) is told the leaflets do not say, and
     an answer of efficacy lines alone that name nothing asked (programs/efficacy_only.py) says no sentence found
-    answers it (an ``efficacy_only`` step).
+    answers it (an ``efficacy_only`` step), and a question asking why that no quoted sentence gives a reason for
+    (programs/why_check.py) is told the leaflets do not say why (a ``why_check`` step).
     An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step, and a
     ``claim_check`` step when there is a claim to check."""
     docs = best["context_docs"]
@@ -83,6 +86,11 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     elif comparison.asks_which_is_better(question_frame(p.backend, st)):  # 뭐가 나아요: no leaflet ranks products
         st.trace.step("which_is_better", flagged=True)
         notice = "\n".join(n for n in (comparison.RANKING_NOTICE, notice) if n)
+    if asks_why(st.question) and not heard_claim(st.question):  # 왜 졸려요: a claim's 왜요 is the claim check's
+        words = [w for m in st.morphemes if len(m) > 1 for w in (m, nominal(m)) if len(w) > 1]  # 졸리, 졸림
+        why = why_notice(st.question, [q.text for q in answer_quotes(best["answer"], docs)], words)
+        st.trace.step("why_check", flagged=bool(why))
+        notice = "\n".join(n for n in (why, notice) if n)
     word = claim_word(st.question, question_names(p.backend, st)) if heard_claim(st.question) else None
     quotes = [q.text for q in answer_quotes(best["answer"], docs)] if word else []
     if not quotes:
