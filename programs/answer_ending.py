@@ -14,7 +14,7 @@ from programs.answer_target import on_target
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
 from programs.citations import citation
-from programs.claim_check import claim_notice, claim_word, heard_claim
+from programs.claim_check import asked_effect, claim_notice, claim_word, effect_notice, effect_word, heard_claim
 from programs.extractive import PRODUCT_LIST
 from programs.lm_call import TimeBudgetExhausted
 from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
@@ -91,12 +91,17 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
         why = why_notice(st.question, [q.text for q in answer_quotes(best["answer"], docs)], words)
         st.trace.step("why_check", flagged=bool(why))
         notice = "\n".join(n for n in (why, notice) if n)
-    word = claim_word(st.question, question_names(p.backend, st)) if heard_claim(st.question) else None
+    heard, effect, names = heard_claim(st.question), asked_effect(st.question), question_names(p.backend, st)
+    word = claim_word(st.question, names) if heard else effect_word(st.question, names) if effect else None
     quotes = [q.text for q in answer_quotes(best["answer"], docs)] if word else []
     if not quotes:
         return notice
-    claim = claim_notice(st.question, quotes, word)
-    st.trace.step("claim_check", claim=heard_claim(st.question), word=word, flagged=bool(claim))
+    if heard:
+        claim = claim_notice(st.question, quotes, word)
+        st.trace.step("claim_check", claim=heard, word=word, flagged=bool(claim))
+    else:  # 자주 먹으면 내성 생겨요?: an effect asked about, checked like a claim heard
+        claim = effect_notice(quotes, word)
+        st.trace.step("effect_check", effect=effect, word=word, flagged=bool(claim))
     return "\n".join(n for n in (notice, claim) if n)
 
 

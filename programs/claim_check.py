@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 
-from programs.sentences import PERIODS, chosen_by, leaflet_tokenizer
+from programs.sentences import PERIODS, chosen_by, leaflet_tokenizer, sentence_tokens
 from retrievers.aspects import load_vocabulary
+from retrievers.lexicon import Lexicon
 from retrievers.names import squash
 from retrievers.population import read_population
 from retrievers.question_frame import kind_words
@@ -51,6 +52,13 @@ ENDS_AT_CLAIM = 4  # characters after the ending (요?, 요ㅠ) that still leave
 CLAUSE_START = re.compile(
     r"[.?!,~ㅠㅜ]|\s(?:근데|그런데|그리고|혹시)\s|(?:그러|그랬|봤|들었|보니|읽었)(?:는데|던데|니까|어요)?\s"
 )
+# an effect asked about: a clause after …(으)면 that ends the sentence as a question (생겨요?, 나아요?, 늦어지나요)
+EFFECT = re.compile(
+    r"(?<=[가-힣])면\s+(?P<effect>[^?.!,]{2,30}?)(?:나요|까요|어요|아요|여요|해요|요|죠|니)\s*[?？]?\s*$"
+)
+# …whether one may, or how, when, how much: what to do, which the leaflets say
+MAY_OR_HOW = re.compile(r"돼|되|괜찮|안\s*좋|어떻|어떡|뭐|몇|얼마|언제")
+SENTENCES = re.compile(r"(?<=[?？.!])\s+")
 NOUN_TAGS = ("NNG", "NNP")
 COMMON_IDF = 1.5  # a word this common in leaflet sentences (복용 0.6, 사용) is no claim's own
 MIN_CHARS = 2  # one-syllable nouns (말, 때, 낮) are too often a word's part
@@ -83,9 +91,30 @@ def heard_claim(question: str) -> str:
     return before[start:].strip()
 
 
-def claim_nouns(question: str, names=()) -> list[str]:
-    """The claim's own nouns (see the module docstring), in the order written."""
-    claim = heard_claim(question)
+def asked_effect(question: str) -> str:
+    """What a question asks happens after doing something, when it asks no more than whether it does: the clause
+    after …(으)면 in a sentence ending there (자주 먹으면 내성 생겨요? → '내성 생겨'; 해열주사 맞히는 게 나아요?). Not
+    a question whether one may (먹으면 안 돼요?, 괜찮아요?, 안 좋아요?) or how, when or how much (어떡해요, 몇 알): the
+    leaflets answer those with what to do. "" when there is none, and for a claim the asker heard (`heard_claim`).
+
+    >>> asked_effect("진통제 자주 먹으면 내성 생겨요?"), asked_effect("게보린 먹으면 안 돼요?")
+    ('내성 생겨', '')
+    >>> asked_effect("해열제 먹여도 열이 안 떨어지면 해열주사 맞히는 게 나아요?")
+    '해열주사 맞히는 게 나'
+    """
+    if heard_claim(question):
+        return ""
+    for part in SENTENCES.split(question.strip()):
+        m = EFFECT.search(part)
+        if m and not MAY_OR_HOW.search(part[m.start("effect") :]):
+            return m.group("effect").strip()
+    return ""
+
+
+def claim_nouns(question: str, names=(), claim: str | None = None) -> list[str]:
+    """The claim's own nouns (see the module docstring), in the order written; `claim`: another clause to read
+    instead of the heard claim (an effect asked about, `asked_effect`)."""
+    claim = heard_claim(question) if claim is None else claim
     if not claim:
         return []
     # a symptom word chose the products only when no medicine is named (포타겔 먹으면 변비: 변비 is the claim)
@@ -113,11 +142,11 @@ def claim_nouns(question: str, names=()) -> list[str]:
     return out
 
 
-def claim_word(question: str, names=()) -> str | None:
+def claim_word(question: str, names=(), claim: str | None = None) -> str | None:
     """The claim's most particular noun, or None when there is no claim or it holds no word of its own (임산부
     두통약 타이레놀은 먹어도 된다던데: only who, what and "may I"). A noun the leaflets use beats one they never do
-    (엄마가 … 생긴다던데: 엄마 is who said it)."""
-    nouns = claim_nouns(question, names)
+    (엄마가 … 생긴다던데: 엄마 is who said it). `claim`: as for `claim_nouns`."""
+    nouns = claim_nouns(question, names, claim)
     if not nouns:
         return None
     vocab = load_vocabulary()
@@ -143,11 +172,48 @@ def forms(word: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys((word, *PERIODS.get(word, ()), *seeds)))
 
 
+def effect_word(question: str, names=()) -> str | None:
+    """The most particular noun of the effect the question asks about (`asked_effect`), as `claim_word` reads a
+    claim's, unless it names a section (효과, 부작용: 먹으면 효과 없나요 asks what it is for, which 효능 answers).
+
+    >>> effect_word("진통제 자주 먹으면 내성 생겨요?"), effect_word("바로 감으면 효과 없나요") is None
+    ('내성', True)
+    """
+    effect = asked_effect(question)
+    word = claim_word(question, names, effect) if effect else None
+    return None if word is None or Lexicon.load().sections(word) else word
+
+
+def carries(sentence: str, form: str) -> bool:
+    """Whether `sentence` writes `form` as a word of its own or the start of one (내성, 내성균), not as the end of
+    a longer word Kiwi reads whole (갈락토오스 불내성 says nothing of 내성).
+
+    >>> carries("약물 내성이 생길 수 있습니다.", "내성"), carries("갈락토오스 불내성 환자", "내성")
+    (True, False)
+    """
+    if form not in squash(sentence):
+        return False
+    tokens = sentence_tokens(sentence)
+    return form in tokens or not any(form in t and not t.startswith(form) for t in tokens)
+
+
+def effect_notice(quoted: list[str], word: str | None) -> str:
+    """The notice for an effect asked about (`asked_effect`) whose word no quoted sentence carries ("" when there
+    is no word or a sentence carries it).
+
+    >>> effect_notice(["월경통에 사용합니다."], "내성")
+    "※ 찾은 설명서에는 '내성'에 대한 내용이 없습니다."
+    """
+    if word is None or any(carries(q, f) for q in quoted for f in forms(word)):
+        return ""
+    return f"※ 찾은 설명서에는 '{word}'에 대한 내용이 없습니다."
+
+
 def claim_notice(question: str, quoted: list[str], word: str | None = None) -> str:
     """The notice for a claim no quoted sentence speaks of ("" when there is no claim word, `word` as `claim_word`
     reads it, or a sentence carries it)."""
     word = word if word is not None else claim_word(question)
-    if word is None or any(f in squash(q) for q in quoted for f in forms(word)):
+    if word is None or any(carries(q, f) for q in quoted for f in forms(word)):
         return ""
     claim = heard_claim(question)
     claim = claim if claim.endswith(("다", "라")) else claim + "다"  # …쓰리대요 → '…쓰리다'

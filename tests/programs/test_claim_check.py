@@ -4,7 +4,15 @@ alone and through the CRAG program over the real mini index."""
 import pytest
 
 from metrics.answer_eval import answer_row
-from programs.claim_check import claim_notice, claim_nouns, claim_word, heard_claim
+from programs.claim_check import (
+    asked_effect,
+    claim_notice,
+    claim_nouns,
+    claim_word,
+    effect_notice,
+    effect_word,
+    heard_claim,
+)
 from programs.crag import CRAG
 from yaksa.prediction_json import prediction_json
 
@@ -128,3 +136,39 @@ def test_a_seed_word_is_not_widened_to_its_siblings():
     """장기 손상 온다던데: 장기 (organs) is a duration seed; its siblings (계속, 연용) are no synonyms."""
     question = "진통제 많이 먹으면 장기 손상 온다던데 진짜예요?"
     assert claim_notice(question, ["계속 복용해도 증상이 좋아지지 않으면 상의하십시오."], "장기").startswith("※")
+
+
+@pytest.mark.parametrize(
+    "question, effect",
+    [
+        ("진통제 자주 먹으면 내성 생겨요?", "내성 생겨"),
+        ("해열제 먹여도 열이 안 떨어지면 해열주사 맞히는 게 나아요?", "해열주사 맞히는 게 나"),
+        ("게보린 먹으면 안 돼요?", ""),  # whether one may: the leaflets say
+        ("부루펜 먹으면 속 쓰릴 때 어떡해요?", ""),  # what to do
+        ("부루펜 먹으면 내성 생긴다던데 진짜예요?", ""),  # a claim heard: the claim check's
+        ("타이레놀 하루에 몇 알 먹어요?", ""),
+    ],
+)
+def test_an_effect_asked_about_is_the_clause_after_the_condition(question, effect):
+    assert asked_effect(question) == effect
+
+
+def test_an_effect_word_is_no_section_word_and_is_read_as_a_word_of_its_own():
+    assert effect_word("진통제 자주 먹으면 내성 생겨요?") == "내성"
+    assert effect_word("바르고 바로 감으면 효과 없나요") is None  # 효과 asks what it is for
+    intolerance = ["이 약에 과민증 환자, 갈락토오스 불내성 환자는 복용하지 마십시오."]
+    assert effect_notice(intolerance, "내성") == "※ 찾은 설명서에는 '내성'에 대한 내용이 없습니다."
+    assert effect_notice(["장기 복용 시 약물 내성이 생길 수 있습니다."], "내성") == ""
+
+
+def test_an_effect_the_leaflet_does_not_speak_of_is_said_so(searcher):
+    """부루펜's leaflet on the mini index writes 갈락토오스 불내성, which says nothing of 내성."""
+    question = "부루펜 자주 먹으면 내성 생겨요?"
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith("※ 찾은 설명서에는 '내성'에 대한 내용이 없습니다.")
+    assert "[문서" in pred.answer
+    steps = [s for s in pred.trace["steps"] if s["step"] == "effect_check"]
+    assert steps == [{"step": "effect_check", "effect": "내성 생겨", "word": "내성", "flagged": True}]
+    assert pred.trace["outcome"] == "not_in_leaflets"
+    row = answer_row({"question": question, "gold": [], "answerable": False}, prediction_json(pred), 1.0)
+    assert row["self_check_flagged"] and row["said_not_covered"]
