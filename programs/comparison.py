@@ -60,9 +60,13 @@ def asks_which_is_better(frame) -> bool:
     >>> bloated = QuestionFrame("베아제랑 훼스탈 차이가 뭐예요? 속이 더부룩해요", comparison=True)
     >>> asks_which_is_better(ranked), asks_which_is_better(differs), asks_which_is_better(bloated)
     (True, False, False)
+    >>> asks_which_is_better(QuestionFrame("타이레놀이 게보린보다 순해요?", comparison=True))
+    True
     """
     question = frame.question
-    return bool(frame.comparison) and bool(WHICH.search(question)) and bool(RANKING.search(question))
+    # A보다 B …: 타이레놀이 게보린보다 순해요? ranks the two by itself
+    ranks = (bool(WHICH.search(question)) and bool(RANKING.search(question))) or "보다" in question
+    return bool(frame.comparison) and ranks
 
 
 @dataclass(frozen=True)

@@ -312,6 +312,8 @@ def read_aspects(
         aspects.append(population.aspect)  # a group only implied by 먹여도 is asked about when nothing else is
     compared = any(w in unnamed for w in COMPARE_WORDS if not (w == "차이" and TIME_GAP.search(unnamed)))
     compared = compared or bool(PAIR_RANKED.search(question))
+    # 타이레놀이 게보린보다 순해요?: a medicine named, then 보다, beside another named one
+    compared = compared or (len(found.keys) >= 2 and any(squash(k) + "보다" in squash(question) for k in found.keys))
     if compared and "intrc" not in lexicon.asked(unnamed, pairs=False)[0]:
         aspects = [a for a in aspects if a != "interactions"]  # 타이레놀이랑 게보린 차이: 이랑 joins two compared
     aspects = [a for a in dict.fromkeys(aspects) if a in ASPECTS]

@@ -201,10 +201,18 @@ def test_which_of_two_is_less_or_more_of_something_is_a_comparison(read):
 
 
 def test_an_adverb_inside_the_symptom_does_not_hide_a_side_effect(mini_searcher):
-    """배가 너무 아파요: the symptom rule is written 배가 아파; read as the rules are written (Kiwi's reading, the adverb
-    cut out), a class taken and then a symptom it is not for is still its side effect, in retrieval's frame too."""
+    """배가 너무 아파요: the symptom rule is written 배가 아파; read as the rules are written (Kiwi's reading, the
+    adverb cut out), a class taken and then a symptom it is not for is still its side effect, in retrieval's frame
+    too."""
     question = "변비약 먹고 배가 너무 아파요"
     plain = mini_searcher.tokenizer.reading(question)[0]
     tokens = mini_searcher.tokenizer(question)
     assert read_frame(question, mini_searcher.names, Lexicon.load(), tokens, plain=plain).aspects[0] == "side_effects"
     assert mini_searcher.retrieve(question).frame.aspects[0] == "side_effects"
+
+
+def test_one_named_medicine_than_another_is_a_comparison(read):
+    """부루펜이 게보린보다 순해요?: a named medicine, then 보다, beside another named one ranks the two."""
+    frame = read("부루펜이 게보린보다 순해요?")
+    assert frame.comparison and frame.aspects[0] == "comparison"
+    assert not read("부루펜 먹어도 게보린 먹어도 돼요?").comparison
