@@ -73,6 +73,7 @@ LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted fi
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
+STORED = frozenset({"storage", "expiry"})  # the aspects the 보관법 section answers (사용기한, 개봉 후 4주)
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
 PRODUCT_LIST = "효능·효과가 질문과 맞는 제품입니다"  # opens the answer to a "which medicine for X" question
@@ -205,6 +206,8 @@ def choose(
         if doc.metadata.get(offer_guard.VERDICT_ONLY):
             continue
         section = doc.metadata.get("section")
+        if section == "depositMethod" and not STORED & set(frame.aspects):
+            continue  # 어린이의 손이 닿지 않는 곳에 보관: no answer to a question that asks nothing of keeping it
         prior = SECTION_PRIOR if section in sections or _about_named_ingredient(doc, names) else 0.0
         prior += FRAME_PRIOR if (section or _dur_section(doc)) in framed else 0.0
         # a short brand (펜잘, 텐텐) the name matcher does not take as named: its leaflet first
@@ -221,7 +224,7 @@ def choose(
                 if doc.id.startswith("dur:"):
                     break  # a DUR row's 사유 lines go with its statement
                 continue
-            relevance = ranker.score(s.text) + prior
+            relevance = ranker.score(s.text, section or "") + prior
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             candidates.append(q)

@@ -544,3 +544,18 @@ def test_a_body_word_without_its_pain_reads_as_no_pain(question):
     목 아파 is none, since 손목, 발목 and 뒷목 end in 목)."""
     compact = "".join(question.split())
     assert [said for said in sentences.said_as_leaflets() if said in compact] == []
+
+
+SYRUP = [
+    section_of("어린이해열시럽", "useMethod", "용법·용량", "만 3세 이상~만 7세 미만은 1회 5 mL를 복용합니다.", "12"),
+    section_of("어린이해열시럽", "depositMethod", "보관법", "어린이의 손이 닿지 않는 곳에 보관하십시오.", "12"),
+]
+
+
+def test_where_it_is_kept_answers_no_question_about_a_child():
+    """어린이의 손이 닿지 않는 곳에 보관하십시오 names a child and is on every leaflet: it answers where to keep it,
+    never how much a child takes."""
+    dose = extractive_answer("5살 어린이 해열시럽 몇 mL 먹여요", SYRUP, sections=["useMethod"])
+    assert "1회 5 mL" in dose and "손이 닿지 않는" not in dose
+    kept = extractive_answer("어린이 해열시럽 어디에 보관해요", SYRUP, sections=["depositMethod"])
+    assert "손이 닿지 않는 곳에 보관하십시오" in kept
