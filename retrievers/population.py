@@ -39,6 +39,11 @@ _YEARS = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:살|세)(?!\s*(?:이상|미만|�
 _DECADE = re.compile(r"(?<!\d)([1-9])0\s*대")
 _NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
 _NATIVE_AGE = re.compile(r"(열)?(한|두|세|네|다섯|여섯|일곱|여덟|아홉)?\s?살")
+# the first birthday (돌) and the hundredth day (백일), as parents count a baby's age: 돌 지난 아기 is one, 돌 전
+# under one
+_BEFORE_FIRST_BIRTHDAY = re.compile(r"(?<![가-힣])돌\s*(?:전|도\s*안|안\s*(?:된|됐|지난))")
+_FIRST_BIRTHDAY = re.compile(r"(?<![가-힣])돌(?:쟁이|\s*(?:지난|지나|넘은|넘었|된|됐|막|무렵|아기))")
+_HUNDREDTH_DAY = re.compile(r"백일")
 
 
 @dataclass(frozen=True)
@@ -115,20 +120,29 @@ def _age(question: str) -> tuple[float, str] | None:
     for m in _NATIVE_AGE.finditer(question):
         if m.group(1) or m.group(2):
             return (10 if m.group(1) else 0) + _NATIVE.get(m.group(2) or "", 0), m.group(0)
+    if m := _BEFORE_FIRST_BIRTHDAY.search(question):
+        return 0.0, m.group(0)
+    if m := _FIRST_BIRTHDAY.search(question):
+        return 1.0, m.group(0)
+    if m := _HUNDREDTH_DAY.search(question):
+        return 100 / 365, m.group(0)
     return None
 
 
 def stated_ages(question: str) -> tuple[float, float] | None:
-    """The ages [low, high) in years the question states: 7살 is 7 to 8, 18개월 1.5 to 1.58, 80대 80 to 90.
+    """The ages [low, high) in years the question states: 7살 is 7 to 8, 18개월 1.5 to 1.58, 80대 80 to 90, 돌 지난
+    아기 1 to 2, 돌 전 0 to 1, 백일 about three months.
 
     >>> stated_ages("7살 아들 해열제"), stated_ages("80대 아버지 변비약"), stated_ages("게보린 부작용")
     ((7, 8), (80, 90), None)
+    >>> stated_ages("돌 지난 아기 감기약"), stated_ages("돌도 안 된 아기 열나요"), stated_ages("돌아가신 할머니 약")
+    ((1.0, 2.0), (0.0, 1.0), None)
     """
     age = _age(question)
     if age is None:
         return None
     years, words = age
-    step = 1 / 12 if "개월" in words else 10 if "대" in words else 1
+    step = 1 / 12 if "개월" in words or "백일" in words else 10 if "대" in words else 1
     return years, years + step
 
 

@@ -63,3 +63,15 @@ def test_a_school_year_is_a_word_of_its_own_not_an_ending_before_a_number():
     assert read_population("중1 아들 여드름 연고").group == "adolescent"
     # 먹고 2시간: the 고 of 먹고 beside a number is no second year of high school
     assert read_population("타이레놀 먹고 2시간 뒤에 이부프로펜 먹어도 돼요").group is None
+
+
+def test_a_babys_age_counted_by_its_first_birthday_or_hundredth_day():
+    from retrievers.population import stated_ages
+
+    assert stated_ages("돌 지난 아기 감기약 먹여도 돼요") == (1.0, 2.0)
+    assert stated_ages("돌쟁이 아기 가래가 심해요") == (1.0, 2.0)
+    assert stated_ages("돌도 안 된 아기가 열이 나요") == (0.0, 1.0)
+    low, high = stated_ages("백일 아기 분유를 자꾸 올려요")
+    assert 0.25 < low < high < 0.4
+    assert stated_ages("돌아가신 할머니가 드시던 약") is None  # 돌 begins another word
+    assert read_population("돌 지난 아기 감기약").group == "infant"
