@@ -45,8 +45,17 @@ def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
     >>> doc = Document("easydrug:1:intrc", "x", {"item_name": "영진아스피린장용정", "main_ingr": "아스피린"})
     >>> pair_sides(QuestionFrame("와파린 먹는데 아스피린"), [doc], ["와파린", "아스피린"])
     [{'와파린'}, {'아스피린'}]
+
+    A medicine beside a kind of medicine (와파린 먹는데 진통제) pairs it with the ingredients of the other products
+    found:
+
+    >>> from retrievers.question_frame import Targets
+    >>> painkiller = QuestionFrame("와파린 먹는데 진통제 뭐 먹어요", Targets(classes=("진통제",)))
+    >>> pair_sides(painkiller, [doc], ["와파린"])
+    [{'와파린'}, {'아스피린'}]
     """
-    if len(names) < 2 or frame.comparison:
+    classed = len(names) == 1 and bool(frame.targets.classes)  # 와파린 먹는데 진통제: a medicine and a kind
+    if (len(names) < 2 and not classed) or frame.comparison:
         return []
     sides = []
     for name in names:
@@ -54,9 +63,22 @@ def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
         side = {key}
         for d in docs:
             if d.id.startswith("easydrug:") and key in "".join(str(d.metadata.get("item_name", "")).split()):
-                side.update(i.strip() for i in str(d.metadata.get("main_ingr", "")).split(",") if i.strip())
+                side.update(_ingredients(d))
         sides.append(side)
+    if classed:  # the kind's side: the ingredients of the other products found
+        key = "".join(names[0].split())
+        other = {
+            i
+            for d in docs
+            if d.id.startswith("easydrug:") and key not in "".join(str(d.metadata.get("item_name", "")).split())
+            for i in _ingredients(d)
+        }
+        sides.append(other) if other else sides.clear()
     return sides
+
+
+def _ingredients(doc: Document) -> list[str]:
+    return [i.strip() for i in str(doc.metadata.get("main_ingr", "")).split(",") if i.strip()]
 
 
 def names_both(text: str, sides: list[set[str]]) -> bool:

@@ -39,3 +39,21 @@ def test_without_the_users_rules_kept_the_rule_naming_one_side_would_be_left_out
 
 def test_one_medicine_asked_keeps_every_rule_of_it():
     assert two_medicines.off_pair_rules([], [{"와파린"}]) == set()
+
+
+def test_a_medicine_beside_a_kind_keeps_only_rows_pairing_it_with_the_kinds_products():
+    """와파린 먹는데 진통제 뭐 먹어요: a 병용금기 row of 와파린 with a drug none of the painkillers found holds answers
+    neither; one with a painkiller's own ingredient does."""
+    from programs.two_medicines import off_pair_rules, pair_sides
+    from retrievers.documents import Document
+    from retrievers.question_frame import QuestionFrame, Targets
+
+    frame = QuestionFrame("와파린 먹는데 진통제 뭐 먹어요", Targets(classes=("진통제",)))
+    painkiller = Document("easydrug:5:efcy", "x", {"item_name": "부루펜정", "main_ingr": "이부프로펜"})
+    rows = [
+        Document("dur:ac:1", "[병용금기] 메나테트레논와(과) 와파린은(는) 함께 복용(병용)하면 안 됩니다.", {}),
+        Document("dur:ac:2", "[병용금기] 이부프로펜와(과) 와파린은(는) 함께 복용(병용)하면 안 됩니다.", {}),
+    ]
+    sides = pair_sides(frame, [*rows, painkiller], ["와파린"])
+    assert off_pair_rules(rows, sides) == {"dur:ac:1"}
+    assert pair_sides(QuestionFrame("와파린 먹는데 뭐 조심해요"), [*rows, painkiller], ["와파린"]) == []  # no kind
