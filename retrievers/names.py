@@ -84,6 +84,7 @@ class NameMatch:
 FORM_PAIR_PRODUCTS = 6  # products a brand word and a form word (미놀 트로키) may name together
 MATCH_MEMO = 4096  # texts whose names `NameIndex.match` remembers
 CHILDREN_PREFIX = "어린이"  # a brand's children's edition: 어린이타이레놀, 어린이부루펜
+COMBINATION_PREFIX = "복합"  # a combination sold under a brand: 복합써스펜좌약, 복합마데카솔연고
 
 
 class NameIndex:
@@ -218,7 +219,8 @@ class NameIndex:
 
     def _take_form_pairs(self, words: list[str], found: NameMatch) -> None:
         """A brand word followed by a dosage-form word (미놀 트로키, 화이투벤 스프레이, 니코레트 패치, 부루펜 시럽): the
-        products whose key starts with the brand (or its children's edition, 어린이부루펜시럽) and holds the form later
+        products whose key starts with the brand (or its children's edition, 어린이부루펜시럽, or a combination under
+        it, 복합써스펜좌약) and holds the form, as read or as written, later
         on, when they are few enough to be what is meant (`FORM_PAIR_PRODUCTS`); the brand's products of other forms
         the brand word matched (부루펜정) become siblings. A two-syllable word must be none the leaflets use (아이 시럽
         is a child's syrup)."""
@@ -230,14 +232,17 @@ class NameIndex:
             if any(k.startswith(word) and form in k for k in found.keys):
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
-            for brand in (word, CHILDREN_PREFIX + word):  # 부루펜 시럽: 어린이부루펜시럽
+            written_form = _JOSA.sub("", after)  # 좌약 as written, beside the form it reads as (좌제)
+            # 부루펜 시럽: 어린이부루펜시럽; 써스펜 좌약: 복합써스펜좌약 (a combination sold under the brand)
+            for brand in (word, CHILDREN_PREFIX + word, COMBINATION_PREFIX + word):
                 for key in self._keys_starting(brand):
-                    if form in key[len(brand) :]:
+                    if form in key[len(brand) :] or written_form in key[len(brand) :]:
                         seqs |= self.products[key]
             if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
                 # what the bare brand word alone matched (부루펜정) steps back; 부루펜정이랑 부루펜 시럽 names both
                 named = {seq for key in found.keys if key != word for seq in self.products.get(key, ())}
-                brand_only = self.products.get(word, set()) - seqs - named
+                started = {seq for key in self._keys_starting(word) for seq in self.products[key]}  # 써스펜나이트정
+                brand_only = (self.products.get(word, set()) | started) - seqs - named
                 found.products = (found.products - brand_only) | seqs
                 found.family = (found.family | brand_only) - seqs
                 if word not in found.keys:

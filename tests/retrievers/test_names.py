@@ -211,3 +211,13 @@ def test_a_brand_and_a_form_word_find_the_childrens_edition_of_that_form_and_not
     assert {"1", "2"} <= found.family
     both = index.match("부루펜정200밀리그램이랑 부루펜 시럽 같이 먹어도 돼요?")  # a tablet named in its own word stays
     assert {"1", "3"} <= both.products
+
+
+def test_a_brand_and_a_form_word_find_a_combination_under_the_brand_written_with_that_form():
+    """써스펜 좌약: the suppository is 복합써스펜좌약 (a combination under the brand, its form written 좌약, which a
+    question's 좌약 reads as 좌제); the brand's tablets and syrups step back as its siblings."""
+    index = _leaflets("써스펜8시간이알서방정650밀리그램(아세트아미노펜)", "써스펜나이트시럽", "복합써스펜좌약")
+    found = index.match("써스펜 좌약 몇시간 간격으로 넣어요")
+    assert found.products == {"3"}
+    assert {"1", "2"} <= found.family
+    assert index.match("써스펜 먹어도 돼요").products == {"1", "2"}  # the brand alone: not the suppository
