@@ -34,8 +34,12 @@ SAID_FORMS = (
     (("알약",), ("tablet", "capsule", "sr")),
 )
 # Nouns people use for a medicine by how it looks or is kept, not a product or a class (알약 반으로 쪼개도 돼요, 상비약
-# 뭐 사둬요): like 약 itself, they say the question is about medicine.
-MEDICINE_NOUNS = frozenset({"약", "알약", "물약", "가루약", "좌약", "안약", "상비약", "비상약", "먹는약"})
+# 뭐 사둬요, 캡슐 까서 가루만 먹어도): like 약 itself, they say the question is about medicine. Forms only medicines
+# come in; not 크림, 로션, 샴푸, 캔디, 패치, which are as often cosmetics, sweets or software.
+MEDICINE_NOUNS = frozenset(
+    """약 알약 물약 가루약 좌약 안약 상비약 비상약 먹는약 캡슐 연질캡슐 경질캡슐 시럽 연고 좌제 질정 트로키 현탁액
+    내복액 점안액 점비액 과립 파스""".split()
+)
 # Words for swallowing a medicine, words for using it otherwise, and the dosage forms that are not swallowed.
 ORAL_VERBS = ("먹", "복용", "삼키", "삼켜", "씹어")
 EXTERNAL_VERBS = ("바르", "발라", "발랐", "붙이", "붙여", "붙였", "뿌리", "뿌려", "넣", "가글")

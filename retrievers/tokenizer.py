@@ -78,8 +78,18 @@ class KiwiTokenizer:
         return [
             t.form.lower()
             for t in self._analysed(text)
-            if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS)
+            if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS and not self._predicate(t.form))
         ]
+
+    def _predicate(self, word: str) -> bool:
+        """Whether `word`, read alone, is a verb or adjective with its ending: Kiwi reads 가스 차요 as two proper
+        nouns, but 차요 alone is 차 + 어요 (full), no medicine's name; 부루팬 and 리피토 stay nouns.
+
+        >>> KiwiTokenizer()._predicate("차요"), KiwiTokenizer()._predicate("리피토")
+        (True, False)
+        """
+        tokens = self._analysed(word)
+        return len(tokens) >= 2 and tokens[0].tag.startswith(PREDICATE_TAGS) and tokens[-1].tag.startswith("E")
 
     def proper_compounds(self, text: str) -> list[tuple[str, list[str]]]:
         """Words Kiwi splits into two or more nouns written together, one of them a proper noun not in the user

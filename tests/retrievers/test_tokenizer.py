@@ -59,6 +59,16 @@ def test_a_noun_for_a_medicine_by_its_form_says_the_question_is_about_medicine()
     assert reading("약 먹고 바로 누워도 돼요")[1]
     assert reading("알약 반으로 쪼개서 먹어도 돼요")[1]  # the tablet itself, not a product or a class
     assert reading("비상약 유통기한 지나면 버려요?")[1]
+    assert reading("캡슐 까서 가루만 먹어도 돼요?")[1]  # a form only medicines come in
+    assert not reading("아이크림 추천해 주세요")[1]  # a cream is as often a cosmetic
     assert not reading("예약 취소하고 싶어요")[1]
     # Kiwi reads 도약 as 도/JX + 약/NNG here: a 약 glued after a particle is a longer word misread
     assert not reading("청년도약계좌 가입 조건")[1]
+
+
+def test_a_verb_kiwi_reads_as_a_proper_noun_is_no_unknown_name():
+    """가스 차요: Kiwi reads 차요 as a proper noun after 가스, but alone it is 차다 with its ending; a misspelt or
+    foreign drug name stays unknown."""
+    tokenizer = KiwiTokenizer(user_words=["가스"])  # as the index teaches it: then 차요 is read as a proper noun
+    assert "차요" not in tokenizer.unknown_words("속이 더부룩하고 가스 차요")
+    assert "부루팬" in tokenizer.unknown_words("부루팬 먹어도 돼요")
