@@ -157,3 +157,12 @@ def test_a_class_taken_then_a_symptom_it_is_not_for_asks_side_effects():
     assert analyse("변비약 먹고 배가 아파요", NameIndex(), lex).sections == ["se"]
     # taken for that very symptom, and it did not help: not a side effect
     assert "se" not in analyse("감기약 먹었는데 콧물이 안 멈춰요", NameIndex(), lex).sections
+
+
+def test_being_on_a_period_is_no_menstrual_pain_unless_a_pain_is_said():
+    """생리 중에 질정 넣어도 되나요 asks about a vaginal tablet during a period, not for a painkiller; 생리할때 배가
+    아파요 and 생리통 are the pain (a rule of retrievers/data/query_expansion.json)."""
+    lexicon = Lexicon.load()
+    assert "월경통" not in lexicon.expand("생리 중에 질정 넣어도 되나요")
+    assert "월경통" in lexicon.expand("생리할때 배가 아파요")
+    assert "월경통" in lexicon.expand("생리통이 심해요")
