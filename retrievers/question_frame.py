@@ -350,18 +350,20 @@ def noticed_since(question: str, lexicon: Lexicon) -> bool:
 
 
 def new_symptom(question: str, unnamed: str, lexicon: Lexicon, plain: str = "") -> bool:
-    """A class of medicine taken, then a symptom the class is not for, with nothing saying it did not help: the
-    symptom is what the medicine did (철분제 먹으면 변비, 두통약 먹었더니 메슥거려요), not what it was taken for
-    (감기약 먹었는데 콧물이 안 멈춰요). "Not for": no term the lexicon adds for the class is one it adds for the
-    symptom. `plain`: the question as the rules are written (`KiwiTokenizer.reading`: 배가 너무 아파요 → 배가 아파),
-    whose symptom words count too.
+    """A class of medicine taken, then a symptom the class is not for (and, when something says it did not help, no
+    symptom it is for): the symptom is what the medicine did (철분제 먹으면 변비, 두통약 먹었더니 메슥거려요), not
+    what it was taken for (감기약 먹었는데 콧물이 안 멈춰요). "Not for": no term the lexicon adds for the class is
+    one it adds for the symptom. `plain`: the question as the rules are written (`KiwiTokenizer.reading`: 배가 너무
+    아파요 → 배가 아파), whose symptom words count too.
 
     >>> new_symptom("변비약 먹고 배가 아파요", "변비약먹고배가아파요", Lexicon.load())
     True
     >>> new_symptom("감기약 먹었는데 콧물이 안 멈춰요", "감기약먹었는데콧물이안멈춰요", Lexicon.load())
     False
+    >>> new_symptom("변비약 먹었는데 설사가 멈추질 않아요", "변비약먹었는데설사가멈추질않아요", Lexicon.load())
+    True
     """
-    if not any(w in unnamed for w in (*AFTER_INTAKE, *CLASS_INTAKE)) or NOT_HELPED.search(question):
+    if not any(w in unnamed for w in (*AFTER_INTAKE, *CLASS_INTAKE)):
         return False
     classes, symptoms = classes_and_symptoms(question, lexicon)
     if plain:
@@ -369,7 +371,10 @@ def new_symptom(question: str, unnamed: str, lexicon: Lexicon, plain: str = "") 
     if not classes or not symptoms:
         return False
     treated = {a for c in classes for a in lexicon.expansion_terms(c)}
-    return any(not (treated & set(lexicon.expansion_terms(s))) for s in symptoms)
+    new = [s for s in symptoms if not (treated & set(lexicon.expansion_terms(s)))]
+    # "did not help" speaks of what it was taken for; a symptom it is not for that will not stop (변비약 먹었는데
+    # 설사가 멈추질 않아요) is still what it did
+    return bool(new) and not (NOT_HELPED.search(question) and len(new) < len(symptoms))
 
 
 def read_frame(

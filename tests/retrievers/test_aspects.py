@@ -51,6 +51,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("소화제 빈속에 먹어도 돼요?", "meal"),
         ("담배 피우면서 붙여도 돼요", "smoking"),
         ("실수로 두 번 먹었어요", "overdose"),
+        ("아이가 감기약을 한병 다 마셔버렸어요", "overdose"),
         ("유통기한 지난 약 먹어도 돼요", "expiry"),
         ("먹고 언제부터 효과가 나요", "onset"),
         ("알약 씹어 먹어도 되나요", "crushing"),
@@ -238,3 +239,9 @@ def test_a_time_window_of_another_instruction_is_no_onset():
     vocab = load_vocabulary()
     assert vocab.match("onset", "우유 섭취 후 1시간 이내에 이 약을 복용하지 마십시오.") == 0.0
     assert vocab.match("onset", "보통 2~4주면 치료효과가 나타나나 재발방지를 위해 계속 바릅니다.") == 1.0
+
+
+def test_finishing_a_meal_or_a_course_is_no_overdose(tok):
+    vocab = load_vocabulary()
+    for question in ("밥 다 먹었는데 약 먹어도 돼요", "약을 다 먹었는데 또 사야 하나요"):
+        assert "overdose" not in vocab.asked(question, tok(question))

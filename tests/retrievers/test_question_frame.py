@@ -216,3 +216,10 @@ def test_one_named_medicine_than_another_is_a_comparison(read):
     frame = read("부루펜이 게보린보다 순해요?")
     assert frame.comparison and frame.aspects[0] == "comparison"
     assert not read("부루펜 먹어도 게보린 먹어도 돼요?").comparison
+
+
+def test_a_symptom_the_class_is_not_for_that_will_not_stop_is_still_its_side_effect(read):
+    """변비약 먹었는데 설사가 멈추질 않아요: "will not stop" speaks of what it was taken for only when the symptom is
+    one."""
+    assert read("변비약 먹었는데 설사가 멈추질 않아요").aspects[0] == "side_effects"
+    assert "side_effects" not in read("감기약 먹었는데 콧물이 안 멈춰요").aspects
