@@ -48,6 +48,9 @@ SECTIONS["dosage"].add("useMethod")
 SECTIONS["contraindication"] = {"atpn", "atpnWarn"}
 # vocabulary aspects that also speak to a frame aspect beyond its own (바로 밥 먹어도 → 음식을 먹지 마십시오)
 RELATED_VOCAB = {"timing_food": ("food",)}
+# how a leaflet line speaks of another medicine used with it, in whatever section (다른 점안제와 동시에 사용할 경우,
+# 다른 약과 함께 복용, 병용)
+TOGETHER_TEXT = re.compile(r"다른\s*\S*(?:약|제|제품)(?:와|과|을|를)?\s*(?:함께|동시에|같이|병용)|병용")
 AGE_BOUND = re.compile(r"\d\s*(?:세|개월)\s*(?:미만|이하|이상|초과)")  # 18세 미만 환자: an age limit speaks to a child
 NOT_ABOUT_PEOPLE = frozenset({"depositMethod"})  # 어린이의 손이 닿지 않는 곳에 보관: where it is kept, not for whom
 # each aspect as the notice says it: "찾은 설명서에는 {words}에 대한 내용이 없습니다"
@@ -60,7 +63,7 @@ WORDS = {
     "onset": "효과가 나타나는 시간",
     "side_effects": "부작용",
     "contraindication": "질환이 있을 때의 복용",
-    "interactions": "함께 먹는 약",
+    "interactions": "함께 쓰는 약",  # 먹는 or 넣는, 바르는: eye drops and creams are used together too
     "alcohol": "음주",
     "food_drink": "음식·음료",
     "driving": "운전",
@@ -124,6 +127,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
     True
     >>> speaks_to("child_use", Quoted("어린이의 손이 닿지 않는 곳에 보관하십시오.", "depositMethod"))
     False
+    >>> speaks_to("interactions", Quoted("다른 점안제와 동시에 사용할 경우 15분 간격을 둡니다.", "useMethod"))
+    True
     """
     if quote.section in SECTIONS.get(aspect, ()) and (quote.rule or not by_words):
         return True  # a DUR rule of the aspect's type always answers it
@@ -138,6 +143,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
         return any(w in quote.text for g in groups for w in leaflet_words(g))
     if aspect == "duration" and PERIOD.search(quote.text):
         return True
+    if aspect == "interactions" and TOGETHER_TEXT.search(quote.text):
+        return True  # 다른 점안제와 동시에 사용할 경우 …: a 용법 line on another medicine used with it
     vocab = load_vocabulary()
     words = by_words or FRAME_VOCAB.get(aspect, ())
     return any(vocab.match(v, quote.text) >= 1.0 for v in (*words, *RELATED_VOCAB.get(aspect, ())))

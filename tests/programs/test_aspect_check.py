@@ -212,3 +212,11 @@ def test_only_a_document_about_what_is_asked_about_answers_its_aspect(searcher):
     assert check.missed == ("pregnancy",) and notice == "※ 찾은 설명서에는 임신 중 복용에 대한 내용이 없습니다."
     assert self_check(frame, "[임부금기] 이부프로펜은(는) 임부에게 … [문서 1]", [rule], keep=keep)[0].missed
     assert not self_check(frame, "이 약: 임부는 복용하지 마십시오. [문서 1]", [digestive], keep=keep)[0].missed
+
+
+def test_a_line_on_another_medicine_used_with_it_speaks_to_interactions_in_any_section():
+    from programs.aspect_check import Quoted, speaks_to
+
+    line = Quoted("다른 점안제와 동시에 사용할 경우, 적어도 15분의 간격을 두고 점안합니다.", "useMethod")
+    assert speaks_to("interactions", line)
+    assert not speaks_to("interactions", Quoted("1회 1~2방울씩 점안합니다.", "useMethod"))

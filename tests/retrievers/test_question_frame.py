@@ -223,3 +223,9 @@ def test_a_symptom_the_class_is_not_for_that_will_not_stop_is_still_its_side_eff
     one."""
     assert read("변비약 먹었는데 설사가 멈추질 않아요").aspects[0] == "side_effects"
     assert "side_effects" not in read("감기약 먹었는데 콧물이 안 멈춰요").aspects
+
+
+def test_two_put_in_or_stuck_on_together_is_an_interaction(read):
+    """같이 넣어도, 같이 붙여도: eye drops and plasters are used together as tablets are taken together."""
+    assert read("인공눈물이랑 안약 같이 넣어도 돼요").aspects[0] == "interactions"
+    assert read("파스랑 연고 같이 붙여도 돼요").aspects[0] == "interactions"
