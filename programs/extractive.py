@@ -224,7 +224,7 @@ def choose(
                 if doc.id.startswith("dur:"):
                     break  # a DUR row's 사유 lines go with its statement
                 continue
-            relevance = ranker.score(s.text, section or "") + prior
+            relevance = ranker.score(s.text) + prior
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             candidates.append(q)

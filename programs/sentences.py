@@ -50,7 +50,6 @@ PERIODS = {
     "한달": ("1개월", "한 달"),
 }
 LAY_WORDS_PATH = Path(__file__).resolve().parents[1] / "retrievers" / "data" / "lay_words.json"
-NOT_ABOUT_PEOPLE = frozenset({"depositMethod"})  # 어린이의 손이 닿지 않는 곳에 보관: where it is kept, not for whom
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
@@ -198,8 +197,8 @@ class SentenceRanker:
             out += ", " + items[i] if i == before + 1 else ", … " + items[i]
         return out
 
-    def score(self, sentence: str, section: str = "") -> float:
-        parts = self.parts(sentence, section)
+    def score(self, sentence: str) -> float:
+        parts = self.parts(sentence)
         return (
             parts["overlap"]
             + ASPECT_WEIGHT * parts["aspect"]
@@ -207,17 +206,10 @@ class SentenceRanker:
             + BIGRAM_WEIGHT * parts["bigram"]
         )
 
-    def parts(self, sentence: str, section: str = "") -> dict[str, float]:
+    def parts(self, sentence: str) -> dict[str, float]:
         """What `score` adds up: the IDF share of the question's content words found (`overlap`), how surely the
         sentence speaks to an asked aspect (`aspect`), whether its ages take in the stated age (`age`) and its
-        character-bigram overlap with the question (`bigram`). A sentence of the storage `section` speaks of no one
-        the medicine is for (어린이의 손이 닿지 않는 곳에 보관하십시오 is where it is kept).
-
-        >>> ranker = SentenceRanker("어린이 감기약 몇 살부터 먹여요")
-        >>> kept = "어린이의 손이 닿지 않는 곳에 보관하십시오."
-        >>> ranker.parts(kept)["aspect"] > ranker.parts(kept, "depositMethod")["aspect"]
-        True
-        """
+        character-bigram overlap with the question (`bigram`)."""
         sentence = _LABEL.sub("", sentence)  # "[용법·용량] …": the section's label is no word of the sentence
         found = 0.0
         for w, idf in self.words.items():
@@ -227,14 +219,7 @@ class SentenceRanker:
                 found += NEIGHBOUR_SHARE * idf
         return {
             "overlap": found / self.total if self.total else 0.0,
-            "aspect": max(
-                (
-                    self.vocab.match(a, sentence) * self.weights.get(a, 1.0)
-                    for a in self.aspects
-                    if not (section in NOT_ABOUT_PEOPLE and a in POPULATION)
-                ),
-                default=0,
-            ),
+            "aspect": max((self.vocab.match(a, sentence) * self.weights.get(a, 1.0) for a in self.aspects), default=0),
             "age": self.age_fit(sentence) if self.ages else 0.0,
             "bigram": gram_share(self.grams, sentence),
         }

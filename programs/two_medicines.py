@@ -73,7 +73,9 @@ def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
             if d.id.startswith("easydrug:") and key not in "".join(str(d.metadata.get("item_name", "")).split())
             for i in _ingredients(d)
         }
-        sides.append(other) if other else sides.clear()
+        if not other:
+            return []  # no product of the kind found: no pair to hold a row to
+        sides.append(other)
     return sides
 
 
