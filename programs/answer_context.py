@@ -22,12 +22,15 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     question says it is for (임산부, 아이, 어르신), cut to relevant strips; a product those rules forbid carries
     the verdict (programs/offer_guard.py), so no answer offers it. For a question about two medicines, a 병용금기
     row that pairs one of them with a third drug is left out (`programs/two_medicines.py`)."""
-    out = list(docs)
+    ingredients = safety_rules.answer_ingredients(st.question, docs)
+    stray = user_rules.stray_rules(docs, ingredients, st.question, same_ingredient(backend))
+    out = [d for d in docs if d.id not in stray]
+    if stray:  # 16개월 → the 16세미만 rules of other drugs: not the user's rules
+        st.trace.step("stray_rules", dropped=sorted(stray))
     rules: list[Document] = []
     who = asker(settings, st)
     types = who.dur_types()
     if types and out:
-        ingredients = safety_rules.answer_ingredients(st.question, out)
         try:
             rules, verdicts = user_rules.gather(
                 out, ingredients, who, backend.dur_rules, same_ingredient(backend), MAX_DUR_DOCS

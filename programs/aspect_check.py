@@ -33,9 +33,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from programs.citations import CITE, cite_numbers, product
+from retrievers.age_doses import dose_bands
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
-from retrievers.population import GROUP_ASPECT, leaflet_words
+from retrievers.population import ADULT_AGE, GROUP_ASPECT, leaflet_words
 from retrievers.question_frame import FRAME_VOCAB, GENERIC, POPULATION_ASPECTS, SECTION_ASPECT, QuestionFrame
 
 UNCHECKED = GENERIC | {"comparison"}
@@ -79,6 +80,15 @@ WORDS = {
 }
 NOT_COVERED_NOTICE = "※ 찾은 설명서에는 {words}에 대한 내용이 없습니다."
 NOT_QUOTED_NOTICE = "※ 아래 인용한 문장에는 {words}에 대한 내용이 없습니다."
+
+
+def _child_band(text: str) -> bool:
+    """The sentence doses an age band under adulthood (2세~5세는 1~4회, 1개월~12개월은): a child's dose table.
+
+    >>> _child_band("영아는 1회, 1개월~12개월은 1~2회, 2세~5세는 1~4회 분무합니다."), _child_band("성인은 1회 1정")
+    (True, False)
+    """
+    return any(low < ADULT_AGE for low, _ in dose_bands(text, children=False))
 
 
 @dataclass(frozen=True)
@@ -138,7 +148,7 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
         )
         if quote.rule or quote.section in NOT_ABOUT_PEOPLE:
             return False
-        if aspect == "child_use" and AGE_BOUND.search(quote.text):
+        if aspect == "child_use" and (AGE_BOUND.search(quote.text) or _child_band(quote.text)):
             return True
         return any(w in quote.text for g in groups for w in leaflet_words(g))
     if aspect == "duration" and PERIOD.search(quote.text):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from programs import dur_rule
 from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
+from programs.name_mentions import mentions
 from retrievers import form_kinds
 
 
@@ -74,6 +75,35 @@ def unbound_rules(docs: list, same=same_name) -> set[str]:
     (`binds_held`): the answer neither quotes them nor gets them added."""
     products = [Product.of(d) for d in docs if d.source == "easydrug"]
     return {d.id for d in docs if d.source == "dur" and not binds_held(d, products, same)}
+
+
+def stray_rules(docs: list, ingredients: list[str], question: str, same=same_name) -> set[str]:
+    """Ids of the DUR rows among `docs` about none of the answer's `ingredients` (`safety_rules.answer_ingredients`)
+    and none the question mentions, by their own ingredient or a 병용금기 partner: retrieval found them by a number
+    or a word ("16개월" → the 16세미만 rules of 텔비부딘), and quoted first they would read as the user's rules.
+    Nothing is stray when the answer has no ingredients (a question about the rules themselves).
+
+    >>> from retrievers.documents import Document
+    >>> stray = Document("dur:bc:1", "[특정연령대금기] 텔비부딘 …", {"ingredient": "텔비부딘"})
+    >>> own = Document("dur:bc:2", "[특정연령대금기] 이부프로펜 …", {"ingredient": "이부프로펜"})
+    >>> pair = Document("dur:ac:3", "[병용금기] …", {"ingredient": "와파린", "partner": "이부프로펜"})
+    >>> sorted(stray_rules([stray, own, pair], ["이부프로펜"], "16개월 아기 챔프 이부펜 먹여도 돼요"))
+    ['dur:bc:1']
+    >>> stray_rules([stray], ["이부프로펜"], "텔비부딘 16세 미만도 먹어요"), stray_rules([stray], [], "16세")
+    (set(), set())
+    """
+    if not ingredients:
+        return set()
+
+    def ours(name: str) -> bool:
+        return bool(name) and (any(same(name, i) for i in ingredients) or mentions(question, name))
+
+    return {
+        d.id
+        for d in docs
+        if d.id.startswith("dur:")
+        and not any(ours(str(d.metadata.get(k) or "").strip()) for k in ("ingredient", "partner"))
+    }
 
 
 def _one_per_label(rules: list, quoted: list) -> list:

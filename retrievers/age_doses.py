@@ -73,10 +73,18 @@ def states_dose(sentence: str) -> bool:
 
 def for_older_only(sentence: str, oldest: float | None) -> bool:
     """Whether `sentence` doses only people older than `oldest` (`oldest_age` of the question; False when None, the
-    question not being about a child, or when the sentence doses no adult)."""
+    question not being about a child, or when the sentence doses no adult). A sentence dosing adults and children
+    with no age ("성인 및 소아는 15 mL") doses the child too.
+
+    >>> for_older_only("성인 및 소아는 15 mL(500 mg)을 1회 복용합니다.", 3.5), for_older_only("성인은 1회 1정", 3.5)
+    (False, True)
+    """
     if oldest is None or _ADULT not in sentence:
         return False
-    return all(age >= oldest for age in dose_ages(sentence))
+    ages = dose_ages(sentence)
+    if not ages and any(w in sentence for w in _CHILD_WORDS):
+        return False
+    return all(age >= oldest for age in ages)
 
 
 def adult_maximum(sentence: str) -> bool:

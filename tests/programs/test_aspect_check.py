@@ -94,6 +94,16 @@ CASES = [
         ("pregnancy",),
     ),
     ("7살 먹여도", ("child_use",), "child", (), "어린이의 손이 닿지 않는 곳에 보관하십시오.", "depositMethod", ()),
+    # a dose table by age band speaks to a child's use, whatever words it uses for the child
+    (
+        "7살 코 스프레이 써도",
+        ("child_use",),
+        "child",
+        (),
+        "필요시 성인은 1~8회, 1세~2세는 1~3회, 5세~8세는 1~5회 분무합니다.",
+        "useMethod",
+        ("child_use",),
+    ),
     (
         "고등학생 아들 써도",
         ("child_use",),

@@ -83,3 +83,15 @@ def test_a_childrens_leaflet_stating_the_adult_daily_maximum_is_not_quoted_for_a
     assert "4,000 mg" not in child and "75 mg/kg" in child
     adult = extractive.extractive_answer("아세트아미노펜 하루 최대 용량 얼마예요", docs, sections=["useMethod"])
     assert "4,000 mg" in adult
+
+
+def test_a_dose_for_adults_and_children_alike_is_quoted_for_a_child():
+    """젤콤현탁액 doses "성인 및 소아" with no age: the child's dose too, quoted with no older-dose notice."""
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "8", "item_name": "젤콤현탁액", "section": "useMethod"}
+    dosing = "[용법·용량] 성인 및 소아는 15 mL(500 mg)을 1회 복용합니다. 7일 후 다시 한 번 복용합니다."
+    docs = [Document("easydrug:8:useMethod", f"젤콤현탁액\n{dosing}", meta)]
+    answer = extractive.extractive_answer("42개월 딸 젤콤 현탁액 얼마나 먹여요", docs, sections=["useMethod"])
+    assert "15 mL(500 mg)을 1회 복용합니다" in answer and OLDER_DOSE_NOTICE not in answer
+    assert for_older_only("성인은 1회 15 mL 복용합니다.", oldest_age("42개월 딸"))

@@ -1,0 +1,48 @@
+"""A DUR rule retrieval found by a number or a word ("16개월" → the 16세미만 rules of other drugs) is not the user's
+rule: the answer about the product asked does not quote it first (programs/user_rules.py `stray_rules`)."""
+
+from programs.crag import CRAG
+from retrievers.documents import Document, Hit
+from yaksa.testing.fake_backend import FakeBackend, default_documents
+
+STRAY = Document(
+    "dur:bc:9001",
+    "[특정연령대금기] 텔비부딘(Telbivudine)은(는) 16세미만 환자에게 사용하면 안 됩니다. 대상 제형: 정제.",
+    {"dur_type": "특정연령대금기", "dur_code": "bc", "ingredient": "텔비부딘"},
+)
+OWN = Document(
+    "dur:bc:9002",
+    "[특정연령대금기] 이소프로필안티피린은(는) 16세미만 환자에게 사용하면 안 됩니다.",
+    {"dur_type": "특정연령대금기", "dur_code": "bc", "ingredient": "이소프로필안티피린"},
+)
+
+
+class RuleFindingBackend(FakeBackend):
+    """The fake backend, with a DUR row found beside the leaflets (as the real index finds one by "16")."""
+
+    def __init__(self, rule: Document):
+        super().__init__(docs=[*default_documents(), rule])
+        self.rule = rule
+
+    def retrieve(self, query, k=5, extra_terms=None, avoid_terms=None):
+        result = super().retrieve(query, k, extra_terms, avoid_terms)
+        result.hits.insert(1, Hit(self.rule, result.hits[0].score, {"fused": result.hits[0].score}))
+        return result
+
+
+def _answer(question: str, rule: Document) -> tuple[str, list[dict]]:
+    pred = CRAG(backend=RuleFindingBackend(rule))(question=question)
+    return pred.answer, pred.trace["steps"]
+
+
+def test_a_rule_about_another_drug_is_not_quoted_as_the_users_rule():
+    answer, steps = _answer("16개월 아기 게보린 먹여도 되나요", STRAY)
+    assert "텔비부딘" not in answer
+    assert any(s["step"] == "stray_rules" and s["dropped"] == ["dur:bc:9001"] for s in steps)
+
+
+def test_a_rule_about_the_products_ingredient_or_one_the_question_names_is_kept():
+    answer, _ = _answer("16개월 아기 게보린 먹여도 되나요", OWN)
+    assert "이소프로필안티피린" in answer
+    named, steps = _answer("텔비부딘 16세미만 환자 먹어도 되나요", STRAY)
+    assert not any(s["step"] == "stray_rules" for s in steps)
