@@ -24,6 +24,9 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     row that pairs one of them with a third drug is left out (`programs/two_medicines.py`)."""
     ingredients = safety_rules.answer_ingredients(st.question, docs)
     stray = user_rules.stray_rules(docs, ingredients, st.question, same_ingredient(backend))
+    # a rule that binds none of the products holding its ingredient (the 서방정 rule beside a syrup, a combination's
+    # limit beside a single-ingredient tablet) is not about what the answer is about, whoever asks
+    stray |= user_rules.unbound_rules(docs, same_ingredient(backend))
     out = [d for d in docs if d.id not in stray]
     if stray:  # 16개월 → the 16세미만 rules of other drugs: not the user's rules
         st.trace.step("stray_rules", dropped=sorted(stray))
@@ -40,10 +43,7 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
             st.trace.fallback("dur_rules", f"{type(e).__name__}: {str(e)[:100]}", "backend_error", "no DUR rules")
         seen = {d.id for d in out}
         added = [r for r in rules if r.id not in seen]
-        # the user's safety rules first (programs/safety_rules.py); a rule that binds none of the products
-        # holding its ingredient is left out (the 서방정 rule beside a syrup)
-        unbound = user_rules.unbound_rules(out, same_ingredient(backend))
-        out = offer_guard.mark(added + [d for d in out if d.id not in unbound], verdicts)
+        out = offer_guard.mark(added + out, verdicts)  # the user's safety rules first (programs/safety_rules.py)
         st.trace.step(
             "dur_rules",
             types=types,

@@ -46,6 +46,27 @@ def forms(text: str) -> tuple[str, ...]:
     return tuple(f.strip() for f in m.group(1).split("/") if f.strip()) if m else ()
 
 
+_COMBINED = re.compile(r"사유:\s*1일\s*최대\s*용량\s*:\s*([^.]*)")
+_NAME = re.compile(r"[가-힣]{2,}")
+
+
+def combined_with(text: str, ingredient: str) -> tuple[str, ...]:
+    """The other ingredients of the combination a 용량주의 row's limit is for, when its 사유 lists several
+    ("1일최대용량:아세트아미노펜1, 500mg/슈도에페드린180mg/트리프롤리딘염산염/7.5mg"): the limit binds a product
+    holding them all, not every product of `ingredient`. () when the 사유 names no other ingredient.
+
+    >>> combined_with("… 사유: 1일최대용량:아세트아미노펜1, 500mg/슈도에페드린180mg. 대상 제형: 정제.", "아세트")
+    ('슈도에페드린',)
+    >>> combined_with("… 사유: 1일최대용량:아세트아미노펜4, 000mg. 대상 제형: 정제.", "아세트아미노펜")
+    ()
+    """
+    m = _COMBINED.search(text)
+    if not m:
+        return ()
+    names = [n for n in _NAME.findall(m.group(1)) if n not in ("복합제", "로서", "으로서")]
+    return tuple(n for n in dict.fromkeys(names) if n not in ingredient and ingredient not in n)
+
+
 def statement(text: str) -> str:
     """The rule's statement (its text before 사유 and 대상 제형) and, when it names any, the forms it binds.
 

@@ -64,10 +64,23 @@ def binds_held(rule, products: list, same=same_name) -> bool:
     >>> tablet = Product("3", "타이레놀8시간이알서방정", ("아세트아미노펜",))
     >>> binds_held(rule, [syrup]), binds_held(rule, [syrup, tablet]), binds_held(rule, [])
     (False, True, True)
+    >>> limit = "[용량주의] … 사유: 1일최대용량:아세트아미노펜1, 500mg/슈도에페드린180mg. 대상 제형: 정제."
+    >>> combined = Document("dur:dc:2", limit, {"ingredient": "아세트아미노펜"})
+    >>> cold = Product("4", "코감기정", ("아세트아미노펜", "슈도에페드린염산염"))
+    >>> binds_held(combined, [tablet]), binds_held(combined, [cold])
+    (False, True)
     """
     ingredient = str(rule.metadata.get("ingredient", ""))
     holding = [p for p in products if ingredient and any(same(ingredient, i) for i in p.ingredients)]
-    return not holding or any(form_kinds.binds(dur_rule.forms(rule.text), p.name) for p in holding)
+    others = dur_rule.combined_with(rule.text, ingredient)  # a combination's limit binds what holds it all
+    return not holding or any(
+        form_kinds.binds(dur_rule.forms(rule.text), p.name) and all(_holds(p, o) for o in others) for p in holding
+    )
+
+
+def _holds(product, name: str) -> bool:
+    """The product holds the ingredient so named (as a part of one of its ingredients' names: 슈도에페드린염산염)."""
+    return any(name in i or i in name for i in product.ingredients)
 
 
 def unbound_rules(docs: list, same=same_name) -> set[str]:

@@ -84,8 +84,15 @@ class AspectVocabulary:
             if words and all(any(w in x and w != x for b, xs in said.items() if b != a for x in xs) for w in words)
         }
         return tuple(
-            a for a in self.seeds if (said[a] and a not in inside) or (a == "dose" and AMOUNT.search(question))
+            a
+            for a in self.seeds
+            if (said[a] and a not in inside) or (a == "dose" and medicine_amount(question, self.drinks()))
         )
+
+    def drinks(self) -> tuple[str, ...]:
+        """The drinks people name (the alcohol and food aspects' question words): an amount after one (소주 두병,
+        우유 한 잔) is what was drunk, not a dose."""
+        return tuple(w for a in DRINK_ASPECTS if a in self.asks for w in self.asks[a] if not w.startswith(WORD_START))
 
     def match(self, aspect: str, sentence: str) -> float:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""
@@ -96,6 +103,23 @@ class AspectVocabulary:
 
 
 WORD_START = "^"  # an ask written ^물이랑 matches only where a word starts
+DRINK_ASPECTS = ("alcohol", "food")
+
+
+def medicine_amount(question: str, drinks=()) -> bool:
+    """The question states an amount of medicine (두 알, 4정, 10미리): `AMOUNT`, not right after a drink it names
+    (소주 두병, 맥주 3병 마셨는데: what was drunk).
+
+    >>> medicine_amount("판피린 한병 더 마셔도 돼요"), medicine_amount("소주 두병 마셨는데 타이레놀", ("소주",))
+    (True, False)
+    >>> medicine_amount("맥주 3병 마시고 게보린 두 알 먹어도", ("맥주",))
+    True
+    """
+    for m in AMOUNT.finditer(question):
+        before = question[: m.start()].rstrip()
+        if not any(before.endswith(d) for d in drinks):
+            return True
+    return False
 
 
 @functools.lru_cache(maxsize=256)

@@ -67,6 +67,20 @@ NAMES_VERSION = 2
 _JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
 
 
+def _attached_forms(words: list[str]) -> list[tuple[str, str]]:
+    """(brand, form) for each word written with its form attached (세토펜이알, 부루펜시럽): the form pair it makes.
+
+    >>> _attached_forms(["세토펜이알", "쪼개도", "시럽"])
+    [('세토펜', '이알')]
+    """
+    out = []
+    for word in words:
+        form = next((f for f in QUESTION_FORMS if word.endswith(f) and len(word) - len(f) >= 2), "")
+        if form:
+            out.append((word[: -len(form)], form))
+    return out
+
+
 @dataclass
 class NameMatch:
     """What `NameIndex.match` found: matched surface keys, product item_seqs and ingredient keys."""
@@ -81,6 +95,7 @@ class NameMatch:
         return bool(self.keys)
 
 
+FORMS_IN_NAMES = {"패취": ("tts",)}  # a form some names write otherwise: 니코틴엘TTS20 is a patch (transdermal system)
 FORM_PAIR_PRODUCTS = 6  # products a brand word and a form word (미놀 트로키) may name together
 MATCH_MEMO = 4096  # texts whose names `NameIndex.match` remembers
 CHILDREN_PREFIX = "어린이"  # a brand's children's edition: 어린이타이레놀, 어린이부루펜
@@ -224,11 +239,13 @@ class NameIndex:
         on, when they are few enough to be what is meant (`FORM_PAIR_PRODUCTS`); the brand's products of other forms
         the brand word matched (부루펜정) become siblings. A two-syllable word must be none the leaflets use (아이 시럽
         is a child's syrup)."""
-        for written, after in zip(words, words[1:], strict=False):
+        # 세토펜이알 as 세토펜 이알; not a word inside a name found whole (콜대원키즈콜드시럽's 콜드시럽)
+        attached = [(b, f) for b, f in _attached_forms(words) if not any(b + f in k for k in found.keys)]
+        for written, after in [*zip(words, words[1:], strict=False), *attached]:
             word = _JOSA.sub("", written)
             form = QUESTION_FORMS.get(after) or QUESTION_FORMS.get(_JOSA.sub("", after))  # 스프레이, 트로키도
-            if not form or len(word) < 2 or (len(word) == 2 and leaflet_word(word)):
-                continue
+            if not form or len(word) < 2 or (len(word) == 2 and leaflet_word(word)) or word in self.ingredients:
+                continue  # 니코틴 패치: an ingredient's patches, not one brand's
             if any(k.startswith(word) and form in k for k in found.keys):
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
@@ -236,7 +253,8 @@ class NameIndex:
             # 부루펜 시럽: 어린이부루펜시럽; 써스펜 좌약: 복합써스펜좌약 (a combination sold under the brand)
             for brand in (word, CHILDREN_PREFIX + word, COMBINATION_PREFIX + word):
                 for key in self._keys_starting(brand):
-                    if form in key[len(brand) :] or written_form in key[len(brand) :]:
+                    rest = key[len(brand) :]
+                    if any(f in rest for f in (form, written_form, *FORMS_IN_NAMES.get(form, ()))):
                         seqs |= self.products[key]
             if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
                 # what the bare brand word alone matched (부루펜정) steps back; 부루펜정이랑 부루펜 시럽 names both

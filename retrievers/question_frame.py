@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass, field
 
-from retrievers.aspects import AMOUNT, load_vocabulary
+from retrievers.aspects import load_vocabulary, medicine_amount
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, read_population
@@ -269,7 +269,7 @@ def read_aspects(
             unnamed = unnamed.replace(key, "|")
     vocab = load_vocabulary()
     situations = [a for a in vocab.asked(unnamed, morphemes, spaced=question) if a in VOCAB_ASPECT]
-    if "dose" not in situations and AMOUNT.search(question):
+    if "dose" not in situations and medicine_amount(question, vocab.drinks()):
         situations.append("dose")  # 반 병 먹이면: an amount is read with its spaces (반병먹이면 ends in no counter)
     explained = [squash(w) for a in situations for w in vocab.asks[a] if squash(w) in unnamed]
     if population.detail:

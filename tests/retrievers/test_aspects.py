@@ -245,3 +245,14 @@ def test_finishing_a_meal_or_a_course_is_no_overdose(tok):
     vocab = load_vocabulary()
     for question in ("밥 다 먹었는데 약 먹어도 돼요", "약을 다 먹었는데 또 사야 하나요"):
         assert "overdose" not in vocab.asked(question, tok(question))
+
+
+@pytest.mark.parametrize("question", ["어제 소주 두병 마셔서 타이레놀 먹어도 되나요", "맥주 3병 마시고 두통약"])
+def test_an_amount_of_a_drink_is_no_dose(tok, question):
+    """소주 두병: what was drunk; the question asks about alcohol, not how much medicine to take."""
+    asked = load_vocabulary().asked(question, tok(question))
+    assert "alcohol" in asked and "dose" not in asked
+
+
+def test_an_amount_of_a_liquid_medicine_is_a_dose(tok):
+    assert "dose" in load_vocabulary().asked("판피린 한병 더 마셔도 되나요", tok("판피린 한병 더 마셔도 되나요"))

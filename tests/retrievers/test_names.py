@@ -221,3 +221,25 @@ def test_a_brand_and_a_form_word_find_a_combination_under_the_brand_written_with
     assert found.products == {"3"}
     assert {"1", "2"} <= found.family
     assert index.match("써스펜 먹어도 돼요").products == {"1", "2"}  # the brand alone: not the suppository
+
+
+def test_er_after_a_brand_finds_its_extended_release_tablet_spaced_or_attached():
+    """세토펜 이알 / 세토펜이알: the brand's 8시간이알서방정, not its plain tablets or syrup."""
+    index = _leaflets(
+        "세토펜정325밀리그램(아세트아미노펜)", "세토펜현탁액(아세트아미노펜)", "세토펜8시간이알서방정(아세트아미노펜)"
+    )
+    assert index.match("세토펜 이알 반 잘라서 먹어도 돼요").products == {"3"}
+    assert index.match("세토펜이알 쪼개도 되나요").products == {"3"}
+    assert index.match("세토펜 먹어도 돼요").products == {"1", "2"}  # the brand alone: its plain products
+
+
+def test_a_patch_word_finds_a_brands_transdermal_system_and_not_for_an_ingredient():
+    """니코틴엘 패치: 니코틴엘TTS20 is the brand's patch; 니코틴 패치 names the ingredient's patches, no one brand."""
+    index = _leaflets("니코틴엘껌2밀리그램(니코틴)", "니코틴엘TTS20(니코틴)", "니코스탑-10패취(니코틴)")
+    assert index.match("니코틴엘 패치 몇주 붙여요").products == {"2"}
+    assert index.match("니코틴 패치 붙이고 담배 피워도 돼요").products != {"2"}  # no pair made of an ingredient
+
+
+def test_a_form_inside_a_name_found_whole_is_no_brand_and_form():
+    index = _leaflets("콜대원키즈콜드시럽", "콜드샷시럽", "콜드윈시럽")
+    assert index.match("콜대원키즈 콜드시럽 먹여도 돼요").products == {"1"}

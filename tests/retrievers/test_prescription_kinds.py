@@ -46,6 +46,8 @@ def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind()
         ("심바스타틴이랑 클래리스로마이신 같이 처방받았는데 괜찮나", ""),  # prescribed, said of named drugs
         ("병원에서 감기약 지어서 먹고 있는데 타이레놀 먹어도 돼요", ""),
         ("게보린 부작용", ""),
+        ("약국에서 지은 가루약 남은거 먹어도 돼요", "약국에서 지은 가루약"),  # dispensed at a pharmacy
+        ("약국에서 산 감기약 먹어도 돼요", ""),  # bought there: an over-the-counter medicine
     ],
 )
 def test_a_medicine_the_question_says_a_clinic_gave_is_read_with_its_words(question, phrase):
