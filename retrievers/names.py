@@ -95,6 +95,8 @@ class NameMatch:
         return bool(self.keys)
 
 
+# one-syllable forms, read only as a word of their own after a brand (벤작 겔): inside words they are too common
+SPACED_FORMS = {"겔": "겔", "젤": "겔"}
 FORMS_IN_NAMES = {"패취": ("tts",)}  # a form some names write otherwise: 니코틴엘TTS20 is a patch (transdermal system)
 FORM_PAIR_PRODUCTS = 6  # products a brand word and a form word (미놀 트로키) may name together
 MATCH_MEMO = 4096  # texts whose names `NameIndex.match` remembers
@@ -243,20 +245,29 @@ class NameIndex:
         attached = [(b, f) for b, f in _attached_forms(words) if not any(b + f in k for k in found.keys)]
         for written, after in [*zip(words, words[1:], strict=False), *attached]:
             word = _JOSA.sub("", written)
-            form = QUESTION_FORMS.get(after) or QUESTION_FORMS.get(_JOSA.sub("", after))  # 스프레이, 트로키도
+            bare = _JOSA.sub("", after)  # 스프레이, 트로키도
+            barer = _JOSA.sub("", bare)  # 점안액이요
+            form = next((QUESTION_FORMS[w] for w in (after, bare, barer) if w in QUESTION_FORMS), "")
+            form = form or SPACED_FORMS.get(bare, "") or SPACED_FORMS.get(barer, "")
             if not form or len(word) < 2 or (len(word) == 2 and leaflet_word(word)) or word in self.ingredients:
                 continue  # 니코틴 패치: an ingredient's patches, not one brand's
             if any(k.startswith(word) and form in k for k in found.keys):
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
+            next_to: set[str] = set()  # the products whose name has the form right after the brand (아이엔점안액)
             written_form = _JOSA.sub("", after)  # 좌약 as written, beside the form it reads as (좌제)
+            forms = (form, written_form, *FORMS_IN_NAMES.get(form, ()))
             # 부루펜 시럽: 어린이부루펜시럽; 써스펜 좌약: 복합써스펜좌약 (a combination sold under the brand)
             for brand in (word, CHILDREN_PREFIX + word, COMBINATION_PREFIX + word):
                 for key in self._keys_starting(brand):
                     rest = key[len(brand) :]
-                    if any(f in rest for f in (form, written_form, *FORMS_IN_NAMES.get(form, ()))):
+                    if any(f in rest for f in forms):
                         seqs |= self.products[key]
-            if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and not seqs <= found.products:
+                    if any(rest.startswith(f) for f in forms):
+                        next_to |= self.products[key]
+            seqs = next_to or seqs  # 아이엔 점안액: 아이엔점안액, not 아이엔젤톡톡점안액
+            narrows = bool(next_to) and seqs < found.products  # 아이엔 found both; 점안액 right after says which
+            if 0 < len(seqs) <= FORM_PAIR_PRODUCTS and (not seqs <= found.products or narrows):
                 # what the bare brand word alone matched (부루펜정) steps back; 부루펜정이랑 부루펜 시럽 names both
                 named = {seq for key in found.keys if key != word for seq in self.products.get(key, ())}
                 started = {seq for key in self._keys_starting(word) for seq in self.products[key]}  # 써스펜나이트정

@@ -243,3 +243,17 @@ def test_a_patch_word_finds_a_brands_transdermal_system_and_not_for_an_ingredien
 def test_a_form_inside_a_name_found_whole_is_no_brand_and_form():
     index = _leaflets("콜대원키즈콜드시럽", "콜드샷시럽", "콜드윈시럽")
     assert index.match("콜대원키즈 콜드시럽 먹여도 돼요").products == {"1"}
+
+
+def test_a_one_syllable_form_as_its_own_word_after_a_brand_names_the_brands_gel():
+    """벤작 겔: 벤작에이씨겔; 겔 is read as a form only as a word of its own (겔포스 holds it too)."""
+    index = _leaflets("벤작에이씨겔2.5%(과산화벤조일)", "겔포스엠현탁액")
+    assert index.match("임신 중인데 벤작 겔 발라도 돼요").products == {"1"}
+    assert index.match("벤작 겔이요").products == {"1"}
+
+
+def test_the_form_right_after_the_brand_says_which_of_its_products():
+    """아이엔 점안액: 아이엔점안액, not 아이엔젤톡톡점안액, whose name has the form further on."""
+    index = _leaflets("아이엔점안액(순)", "아이엔젤톡톡점안액(트레할로스)")
+    assert index.match("인공눈물 하루 몇번 넣어요 아이엔 점안액이요").products == {"1"}
+    assert index.match("아이엔젤톡톡 점안액 몇번 넣어요").products == {"2"}
