@@ -90,6 +90,20 @@ def named_conditions(tokens: Iterable, conditions, known, people) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def about_elsewhere(tokens: Iterable, known, people) -> bool:
+    """Every noun (two syllables or more) the question writes is one no leaflet uses (`known`) and none is about who
+    it is for (`people`): 파스타 면 삶는 시간, 강아지 배변훈련 speak of something else. False with no such noun.
+
+    >>> from types import SimpleNamespace as T
+    >>> about_elsewhere([T(form="파스타", tag="NNG"), T(form="시간", tag="NNG")], known={"시간"}, people=set())
+    False
+    >>> about_elsewhere([T(form="강아지", tag="NNG"), T(form="훈련", tag="NNG")], known={"시간"}, people=set())
+    True
+    """
+    nouns = [t.form for t in tokens if t.tag in NOUNS and len(t.form) > 1]
+    return bool(nouns) and all(n not in known and n not in people for n in nouns)
+
+
 def main(argv: list[str] | None = None) -> None:
     from retrievers.corpus import load_corpus
     from retrievers.tokenizer import KiwiTokenizer

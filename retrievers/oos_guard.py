@@ -34,8 +34,10 @@ def guard(
     has_hits: bool = True,
     has_sections: bool = False,
     rescue_dense: float = 0.885,
+    elsewhere: bool = False,
 ) -> tuple[bool, str]:
-    """Return (blocked, reason)."""
+    """Return (blocked, reason). `elsewhere`: every noun of the question is one no leaflet uses (강아지 배변훈련):
+    with no name and no rule it is about something else, however near its nearest passage."""
     if not has_hits:
         return True, "no document matched"
     if scorer != "fused":
@@ -49,4 +51,6 @@ def guard(
     cut = min_dense if has_sections else rescue_dense
     if relevance < cut:
         return True, f"dense similarity {relevance:.3f} < {cut} and no drug name or symptom recognised"
+    if elsewhere:  # near enough by the dense cut, but about nothing the leaflets speak of
+        return True, "no drug name or symptom recognised, and every noun is one the leaflets never use"
     return False, ""

@@ -30,7 +30,7 @@ from retrievers.aspects import load_vocabulary
 from retrievers.bm25_index import BM25Index
 from retrievers.candidates import Candidates
 from retrievers.class_products import ClassProducts, kinds_heard, made_of_alone, names_a_known_kind
-from retrievers.condition_words import load_conditions, named_conditions
+from retrievers.condition_words import about_elsewhere, load_conditions, named_conditions
 from retrievers.dense_search import DenseSearch
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder
@@ -385,7 +385,12 @@ class Searcher:
             has_hits=bool(hits),
             has_sections=bool(qa.sections),
             rescue_dense=s.oos_rescue_dense,
+            elsewhere=self.about_elsewhere(qa.query),
         )
+
+    def about_elsewhere(self, query: str) -> bool:
+        """Every noun of `query` is one no leaflet uses (`retrievers.condition_words.about_elsewhere`)."""
+        return about_elsewhere(self.tokenizer.tagged(query), load_vocabulary().idf, people_words())
 
     def conditions_named(self, query: str) -> list[str]:
         """The condition words of the 효능 sections `query` names, when it writes no noun the leaflets never use

@@ -29,3 +29,13 @@ def test_reranker_mode_follows_the_seed_and_never_reads_the_rerank_score_as_rele
     assert guard("flag:x", top_score=0.026, relevance=0.86, has_names=False, has_rules=True) == (False, "")
     assert guard("flag:x", top_score=0.026, relevance=0.86, has_names=False, has_rules=False) == (False, "")
     assert guard("flag:x", top_score=0.009, relevance=0.86, has_names=True, has_rules=True)[0]
+
+
+def test_a_question_whose_every_noun_no_leaflet_uses_is_blocked_on_the_real_searcher(searcher):
+    """라면 물 몇 ml: no name, no rule, and 라면 is no word of the leaflets; its nearest passage (0.876) would pass
+    the dense cut alone. A medicine named beside the same words keeps the question."""
+    ramen = searcher.retrieve("라면 물 몇 ml 넣어요")
+    assert ramen.out_of_scope and "never use" in ramen.oos_reason
+    assert ramen.relevance >= 0.87  # the dense cut alone would have kept it
+    assert not searcher.retrieve("두통약 하루에 몇 번 먹어요").out_of_scope
+    assert guard("fused", 0.9, 0.9, has_names=True, has_rules=False, elsewhere=True) == (False, "")

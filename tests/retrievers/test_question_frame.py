@@ -229,3 +229,10 @@ def test_two_put_in_or_stuck_on_together_is_an_interaction(read):
     """같이 넣어도, 같이 붙여도: eye drops and plasters are used together as tablets are taken together."""
     assert read("인공눈물이랑 안약 같이 넣어도 돼요").aspects[0] == "interactions"
     assert read("파스랑 연고 같이 붙여도 돼요").aspects[0] == "interactions"
+
+
+def test_another_medicine_of_the_same_form_is_an_interaction(read):
+    """다른 안약, 다른 연고: another medicine used beside it, as 다른 약 is (the leaflets: 다른 점안제와 동시에 사용할
+    경우 … 15분의 간격)."""
+    assert read("인공눈물 넣고 몇 분 있다가 다른 안약 넣어요?").aspects[0] == "interactions"
+    assert read("이 연고 바르고 다른 연고 또 발라도 돼요").aspects[0] == "interactions"
