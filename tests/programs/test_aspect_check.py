@@ -94,6 +94,16 @@ CASES = [
         ("pregnancy",),
     ),
     ("7살 먹여도", ("child_use",), "child", (), "어린이의 손이 닿지 않는 곳에 보관하십시오.", "depositMethod", ()),
+    # a lozenge dissolved in the mouth answers whether to chew it
+    (
+        "스트렙실 씹어먹어도 돼요",
+        ("how_to_take",),
+        None,
+        ("스트렙실", "씹", "먹"),
+        "이 약 1개를 입안에서 서서히 녹여서 복용합니다.",
+        "useMethod",
+        ("how_to_take",),
+    ),
     # a dose table by age band speaks to a child's use, whatever words it uses for the child
     (
         "7살 코 스프레이 써도",
