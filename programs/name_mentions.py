@@ -4,8 +4,11 @@ names retrieval recognised in it (`named_products`), and the test answers use fo
 
 from __future__ import annotations
 
+import re
+
 from programs.citations import short_product
 from retrievers.documents import Document
+from retrievers.name_words import DOSAGE_FORMS
 
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
 
@@ -21,6 +24,32 @@ def _shares_run(name: str, asked: str) -> bool:
     """Some `NAME_PREFIX` consecutive characters of `name` are in `asked` (as a longer common run holds such a
     run, this is the longest common substring reaching `NAME_PREFIX`)."""
     return any(name[i : i + NAME_PREFIX] in asked for i in range(len(name) - NAME_PREFIX + 1))
+
+
+_STRENGTH = re.compile(r"^(?:\d|8시간|이알|서방)")
+
+
+def names_exactly(question: str, doc: Document) -> bool:
+    """The question writes the product's own name, not a sibling's: the name left after the longest start the
+    question writes is empty, a strength or a dosage form (타이레놀 names 타이레놀정500밀리그람, not
+    타이레놀콜드-에스정, whose 콜드 the question does not write).
+
+    >>> def leaflet(name):
+    ...     return Document("easydrug:1:atpn", "x", {"item_name": name})
+    >>> names_exactly("타이레놀 임산부 먹어도", leaflet("타이레놀정500밀리그람(아세트아미노펜)"))
+    True
+    >>> names_exactly("타이레놀 임산부 먹어도", leaflet("타이레놀콜드-에스정"))
+    False
+    """
+    if doc.id.startswith("dur:"):
+        return False
+    name = "".join(re.sub(r"[-·]", "", short_product(doc)).split()).lower()
+    asked = "".join(question.split()).lower()
+    n = next((k for k in range(len(name), NAME_PREFIX - 1, -1) if name[:k] in asked), 0)
+    if not n:
+        return False
+    rest = name[n:]
+    return not rest or bool(_STRENGTH.match(rest)) or any(rest.startswith(f) for f in DOSAGE_FORMS)
 
 
 def names_product(question: str, doc: Document) -> bool:

@@ -24,7 +24,7 @@ from programs.answer_requirements import cited_ids
 from programs.citations import CITE, cite
 from programs.dur_rule import is_user_rule
 from programs.grounding import forbids
-from programs.name_mentions import mentions, names_product
+from programs.name_mentions import mentions, names_exactly, names_product
 from programs.text import same
 
 
@@ -45,7 +45,9 @@ def answer_ingredients(question: str, docs: list) -> list[str]:
     """
     leaflets = [(d, _ingredients(d)) for d in docs if not d.id.startswith("dur:")]
     rows = [str(d.metadata.get("ingredient", "")).strip() for d in docs if d.id.startswith("dur:")]
-    named = [i for d, ingredients in leaflets if names_product(question, d) for i in ingredients]
+    # the product the question writes, not a sibling its brand shares (타이레놀, not 타이레놀콜드-에스정)
+    exact = [i for d, ingredients in leaflets if names_exactly(question, d) for i in ingredients]
+    named = exact or [i for d, ingredients in leaflets if names_product(question, d) for i in ingredients]
     named += [i for _, ingredients in leaflets for i in ingredients if mentions(question, i)]
     named += [i for i in rows if i and mentions(question, i)]
     return list(dict.fromkeys(named or [i for _, ingredients in leaflets for i in ingredients]))

@@ -62,3 +62,29 @@ def test_a_combinations_daily_limit_is_not_quoted_for_a_single_ingredient_tablet
     answer, steps = _answer("타이레놀 하루 최대 몇 알까지 먹어도 되나요", COMBINATION_LIMIT)
     assert "1, 500밀리그램" not in answer
     assert any(s["step"] == "stray_rules" and "dur:dc:9003" in s["dropped"] for s in steps)
+
+
+def test_a_siblings_ingredient_rule_is_not_quoted_for_the_product_the_question_names():
+    """타이레놀 임산부: the 임부금기 rule of 슈도에페드린 is 타이레놀콜드-에스정's (a sibling the brand word also
+    reaches), not 타이레놀정500's; the answer does not lead with it as the user's rule."""
+    sibling = Document(
+        "easydrug:7:atpn",
+        "타이레놀콜드-에스정 (아세트아미노펜,슈도에페드린염산염)\n[사용상 주의사항] 임부는 의사와 상의하십시오.",
+        {
+            "item_seq": "7",
+            "item_name": "타이레놀콜드-에스정",
+            "main_ingr": "아세트아미노펜,슈도에페드린염산염",
+            "section": "atpn",
+            "section_label": "사용상 주의사항",
+        },
+    )
+    rule = Document(
+        "dur:cc:9004",
+        "[임부금기] 슈도에페드린염산염은(는) 임부(임신부)에게 사용하면 안 되는 성분입니다(2등급).",
+        {"dur_type": "임부금기", "dur_code": "cc", "ingredient": "슈도에페드린염산염"},
+    )
+    backend = FakeBackend(docs=[*default_documents(), sibling, rule])
+    answer = CRAG(backend=backend)(question="타이레놀 임산부 먹어도 되나요").answer
+    assert "[임부금기] 슈도에페드린" not in answer
+    own = CRAG(backend=backend)(question="타이레놀콜드 임산부 먹어도 되나요").answer
+    assert "슈도에페드린" in own
