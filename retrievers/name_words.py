@@ -31,6 +31,8 @@ QUESTION_FORMS = {
 SAID_FORMS = (
     (("붙이", "붙여", "붙인", "붙였", "붙히", "붙혀"), ("patch", "skin")),
     (("뿌리는", "뿌려", "뿌린", "뿌렸"), ("spray", "skin", "mouth", "nasal")),
+    # 구내염약 발라도: put on, not swallowed (a name ending in 액 may be either, so oral_liquid stays)
+    (("바르는", "바르고", "바르면", "발라", "발랐", "바른"), ("skin", "mouth", "nasal", "vaginal", "oral_liquid")),
     (("가루", "분말"), ("granule",)),
     (("물약", "짜먹", "짜서 먹", "마시는"), ("oral_liquid",)),
     (("알약",), ("tablet", "capsule", "sr")),

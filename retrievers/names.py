@@ -99,6 +99,8 @@ class NameMatch:
 SPACED_FORMS = {"겔": "겔", "젤": "겔"}
 FORMS_IN_NAMES = {"패취": ("tts",)}  # a form some names write otherwise: 니코틴엘TTS20 is a patch (transdermal system)
 FORM_PAIR_PRODUCTS = 6  # products a brand word and a form word (미놀 트로키) may name together
+EXTENSION_MIN = 20  # names holding a word after their start before it can be an extension word (플러스, 포르테)
+EXTENSION_SHARE = 20  # ... and at least this many times as many as start with it
 MATCH_MEMO = 4096  # texts whose names `NameIndex.match` remembers
 CHILDREN_PREFIX = "어린이"  # a brand's children's edition: 어린이타이레놀, 어린이부루펜
 COMBINATION_PREFIX = "복합"  # a combination sold under a brand: 복합써스펜좌약, 복합마데카솔연고
@@ -416,6 +418,8 @@ class NameIndex:
             at += 1
 
     def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
+        if self.extends_names(word):
+            return False  # 플러스 of 인사돌 플러스: a word names add to a brand, not one that starts a name
         seqs: set[str] = set()
         for key in self._keys_starting(word):
             seqs |= self.products[key]
@@ -425,6 +429,17 @@ class NameIndex:
             found.products |= seqs
             found.keys.append(word)
         return bool(seqs)
+
+    def extends_names(self, word: str) -> bool:
+        """A word product names carry after their brand far more often than they start with it (플러스: 1 name
+        starts with it, 157 hold it further on; 골드, 포르테 likewise): read alone it names no product.
+        Decided from the names themselves (`EXTENSION_SHARE`), remembered per word."""
+        memo = self.__dict__.setdefault("_extends", {})
+        if word not in memo:
+            starting = sum(len(self.products[k]) for k in self._keys_starting(word))
+            inside = sum(1 for k in self.products if word in k[1:])
+            memo[word] = inside >= EXTENSION_MIN and starting * EXTENSION_SHARE <= inside
+        return memo[word]
 
     def _take_sound_prefix(self, word: str, found: NameMatch) -> bool:
         """A word that begins product names once its vowels are read as they sound (마대카솔 → 마데카솔케어연고, as

@@ -21,6 +21,8 @@ Example:
     '병원에서 받은 스테로이드 코 스프레이는'
     >>> prescribed_phrase("약국에서 지은 가루약 남은거 먹어도 돼요"), prescribed_phrase("약국에서 산 감기약")
     ('약국에서 지은 가루약', '')
+    >>> prescribed_phrase("약봉투에 식후 30분이라고 써있는데 바로 먹어도 돼요")
+    '약봉투에'
 """
 
 from __future__ import annotations
@@ -132,6 +134,7 @@ _PRESCRIBED = re.compile(
     r"(?:(?:병원|의원|[가-힣]{1,4}과)\s*에서\s*(?:처방\s*)?|처방\s*|병원\s*)"
     r"(?:받은|받아\s*온|지은|지어\s*온|타\s*온)(?![가-힣])"
     r"|약국\s*에서\s*(?:지은|지어\s*온)(?![가-힣])"  # dispensed (지은) at a pharmacy; bought there (산) is not
+    r"|약\s*봉투(?:에|의)"  # 약봉투에 식후 30분: the dispensing envelope's own instructions
 )
 _MEDICINE_END = re.compile(r"(?:약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")
 _PARTICLE_END = re.compile(r"(?:은|는|이|가|을|를|도|랑|하고|에|약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")

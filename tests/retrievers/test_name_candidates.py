@@ -124,3 +124,14 @@ def test_term_tokens_remember_what_the_tokenizer_gives(mini_searcher):
     assert first == mini_searcher.tokenizer("아세트아미노펜 이부프로펜")
     first.append("changed")  # a caller's list is its own
     assert terms("아세트아미노펜 이부프로펜") == mini_searcher.tokenizer("아세트아미노펜 이부프로펜")
+
+
+def test_applying_it_says_a_form_put_on_the_skin_or_in_the_mouth():
+    """구내염약 아이 발라도: a medicine applied (a cream, an oral ointment), not a vitamin tablet of the same class."""
+    from retrievers.form_kinds import of_kinds, said_kinds
+
+    applied = said_kinds("구내염약 아이 발라도 돼요")
+    assert of_kinds(applied, "오라메디연고") and of_kinds(applied, "무조무덤겔")
+    assert of_kinds(applied, "마이녹실액5%")  # a name ending in 액 may be put on the skin
+    assert not of_kinds(applied, "메가콘벤800정")
+    assert said_kinds("구내염약 아이 먹여도 돼요") == set()

@@ -257,3 +257,14 @@ def test_the_form_right_after_the_brand_says_which_of_its_products():
     index = _leaflets("아이엔점안액(순)", "아이엔젤톡톡점안액(트레할로스)")
     assert index.match("인공눈물 하루 몇번 넣어요 아이엔 점안액이요").products == {"1"}
     assert index.match("아이엔젤톡톡 점안액 몇번 넣어요").products == {"2"}
+
+
+def test_a_word_names_add_after_their_brand_names_no_product_alone():
+    """플러스: one name starts with it, many carry it after their brand; 인사돌 플러스 (a product the corpus lacks) is
+    not 플러스디정. Written whole, 플러스디정 is still found."""
+    index = _leaflets(
+        "플러스디정(콜레칼시페롤)", *(f"브랜드{i}플러스정" for i in range(25)), "아로나민골드정", "케어번연고"
+    )
+    assert "1" not in index.match("인사돌 플러스는 하루에 몇 알 먹어요").products
+    assert index.match("플러스디정 몇 알 먹어요").products == {"1"}
+    assert index.extends_names("플러스") and not index.extends_names("케어번")

@@ -48,6 +48,7 @@ def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind()
         ("게보린 부작용", ""),
         ("약국에서 지은 가루약 남은거 먹어도 돼요", "약국에서 지은 가루약"),  # dispensed at a pharmacy
         ("약국에서 산 감기약 먹어도 돼요", ""),  # bought there: an over-the-counter medicine
+        ("약봉투에 식후 30분이라고 써있는데 바로 먹어도 돼요", "약봉투에"),  # the dispensing envelope
     ],
 )
 def test_a_medicine_the_question_says_a_clinic_gave_is_read_with_its_words(question, phrase):
