@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from programs import citations, comparison, offer_guard
 from programs.answer_requirements import SECTION_WORDS
+from programs.aspect_check import TOGETHER_TEXT
 from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
 from programs.citations import short_product
 from programs.dur_rule import is_user_rule
@@ -73,6 +74,7 @@ LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted fi
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
+TOGETHER_SECTIONS = frozenset({"atpn", "atpnWarn", "useMethod", "intrc"})  # leaflet sections saying what goes with it
 STORED = frozenset({"storage", "expiry"})  # the aspects the 보관법 section answers (사용기한, 개봉 후 4주)
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
@@ -191,6 +193,7 @@ def choose(
     child_age = oldest_age(question, names)  # None unless the question is about a child
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
+    asks_together = "interactions" in frame.aspects
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if is_user_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
@@ -210,6 +213,7 @@ def choose(
             continue  # 어린이의 손이 닿지 않는 곳에 보관: no answer to a question that asks nothing of keeping it
         prior = SECTION_PRIOR if section in sections or _about_named_ingredient(doc, names) else 0.0
         prior += FRAME_PRIOR if (section or _dur_section(doc)) in framed else 0.0
+        together = asks_together and section in TOGETHER_SECTIONS  # 다른 제품과 함께 복용하지 마십시오, any section
         # a short brand (펜잘, 텐텐) the name matcher does not take as named: its leaflet first
         short_brand = NAMED_BONUS if not named_found and short_product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
@@ -225,6 +229,8 @@ def choose(
                     break  # a DUR row's 사유 lines go with its statement
                 continue
             relevance = ranker.score(s.text) + prior
+            if together and (section or _dur_section(doc)) not in framed and TOGETHER_TEXT.search(s.text):
+                relevance += FRAME_PRIOR  # a line on another medicine used with it answers as the 상호작용 section
             q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             candidates.append(q)

@@ -396,20 +396,28 @@ def read_frame(
     comparison = "comparison" in aspects
     other = _other_drugs(question, targets, lexicon, comparison, found.keys)
     if other and not comparison:
-        aspects = with_interactions(aspects)
+        aspects = with_interactions(aspects, on_top=bool(ON_TOP.search(question)))
     if asks_together(question, lexicon):
         aspects = together_first(aspects)
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
 
 
-def with_interactions(aspects: list[str]) -> list[str]:
+# one more of a second medicine, on top of the first (판피린 한병 더, 하나 더, 추가로): the amount is no dose question
+ON_TOP = re.compile(r"(?:하나|한\s*(?:병|알|개|포|봉)|[\d두세]\s*(?:병|알|개|포|봉))\s*더|추가로")
+
+
+def with_interactions(aspects: list[str], on_top: bool = False) -> list[str]:
     """A question naming a medicine taken beside the one asked about (혈압약 먹는데 감기약 먹어도, 타이레놀 추가로)
-    asks whether the two go together: first when it asks nothing more particular than "may I", else after what it
-    asks.
+    asks whether the two go together: first when it asks nothing more particular than "may I" or takes the second
+    `on_top` of the first (타이레놀 먹었는데 판피린 한병 더: whether, before how much), else after what it asks.
 
     >>> with_interactions(["efficacy"]), with_interactions(["cautions"]), with_interactions(["duration"])
     (['interactions'], ['interactions', 'cautions'], ['duration', 'interactions'])
+    >>> with_interactions(["dosage", "interactions"], on_top=True)
+    ['interactions', 'dosage']
     """
+    if on_top:
+        return ["interactions", *[a for a in aspects if a not in ("interactions", "efficacy")]]
     if "interactions" in aspects:
         return aspects
     if any(a not in GENERIC for a in aspects):

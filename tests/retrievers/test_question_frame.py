@@ -236,3 +236,9 @@ def test_another_medicine_of_the_same_form_is_an_interaction(read):
     경우 … 15분의 간격)."""
     assert read("인공눈물 넣고 몇 분 있다가 다른 안약 넣어요?").aspects[0] == "interactions"
     assert read("이 연고 바르고 다른 연고 또 발라도 돼요").aspects[0] == "interactions"
+
+
+def test_one_more_of_a_second_medicine_asks_first_whether_the_two_go_together(read):
+    """타이레놀 먹었는데 판피린 한병 더: the amount is of the second medicine, on top of the first."""
+    assert read("머리아파서 게보린 먹었는데 판콜에이 한병 더 마셔도 되나요?").aspects[0] == "interactions"
+    assert read("판콜에이 한병 더 마셔도 되나요?").aspects[0] == "dosage"  # one medicine: how much of it
