@@ -418,13 +418,13 @@ class NameIndex:
             at += 1
 
     def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
-        if self.extends_names(word):
-            return False  # 플러스 of 인사돌 플러스: a word names add to a brand, not one that starts a name
         seqs: set[str] = set()
         for key in self._keys_starting(word):
             seqs |= self.products[key]
             if len(seqs) > max_products:
                 return False  # too generic a prefix to mean one product family
+        if seqs and self.extends_names(word):
+            return False  # 플러스 of 인사돌 플러스: a word names add to a brand, not one that starts a name
         if seqs:
             found.products |= seqs
             found.keys.append(word)
@@ -437,7 +437,9 @@ class NameIndex:
         memo = self.__dict__.setdefault("_extends", {})
         if word not in memo:
             starting = sum(len(self.products[k]) for k in self._keys_starting(word))
-            inside = sum(1 for k in self.products if word in k[1:])
+            if getattr(self, "_all_keys_stamp", None) != len(self.products):
+                self._all_keys, self._all_keys_stamp = "\n" + "\n".join(self.products), len(self.products)
+            inside = self._all_keys.count(word) - self._all_keys.count("\n" + word)  # not at a name's start
             memo[word] = inside >= EXTENSION_MIN and starting * EXTENSION_SHARE <= inside
         return memo[word]
 
