@@ -162,6 +162,8 @@ class SentenceRanker:
         self.total = sum(self.words.values())
         self.grams = bigrams(question)
         self.ages = stated_ages(question)  # 7살 → 7 to 8; None when no age is written
+        self.question = question
+        self._short: tuple[str, ...] | None = None  # one-syllable nouns, read when a long list is cut
 
     @property
     def situations(self) -> list[str]:
@@ -186,7 +188,7 @@ class SentenceRanker:
         if len(sentence) <= LONG_SENTENCE:
             return sentence
         items = _items(sentence)
-        keep = [i for i in range(1, len(items) - 1) if self.speaks_to(items[i])]
+        keep = [i for i in range(1, len(items) - 1) if self.speaks_to(items[i]) or self.names_short_noun(items[i])]
         if not keep:
             return sentence
         # each matching item with its neighbours (a list is often read as a run: 당뇨병, 고혈압, 위궤양)
@@ -196,6 +198,20 @@ class SentenceRanker:
         for before, i in zip(kept, kept[1:], strict=False):
             out += ", " + items[i] if i == before + 1 else ", … " + items[i]
         return out
+
+    def names_short_noun(self, item: str) -> bool:
+        """A list item holding, as a word of its own, a one-syllable noun the question writes (꿈을 꿔요 → "비정상적
+        꿈"): too short to score a sentence by, enough to keep the item when a long list is cut.
+
+        >>> ranker = SentenceRanker("패치 붙이고 자면 꿈을 이상하게 꿔요")
+        >>> ranker.names_short_noun("비정상적 꿈"), ranker.names_short_noun("꿈틀거림")
+        (True, False)
+        """
+        if self._short is None:
+            tokens = leaflet_tokenizer().tagged(self.question)
+            self._short = tuple(dict.fromkeys(t.form for t in tokens if t.tag == "NNG" and len(t.form) == 1))
+        words = re.split(r"[\s,]+", re.sub(r"\([^()]*\)", " ", item))  # a no-break space after a comma too
+        return any(w == n for w in words for n in self._short)
 
     def score(self, sentence: str) -> float:
         parts = self.parts(sentence)

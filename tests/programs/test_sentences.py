@@ -559,3 +559,13 @@ def test_where_it_is_kept_answers_no_question_about_a_child():
     assert "1회 5 mL" in dose and "손이 닿지 않는" not in dose
     kept = extractive_answer("어린이 해열시럽 어디에 보관해요", SYRUP, sections=["depositMethod"])
     assert "손이 닿지 않는 곳에 보관하십시오" in kept
+
+
+def test_a_cut_list_keeps_the_item_naming_a_one_syllable_noun_the_question_writes():
+    """꿈을 이상하게 꿔요: "비정상적 꿈" stays when the long 이상반응 list is cut (a no-break space after its comma)."""
+    from programs.sentences import SentenceRanker
+
+    items = ["홍반", "작열감", "수포", "초조", "불안", "신경과민", "불면", "비정상적 꿈,\xa0두통"] + ["어지러움"] * 30
+    sentence = ", ".join(items) + " 등이 나타나는 경우 사용을 즉각 중지하십시오."
+    cut = SentenceRanker("니코틴 패치 붙이고 자면 꿈을 이상하게 꿔요").excerpt(sentence)
+    assert "…" in cut and "비정상적 꿈" in cut
