@@ -73,14 +73,10 @@ def binds_held(rule, products: list, same=same_name) -> bool:
     ingredient = str(rule.metadata.get("ingredient", ""))
     holding = [p for p in products if ingredient and any(same(ingredient, i) for i in p.ingredients)]
     others = dur_rule.combined_with(rule.text, ingredient)  # a combination's limit binds what holds it all
+    forms = dur_rule.forms(rule.text)
     return not holding or any(
-        form_kinds.binds(dur_rule.forms(rule.text), p.name) and all(_holds(p, o) for o in others) for p in holding
+        form_kinds.binds(forms, p.name) and all(any(same(o, i) for i in p.ingredients) for o in others) for p in holding
     )
-
-
-def _holds(product, name: str) -> bool:
-    """The product holds the ingredient so named (as a part of one of its ingredients' names: 슈도에페드린염산염)."""
-    return any(name in i or i in name for i in product.ingredients)
 
 
 def unbound_rules(docs: list, same=same_name) -> set[str]:

@@ -86,9 +86,10 @@ class AspectVocabulary:
         return tuple(
             a
             for a in self.seeds
-            if (said[a] and a not in inside) or (a == "dose" and medicine_amount(question, self.drinks()))
+            if (said[a] and a not in inside) or (a == "dose" and medicine_amount(question, self.drinks))
         )
 
+    @functools.cached_property
     def drinks(self) -> tuple[str, ...]:
         """The drinks people name (the alcohol and food aspects' question words): an amount after one (소주 두병,
         우유 한 잔) is what was drunk, not a dose."""

@@ -434,14 +434,13 @@ class NameIndex:
         """A word product names carry after their brand far more often than they start with it (플러스: 1 name
         starts with it, 157 hold it further on; 골드, 포르테 likewise): read alone it names no product.
         Decided from the names themselves (`EXTENSION_SHARE`), remembered per word."""
-        memo = self.__dict__.setdefault("_extends", {})
-        if word not in memo:
+        if getattr(self, "_extends_stamp", None) != len(self.products):  # names added: counted anew
+            self._all_keys, self._extends, self._extends_stamp = "\n" + "\n".join(self.products), {}, len(self.products)
+        if word not in self._extends:
             starting = sum(len(self.products[k]) for k in self._keys_starting(word))
-            if getattr(self, "_all_keys_stamp", None) != len(self.products):
-                self._all_keys, self._all_keys_stamp = "\n" + "\n".join(self.products), len(self.products)
             inside = self._all_keys.count(word) - self._all_keys.count("\n" + word)  # not at a name's start
-            memo[word] = inside >= EXTENSION_MIN and starting * EXTENSION_SHARE <= inside
-        return memo[word]
+            self._extends[word] = inside >= EXTENSION_MIN and starting * EXTENSION_SHARE <= inside
+        return self._extends[word]
 
     def _take_sound_prefix(self, word: str, found: NameMatch) -> bool:
         """A word that begins product names once its vowels are read as they sound (마대카솔 → 마데카솔케어연고, as

@@ -269,7 +269,7 @@ def read_aspects(
             unnamed = unnamed.replace(key, "|")
     vocab = load_vocabulary()
     situations = [a for a in vocab.asked(unnamed, morphemes, spaced=question) if a in VOCAB_ASPECT]
-    if "dose" not in situations and medicine_amount(question, vocab.drinks()):
+    if "dose" not in situations and medicine_amount(question, vocab.drinks):
         situations.append("dose")  # 반 병 먹이면: an amount is read with its spaces (반병먹이면 ends in no counter)
     explained = [squash(w) for a in situations for w in vocab.asks[a] if squash(w) in unnamed]
     if population.detail:

@@ -369,23 +369,27 @@ class Searcher:
         if self.embedder is None and not qa.names and not qa.expansions:
             return True, "no drug name or symptom recognised (dense vectors not built: run `yaksa index`)"
         top = hits[0].score if hits else 0.0
+        has_rules = (
+            bool(qa.expansions)
+            or qa.says_medicine
+            or names_a_known_kind(qa.query, self.class_products, self.lexicon)
+            or bool(supplement_words(qa.query, self.names))  # 루테인, 오메가3: taken like medicine, not in the corpus
+            or bool(g.conditions)  # 입술이 부르텄어요: a condition the 효능 sections name
+        )
         return guard(
             self.scorer if reranked else "fused",
             top,
             g.relevance,
             has_names=bool(qa.names),
-            has_rules=bool(qa.expansions)
-            or qa.says_medicine
-            or names_a_known_kind(qa.query, self.class_products, self.lexicon)
-            or bool(supplement_words(qa.query, self.names))  # 루테인, 오메가3: taken like medicine, not in the corpus
-            or bool(g.conditions),  # 입술이 부르텄어요: a condition the 효능 sections name
+            has_rules=has_rules,
             min_top_score=s.oos_min_top_score,
             min_relevance=s.oos_min_relevance,
             min_dense=s.oos_min_dense,
             has_hits=bool(hits),
             has_sections=bool(qa.sections),
             rescue_dense=s.oos_rescue_dense,
-            elsewhere=self.about_elsewhere(qa.query),
+            # read only when nothing else keeps the question: the guard asks it of those alone
+            elsewhere=not (qa.names or has_rules) and self.about_elsewhere(qa.query),
         )
 
     def about_elsewhere(self, query: str) -> bool:
