@@ -32,6 +32,7 @@ from programs.aspect_check import TOGETHER_TEXT
 from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
 from programs.citations import short_product
 from programs.dur_rule import is_user_rule
+from programs.forbidden import Product
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
 from programs.refinement import KnowledgeRefiner
@@ -39,6 +40,7 @@ from programs.sentences import SentenceRanker, leaflet_tokenizer, sentence_token
 from programs.shared_ingredient import shared_ingredient, shared_note
 from programs.text import same, split_sentences
 from programs.two_medicines import pair_medicines
+from programs.user_rules import binds_one_of
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
@@ -260,7 +262,24 @@ def choose(
             q.product = short_product(_source(q, docs))
     # 임산부는 센나 들어간 변비약: the rule on 센나 answers it; those on the other laxatives' ingredients follow
     rules.sort(key=lambda q: -named_rules.get(id(q), 0))
-    return rules + chosen
+    leading, after = about_the_answer(rules, chosen, docs, is_named, named_rules)
+    return leading + chosen + after
+
+
+def about_the_answer(rules: list[Quote], chosen: list[Quote], docs: list[Document], is_named, named_rules: dict):
+    """(the user's rules that lead, those that follow the quotes): a rule leads when it is about an ingredient the
+    question names or binds a product the answer quotes or the question names; one that binds only products the
+    answer leaves out (a 서방정's 12세미만 rule beside a child's syrup) says why they are left out, after the answer,
+    instead of opening it as if it were about what is offered. With no sentence quoted every rule leads."""
+    if not chosen:
+        return rules, []
+    shown = [docs[n - 1] for q in chosen for n in q.sources] + [d for d in docs if is_named(d)]
+    products = [Product.of(d) for d in shown if d.source == "easydrug"]
+
+    def leads(q: Quote) -> bool:
+        return named_rules.get(id(q), 0) > 0 or any(binds_one_of(docs[n - 1], products) for n in q.sources)
+
+    return [q for q in rules if leads(q)], [q for q in rules if not leads(q)]
 
 
 def adult_products(docs: list[Document], question: str, names=()) -> set[str]:
@@ -432,7 +451,7 @@ def extractive_answer(
     else:
         quotes = choose(question, docs, terms, sections, max_quotes, names, frame)
         lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
-        has_rules = any(is_user_rule(docs[q.sources[0] - 1]) for q in quotes)
+        has_rules = bool(quotes) and is_user_rule(docs[quotes[0].sources[0] - 1])  # a rule opens the quotes
         lead_doc = _source(lead, docs) if lead else None
         opening = _opening(lead_doc, sections, has_rules) if lead_doc else ""
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a product the question names

@@ -79,6 +79,22 @@ def binds_held(rule, products: list, same=same_name) -> bool:
     )
 
 
+def binds_one_of(rule, products: list, same=same_name) -> bool:
+    """Whether a DUR rule binds one of `products` itself: one holds its ingredient (and any combination it names) in
+    a dosage form the rule lists. Unlike `binds_held`, a rule none of them holds binds none of them.
+
+    >>> from retrievers.documents import Document
+    >>> rule = Document("dur:bc:1", "[특정연령대금기] … 대상 제형: 서방정.", {"ingredient": "아세트아미노펜"})
+    >>> syrup = Product("2", "세토펜현탁액", ("아세트아미노펜",))
+    >>> tablet = Product("3", "타이레놀8시간이알서방정", ("아세트아미노펜",))
+    >>> binds_one_of(rule, [syrup]), binds_one_of(rule, [tablet]), binds_one_of(rule, [])
+    (False, True, False)
+    """
+    ingredient = str(rule.metadata.get("ingredient", ""))
+    held = [p for p in products if ingredient and any(same(ingredient, i) for i in p.ingredients)]
+    return bool(held) and binds_held(rule, held, same)
+
+
 def unbound_rules(docs: list, same=same_name) -> set[str]:
     """Ids of the DUR rules among `docs` that bind none of the documents' products holding their ingredient
     (`binds_held`): the answer neither quotes them nor gets them added."""
