@@ -1,5 +1,6 @@
-"""Scope probe: which questions the out-of-scope guard keeps and which it blocks, with the corpus's condition words
-(`retrievers/condition_words.py`) and without them, in the same run.
+"""Scope probe: which questions the out-of-scope guard keeps and which it blocks, with the learned scope model
+(`retrievers/scope_model.py`, the default) and with the older condition words and dense cuts (``scope_model =
+false``), in the same run.
 
 Sets: symptom statements that name no medicine and off-topic requests written for this project
 (``trainsets/scope/probe.jsonl``), a longer list of off-topic requests across everyday topics, health-adjacent ones
@@ -70,10 +71,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"bench/scope_probe.py: error: {e}", file=sys.stderr)
         return 2
     sets = load_sets()
-    print("with condition words:")
+    print("with the scope model (names and symptom rules first, the model for the rest):")
     run(searcher, sets, args.show)
-    searcher.conditions_named = lambda query: []  # the guard as it was: names, rules and the dense cut alone
-    print("without them (names, symptom rules and the dense cut alone):")
+    searcher.settings = searcher.settings.updated(scope_model=False)
+    print("with the condition words and the dense cuts instead:")
     run(searcher, sets, args.show)
     return 0
 

@@ -49,6 +49,7 @@ from retrievers.query_coverage import uncovered_names, unknown_words
 from retrievers.question_frame import QuestionFrame, read_frame
 from retrievers.rerankers import Reranker
 from retrievers.result import RetrievalResult
+from retrievers.scope_model import load_scope_model
 from retrievers.settings import RetrievalSettings
 from retrievers.tokenizer import KiwiTokenizer
 from retrievers.vector_cache import VectorCache
@@ -374,8 +375,10 @@ class Searcher:
             or qa.says_medicine
             or names_a_known_kind(qa.query, self.class_products, self.lexicon)
             or bool(supplement_words(qa.query, self.names))  # 루테인, 오메가3: taken like medicine, not in the corpus
-            or bool(g.conditions)  # 입술이 부르텄어요: a condition the 효능 sections name
+            # 입술이 부르텄어요: a condition the 효능 sections name (the scope model reads such questions whole)
+            or (bool(g.conditions) and not s.scope_model)
         )
+        model = s.scope_model and not reranked and not (qa.names or has_rules)
         return guard(
             self.scorer if reranked else "fused",
             top,
@@ -389,7 +392,8 @@ class Searcher:
             has_sections=bool(qa.sections),
             rescue_dense=s.oos_rescue_dense,
             # read only when nothing else keeps the question: the guard asks it of those alone
-            elsewhere=not (qa.names or has_rules) and self.about_elsewhere(qa.query),
+            elsewhere=not (qa.names or has_rules) and not model and self.about_elsewhere(qa.query),
+            about_medicine=load_scope_model().probability(qa.query) if model else None,
         )
 
     def about_elsewhere(self, query: str) -> bool:

