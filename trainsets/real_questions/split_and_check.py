@@ -1,12 +1,13 @@
 """Split the real-question set into dev (60 %) and test (40 %) and validate both against the shipped corpus.
 
 The questions were written for this project in its own words, each modelled on a question people posted publicly
-(the page is in ``source``); ``part_a`` holds questions that name a class of medicine or a symptom, ``part_b`` questions
-that name a product or an ingredient, ``part_c`` a later batch of both (2026-11-28, pages not used before, written by
-someone who had not seen the system's answers). The split is decided by the question ids alone, within each part: ids ordered
-by their SHA-256, the first 60 % → dev, the rest → test. It was made before anything was run on the questions, can be
-re-derived, and never depends on results. The test split is for reporting only: never read its misses one by one to
-fix them.
+(the page is in ``source``); ``part_a`` holds questions that name a class of medicine or a symptom, ``part_b``
+questions that name a product or an ingredient, ``part_c`` a later batch of both (2026-11-28, pages not used before,
+written by someone who had not seen the system's answers), ``part_d`` another such batch (2026-11-29, pages not used
+before, written by someone who had not seen the system's answers). The split is decided by the question ids alone,
+within each part: ids ordered by their SHA-256, the first 60 % → dev, the rest → test. It was made before anything was
+run on the questions, can be re-derived, and never depends on results. The test split is for reporting only: never
+read its misses one by one to fix them.
 
 Checks: fields and values; unique ids and questions; every gold id exists in ``load_corpus()``; every gold phrase is an
 exact substring of one of its gold documents' text; unanswerable rows say why. Exits 1 on any error.
@@ -29,7 +30,7 @@ sys.path.insert(0, str(HERE.parent.parent))
 
 from retrievers.corpus import load_corpus  # noqa: E402
 
-PARTS = ("part_a.jsonl", "part_b.jsonl", "part_c.jsonl")
+PARTS = ("part_a.jsonl", "part_b.jsonl", "part_c.jsonl", "part_d.jsonl")
 ASPECTS = set(
     "efficacy dosage how_to_take timing_food missed_dose duration onset side_effects cautions contraindication "
     "interactions alcohol food_drink driving pregnancy breastfeeding child_use elderly storage expiry comparison "
