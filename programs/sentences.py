@@ -188,7 +188,10 @@ class SentenceRanker:
         if len(sentence) <= LONG_SENTENCE:
             return sentence
         items = _items(sentence)
-        keep = [i for i in range(1, len(items) - 1) if self.speaks_to(items[i]) or self.names_short_noun(items[i])]
+        inner = range(1, len(items) - 1)
+        keep = [i for i in inner if self.speaks_to(items[i]) or self.names_short_noun(items[i])]
+        # no item names what was asked: those naming the symptoms listed beside it, which scored the sentence
+        keep = keep or [i for i in inner if self.names_neighbour(items[i])]
         if not keep:
             return sentence
         # each matching item with its neighbours (a list is often read as a run: 당뇨병, 고혈압, 위궤양)
@@ -198,6 +201,16 @@ class SentenceRanker:
         for before, i in zip(kept, kept[1:], strict=False):
             out += ", " + items[i] if i == before + 1 else ", … " + items[i]
         return out
+
+    def names_neighbour(self, item: str) -> bool:
+        """A list item naming a symptom the leaflets list beside one the question writes (속이 쓰려요 → 구역,
+        소화불량): what scored the sentence, so what its excerpt keeps.
+
+        >>> ranker = SentenceRanker("게보린 먹고 속이 쓰려요")
+        >>> ranker.names_neighbour("구역"), ranker.names_neighbour("발진")
+        (True, False)
+        """
+        return any(n in item for near in self.near.values() for n in near)
 
     def names_short_noun(self, item: str) -> bool:
         """A list item holding, as a word of its own, a one-syllable noun the question writes (꿈을 꿔요 → "비정상적

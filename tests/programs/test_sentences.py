@@ -256,6 +256,19 @@ def test_without_the_lead_of_the_asked_section_a_caution_sentence_would_lead(sea
     assert not body(pred.answer).splitlines()[0].startswith("[이상반응(부작용)]")
 
 
+def test_a_long_side_effect_list_is_cut_to_the_symptoms_listed_beside_the_one_asked(searcher):
+    """게보린 먹고 속이 쓰려요: no item of 게보린's 이상반응 sentence says 속쓰림, but 구역 and 구토 (its neighbours)
+    scored the sentence; the excerpt keeps them instead of the whole 600-character list."""
+    se = searcher.get("easydrug:197900277:se")  # 게보린정
+    long = max(split_sentences(se.text), key=len)
+    cut = SentenceRanker("게보린 먹고 속이 쓰려요").excerpt(long)
+    assert "구역, 구토" in cut and "…" in cut and len(cut) < len(long) / 2
+    assert all(piece.strip(" ,") in long for piece in cut.split("…"))
+    # a question whose own word an item names keeps only that item (and its neighbours in the list)
+    drowsy = SentenceRanker("게보린 먹으면 발진이 나요").excerpt(long)
+    assert "발진" in drowsy and "구역, 구토" not in drowsy
+
+
 def test_a_symptom_word_finds_the_symptoms_leaflets_list_beside_it():
     ranker = SentenceRanker("게보린 먹고 속이 쓰려요")
     listing = "구역, 구토, 식욕부진, 발진이 나타나는 경우 복용을 즉각 중지하십시오."
