@@ -61,6 +61,8 @@ __all__ = [  # the key, word-list and dosage-form helpers are re-exported: calle
     "transliteration",
 ]
 
+INSIDE_MIN = 4  # a word read inside a name (뉴브이로토 ← 브이로토): shorter pieces are inside too many names
+INSIDE_MAX = 6  # keys a word may be inside and still name their medicines
 CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
 # 2: salts written acid first and two spellings of one ingredient join their medicine's key
 NAMES_VERSION = 2
@@ -217,7 +219,8 @@ class NameIndex:
         if readings:
             self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
-        words = list(dict.fromkeys(_JOSA.sub("", squash(w)) for w in query.split()))
+        written = {self._word_as_written(squash(w)): squash(w) for w in reversed(query.split())}
+        words = list(dict.fromkeys(self._word_as_written(squash(w)) for w in query.split()))
         unmatched = set()
         for word in words:
             if len(word) < 2 or word in covered:
@@ -229,12 +232,30 @@ class NameIndex:
             if not self._take_prefix(word, found):
                 stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
-                    if not (readings and self._take_sound_prefix(word, found)):
+                    inside = word == written.get(word) and self._take_inside(word, found)  # as written only
+                    if not (readings and self._take_sound_prefix(word, found)) and not inside:
                         unmatched.add(word)
         self._take_form_pairs([squash(w) for w in query.split()], found)
         if readings:
             self._match_close(words, unmatched, found)
         return found
+
+    def _word_as_written(self, word: str) -> str:
+        """`word` without a particle at its end (게보린은 → 게보린), unless some product name begins with the whole
+        word (판토가 한달 먹었는데: 판토가캅셀, not 판토 + 가 → the 판토 family): a name's last syllable can look like a
+        particle, and what was written is read first.
+
+        >>> from retrievers.documents import Document
+        >>> docs = [Document(f"easydrug:{i}:efcy", "x", {"item_seq": str(i), "item_name": n})
+        ...         for i, n in enumerate(["판토가캅셀", "판토-에이내복액", "게보린정"])]
+        >>> index = NameIndex.from_documents(docs)
+        >>> index._word_as_written("판토가"), index._word_as_written("게보린은")
+        ('판토가', '게보린')
+        """
+        bare = _JOSA.sub("", word)
+        if bare != word and len(word) >= 3 and next(self._keys_starting(word), None) is not None:
+            return word
+        return bare
 
     def _take_form_pairs(self, words: list[str], found: NameMatch) -> None:
         """A brand word followed by a dosage-form word (미놀 트로키, 화이투벤 스프레이, 니코레트 패치, 부루펜 시럽): the
@@ -429,6 +450,22 @@ class NameIndex:
             found.products |= seqs
             found.keys.append(word)
         return bool(seqs)
+
+    def _take_inside(self, word: str, found: NameMatch) -> bool:
+        """A word of `INSIDE_MIN` characters or more written inside the keys of few names, after something they add
+        before it (브이로토 → 뉴브이로토이엑스점안액; 글루코사민 → the ingredient 결정글루코사민황산염): those names.
+        Not a word names add to a brand (`extends_names`: 플러스, 골드), a word the leaflets use on its own
+        (`leaflet_word`), a kind of medicine by its form (목스프레이), nor one inside more than `INSIDE_MAX` keys."""
+        if len(word) < INSIDE_MIN or self.extends_names(word) or leaflet_word(word):
+            return False
+        if strip_suffix(word, [f for f in DOSAGE_FORMS if len(f) > 1], min_left=1) != word:
+            return False  # 목스프레이: a kind of medicine by its form, not one product's name
+        if not hasattr(self, "_inside_text"):
+            self._inside_text = sorted({*self.products, *self.ingredients})
+        keys = [k for k in self._inside_text if word in k and not k.startswith(word)]
+        if not keys or len(keys) > INSIDE_MAX:
+            return False
+        return any([self._take(k, found) for k in keys])
 
     def extends_names(self, word: str) -> bool:
         """A word product names carry after their brand far more often than they start with it (플러스: 1 name

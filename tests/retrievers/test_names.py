@@ -268,3 +268,27 @@ def test_a_word_names_add_after_their_brand_names_no_product_alone():
     assert "1" not in index.match("인사돌 플러스는 하루에 몇 알 먹어요").products
     assert index.match("플러스디정 몇 알 먹어요").products == {"1"}
     assert index.extends_names("플러스") and not index.extends_names("케어번")
+
+
+def test_a_names_last_syllable_that_looks_like_a_particle_is_read_as_written(names):
+    """판토가 한달 먹었는데: a product name begins with 판토가 (판토가캅셀), so 가 is no subject particle here; the 판토
+    family (판토-에이내복액 …) is not what was written. A particle after a whole name is still dropped."""
+    found = names.match("판토가 한달 먹었는데 머리 빠지는게 그대로에요")
+    assert found.keys == ["판토가"]
+    assert _item_names(found) == {"판토가캅셀"}
+    assert names.match("게보린은 하루에 몇 번").keys == ["게보린"]
+    assert names.match("타이레놀이 안 들어요").keys == ["타이레놀"]
+
+
+def test_a_word_written_inside_a_few_names_names_them(names):
+    """브이로토 is 뉴브이로토이엑스점안액 (뉴 before it); 글루코사민 is the ingredient 결정글루코사민황산염. A form word
+    (목스프레이) or a word names add to a brand (플러스) is not read inside names."""
+    assert "뉴브이로토이엑스점안액" in _item_names(names.match("브이로토 안약 하루에 몇번 넣어요"))
+    assert names.match("글루코사민 먹은지 2주째인데").ingredients == {"결정글루코사민"}  # its canonical key
+    assert not names._take_inside("목스프레이", type(names.match(""))())
+    assert not names._take_inside("플러스", type(names.match(""))())
+
+
+def _item_names(found) -> set[str]:
+    by_seq = {d.metadata["item_seq"]: d.metadata["item_name"] for d in load_corpus() if d.id.startswith("easydrug")}
+    return {by_seq[s] for s in found.products}
