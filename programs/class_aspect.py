@@ -5,7 +5,8 @@ Retrieval ranks a class question's documents mostly by what the class is for, so
 효능 sections; the sentence that answers the situation ("목욕하기 30분에서 1시간 전에 떼어내십시오") is in another
 product's 주의사항. The products come from the class word (`SearchBackend.class_members`, mined from the 효능
 sections), the words from the aspect vocabulary's seeds (`retrievers/aspects.py`), so nothing here names a class or
-a situation.
+a situation. A class question that asks no situation is read the same way by its own content words (수면유도제 with
+전립선비대 → the member whose 주의사항 speaks of 전립선 비대).
 
 Example:
     >>> from retrievers.documents import Document
@@ -30,6 +31,7 @@ from retrievers.documents import Document
 
 SECTIONS = ("atpn", "atpnWarn", "useMethod", "intrc", "depositMethod", "se")  # where situations are spoken of
 MAX_DOCS = 6  # sections added: enough for a few products' wordings, few enough to keep the answer fast
+CONTENT_WORDS = True  # with no situation asked, the question's content words choose the sections
 MAX_MEMBERS = 120  # products read, in the order given (retrieval's first)
 
 
@@ -44,6 +46,9 @@ def aspect_documents(
     carries a seed word of a situation the question asks (`ranker.situations`): most situations met first, then
     most of the question's content words (IDF-weighted), then the members' order."""
     seeds = [ranker.vocab.seeds[a] for a in ranker.situations if a in ranker.vocab.seeds]
+    if not seeds and CONTENT_WORDS:
+        # no situation asked: the question's own content words (전립선, 녹차, 면도) are what a section must carry
+        seeds = [ranker.forms[w] for w in ranker.words if len(w) > 1]
     if not seeds:
         return []
     patterns = [_any_of(words) for words in seeds]

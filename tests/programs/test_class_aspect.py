@@ -14,3 +14,22 @@ def test_a_seed_inside_a_product_name_does_not_make_its_section_speak_of_the_sit
     assert "lens" in ranker.situations
     added = aspect_documents(ranker, ["1", "2"], set(), docs.get)
     assert [d.id for d in added] == ["easydrug:2:atpn"]
+
+
+def test_with_no_situation_asked_the_questions_own_words_choose_the_sections(monkeypatch):
+    """70대 아버지 전립선비대 있으신데 수면유도제 드려도 될까요: no situation word, but 전립선 is what a class member's
+    주의사항 must speak of; only that sentence of it is added. Without the content words nothing would be."""
+    from programs import class_aspect
+
+    prostate = Document(
+        "easydrug:2:atpn", "슬립정\n눈에 넣지 마십시오. 전립선 비대 등 배뇨곤란 환자는 의사와 상의하십시오.", {}
+    )
+    other = Document("easydrug:3:atpn", "잠정\n임부는 복용하지 마십시오.", {})
+    docs = {d.id: d for d in (prostate, other)}
+    ranker = SentenceRanker("70대 아버지 전립선비대 있으신데 수면유도제 드려도 될까요")
+    added = aspect_documents(ranker, ["3", "2"], set(), docs.get)
+    assert [(d.id, d.text) for d in added] == [
+        ("easydrug:2:atpn", "슬립정\n전립선 비대 등 배뇨곤란 환자는 의사와 상의하십시오.")
+    ]
+    monkeypatch.setattr(class_aspect, "CONTENT_WORDS", False)
+    assert aspect_documents(ranker, ["3", "2"], set(), docs.get) == []
