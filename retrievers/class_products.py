@@ -70,10 +70,20 @@ class ClassProducts:
         return cls(efficacy, {d.metadata["item_seq"]: str(d.metadata.get("item_name", "")) for d in leaflets})
 
     def products(self, classes: Iterable[str], lexicon: Lexicon) -> set[str]:
-        """Item seqs of the products in any of `classes` (empty when no class has a stem or rule word)."""
+        """Item seqs of the products in any of `classes` (empty when no class has a stem or rule word). A class word
+        written with a form after it (치질연고, 무좀크림) is the class's products in that form, as 치질 연고 written
+        apart is, when it has some.
+
+        >>> names = {"1": "치질정", "2": "치질연고", "3": "두통연고"}
+        >>> index = ClassProducts({"1": "치질", "2": "치질", "3": "두통"}, names)
+        >>> sorted(index.products(["치질연고"], Lexicon.load())), sorted(index.products(["치질약"], Lexicon.load()))
+        (['2'], ['1', '2'])
+        """
         out: set[str] = set()
         for word in classes:
-            out |= self._with_terms(class_terms(word, lexicon))
+            members = set(self._with_terms(class_terms(word, lexicon)))
+            form = next((f for f in FORMS_ASKED if squash(word).endswith(f) and len(squash(word)) > len(f)), "")
+            out |= (members & self.of_form(form)) or members if form else members
         return out
 
     def of_form(self, word: str) -> set[str]:
