@@ -61,6 +61,7 @@ __all__ = [  # the key, word-list and dosage-form helpers are re-exported: calle
     "transliteration",
 ]
 
+HANGUL_WORD = re.compile(r"[가-힣]+")  # a word read inside names: Hangul only (not 005%, not a strength)
 INSIDE_MIN = 4  # a word read inside a name (뉴브이로토 ← 브이로토): shorter pieces are inside too many names
 INSIDE_MAX = 6  # keys a word may be inside and still name their medicines
 CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
@@ -232,7 +233,8 @@ class NameIndex:
             if not self._take_prefix(word, found):
                 stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
-                    inside = word == written.get(word) and self._take_inside(word, found)  # as written only
+                    # as written, in a question only (an answer's 0.05% is inside a name's 005%, but names nothing)
+                    inside = readings and word == written.get(word) and self._take_inside(word, found)
                     if not (readings and self._take_sound_prefix(word, found)) and not inside:
                         unmatched.add(word)
         self._take_form_pairs([squash(w) for w in query.split()], found)
@@ -456,7 +458,7 @@ class NameIndex:
         before it (브이로토 → 뉴브이로토이엑스점안액; 글루코사민 → the ingredient 결정글루코사민황산염): those names.
         Not a word names add to a brand (`extends_names`: 플러스, 골드), a word the leaflets use on its own
         (`leaflet_word`), a kind of medicine by its form (목스프레이), nor one inside more than `INSIDE_MAX` keys."""
-        if len(word) < INSIDE_MIN or self.extends_names(word) or leaflet_word(word):
+        if len(word) < INSIDE_MIN or not HANGUL_WORD.fullmatch(word) or self.extends_names(word) or leaflet_word(word):
             return False
         if strip_suffix(word, [f for f in DOSAGE_FORMS if len(f) > 1], min_left=1) != word:
             return False  # 목스프레이: a kind of medicine by its form, not one product's name

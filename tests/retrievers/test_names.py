@@ -292,3 +292,11 @@ def test_a_word_written_inside_a_few_names_names_them(names):
 def _item_names(found) -> set[str]:
     by_seq = {d.metadata["item_seq"]: d.metadata["item_name"] for d in load_corpus() if d.id.startswith("easydrug")}
     return {by_seq[s] for s in found.products}
+
+
+def test_no_name_is_read_inside_names_in_text_that_is_not_a_question_or_from_digits(names):
+    """An answer's "0.05% 수용액" is inside the key 시노카자일로나잘스프레이액005% only as characters: the grounding
+    check must not read a product there, and a question's strength is no name either."""
+    sentence = "피부의 창상부위 소독 시 0.05% 수용액을 사용하십시오."
+    assert names.match(sentence, readings=False).keys == []
+    assert not names._take_inside("005%", type(names.match(""))())
