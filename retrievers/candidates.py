@@ -136,6 +136,12 @@ class Candidates:
         if qa.names:
             return {}
         members = self.class_products.products(qa.classes, self.lexicon) if qa.classes else set()
+        if not members and scores is not None and (members := self.symptom_in_form(qa)):
+            # 발톱 무좀 … 네일라카: the products for the symptom in the form named, found or not
+            found = {self.docs[i].metadata.get("item_seq") for i in cand_idx}
+            if not members & found:
+                asked = (set(qa.sections) | set(qa.implied_sections)) - {"efcy"} or {"efcy"}
+                cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, asked, scores)]))
         if members and scores is not None and asked_first:
             cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, set(asked_first), scores)]))
         seqs = {i: self.docs[i].metadata.get("item_seq") for i in cand_idx if i not in named}
@@ -167,6 +173,18 @@ class Candidates:
                 if i not in named and self.docs[i].metadata.get("section") in asked:
                     out.setdefault(i, CLASS_WEIGHT if seq in preferred else CLASS_WEIGHT - OTHER_FORM_PENALTY)
         return out
+
+    def symptom_in_form(self, qa: QueryAnalysis) -> set[str]:
+        """With no class word, the products whose 효능 says the question's symptom (the head word of each symptom rule
+        it matches) and whose name has the form it names (무좀 … 네일라카); empty without a symptom or a form, or when
+        the form does not narrow them."""
+        forms = question_forms(qa.query)
+        heads = self.lexicon.heads(qa.query)
+        if not forms or not heads:
+            return set()
+        for_symptom = self.class_products.with_efficacy(heads)
+        in_form = self.by_dosage_form(for_symptom, qa.query)
+        return in_form if in_form != for_symptom else set()
 
     def class_sections(
         self, members: set[str], sections: set[str], scores, k: int = MAX_CLASS_SECTION_DOCS

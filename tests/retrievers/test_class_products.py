@@ -85,3 +85,17 @@ def test_the_joined_search_finds_what_a_scan_of_every_text_finds(searcher):
     for terms in [("감기",), ("해열", "발열"), ("변비",), ("없는말",), ("",), ("통",)]:
         scan = {seq for seq, text in index.efficacy.items() if any(t in text for t in terms)}
         assert index._with_terms(terms) == scan, terms
+
+
+def test_a_symptom_with_a_form_named_chooses_the_symptoms_products_in_that_form(searcher):
+    """발톱 무좀 … 약국 네일라카 names no class: the products for the symptom in the form named are the candidates
+    retrieval must not miss. On the mini corpus, 체함 is in 베아제정's, 훼스탈플러스정's and 겔포스엠현탁액's 효능;
+    현탁액 leaves 겔포스엠현탁액."""
+    from retrievers.query_analysis import analyse
+
+    def chosen(question):
+        return searcher.candidates.symptom_in_form(analyse(question, searcher.names, searcher.lexicon, 1000))
+
+    assert chosen("체했을 때 현탁액 하루 몇 번 먹어요") == {"199400883"}
+    assert chosen("체했을 때 하루 몇 번 먹어요") == set()  # no form named
+    assert chosen("소화불량 현탁액") == set()  # no product for the symptom in that form: the form narrows nothing
