@@ -37,7 +37,7 @@ from retrievers.name_keys import (
     strip_suffix,
     transliteration,
 )
-from retrievers.name_words import DOSAGE_FORMS, QUESTION_FORMS, STOP_KEYS
+from retrievers.name_words import DOSAGE_FORMS, MEDICINE_NOUNS, QUESTION_FORMS, STOP_KEYS
 from retrievers.sound_alike import sound_alike
 
 __all__ = [  # the key, word-list and dosage-form helpers are re-exported: callers import them from here
@@ -468,6 +468,33 @@ class NameIndex:
         if not keys or len(keys) > INSIDE_MAX:
             return False
         return any([self._take(k, found) for k in keys])
+
+    def brands_before_extensions(self, query: str, is_noun=lambda word: True) -> list[str]:
+        """Words written right before a word product names add after their brand (`extends_names`: 플러스, 골드; not a
+        dosage form, 약, or a one-syllable word) that begin no name, name no ingredient, are not used alone by the
+        leaflets and are nouns (`is_noun`: the caller's Kiwi reading; 붙이고 is no brand): the brand of a product the
+        corpus lacks (인사돌 플러스, which Kiwi reads as 인사 + 돌).
+
+        >>> from retrievers.documents import Document
+        >>> docs = [Document(f"easydrug:{i}:efcy", "x", {"item_seq": str(i), "item_name": f"브랜드{i}플러스정"})
+        ...         for i in range(EXTENSION_MIN)]
+        >>> index = NameIndex.from_documents(docs)
+        >>> index.brands_before_extensions("인사돌 플러스는 하루에 몇 알")
+        ['인사돌']
+        >>> index.brands_before_extensions("브랜드1 플러스")
+        []
+        """
+        words = [_JOSA.sub("", squash(w)) for w in query.split()]
+        out = []
+        for word, after in zip(words, words[1:], strict=False):
+            if len(after) < 2 or after in QUESTION_FORMS or after in MEDICINE_NOUNS or not self.extends_names(after):
+                continue
+            if len(word) < 2 or not HANGUL_WORD.fullmatch(word) or not is_noun(word):
+                continue
+            if next(self._keys_starting(word), None) is not None or word in self.ingredients or leaflet_word(word):
+                continue
+            out.append(word)
+        return out
 
     def extends_names(self, word: str) -> bool:
         """A word product names carry after their brand far more often than they start with it (플러스: 1 name

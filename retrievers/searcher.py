@@ -347,10 +347,18 @@ class Searcher:
         compounds = [
             w for w, nouns in self.tokenizer.proper_compounds(query) if not any(n in vocabulary for n in nouns)
         ]
+        branded = self.names.brands_before_extensions(query, self._noun)  # 인사돌 플러스: a brand the corpus lacks
+        words = [*self.tokenizer.unknown_words(query), *compounds, *branded]
         return {
             "names_uncovered": uncovered_names(names, hits),
-            "unknown_words": unknown_words([*self.tokenizer.unknown_words(query), *compounds], vocabulary, names, hits),
+            "unknown_words": unknown_words(words, vocabulary, names, hits),
         }
+
+    def _noun(self, word: str) -> bool:
+        """Whether Kiwi reads `word` as a noun with at most particles after it, no verb, adjective, copula or ending
+        (인사돌 → 인사 + 도 + ㄹ; not 붙이고, 초기인데, 같아)."""
+        tagged = self.tokenizer.tagged(word) if hasattr(self.tokenizer, "tagged") else []
+        return bool(tagged) and tagged[0].tag.startswith("NN") and not any(t.tag[0] in "VE" for t in tagged)
 
     def _reading(self, query: str) -> tuple[str, bool]:
         """`KiwiTokenizer.reading` (the question without adverbs; whether it names 약), remembered for recent

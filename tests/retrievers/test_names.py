@@ -300,3 +300,12 @@ def test_no_name_is_read_inside_names_in_text_that_is_not_a_question_or_from_dig
     sentence = "피부의 창상부위 소독 시 0.05% 수용액을 사용하십시오."
     assert names.match(sentence, readings=False).keys == []
     assert not names._take_inside("005%", type(names.match(""))())
+
+
+def test_a_word_before_a_brand_extension_that_begins_no_name_is_a_brand_the_corpus_lacks(names):
+    """인사돌 플러스: 플러스 is a word names add after their brand (counted from the names), and 인사돌 begins none, so
+    it is a brand the corpus lacks (Kiwi reads it as 인사 + 돌, two known nouns). A brand the corpus has, or a word
+    the leaflets use (비타민), is not."""
+    assert names.brands_before_extensions("인사돌 플러스는 하루에 몇 알 먹어요?") == ["인사돌"]
+    assert names.brands_before_extensions("타이레놀 플러스 먹어도 돼요") == []
+    assert names.brands_before_extensions("비타민 골드 먹어도 돼요") == []
