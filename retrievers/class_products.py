@@ -48,6 +48,16 @@ def class_terms(word: str, lexicon: Lexicon) -> tuple[str, ...]:
     return tuple(dict.fromkeys(terms))
 
 
+def attached_form(word: str) -> str:
+    """The dosage form a class word ends with (치질연고 → 연고), "" for none or for a form alone (연고).
+
+    >>> attached_form("치질연고"), attached_form("연고"), attached_form("감기약")
+    ('연고', '', '')
+    """
+    word = squash(word)
+    return next((f for f in FORMS_ASKED if word.endswith(f) and len(word) > len(f)), "")
+
+
 class ClassProducts:
     """Each product's 효능 text (spaces removed), searched for a class's terms: the texts are joined into one, so a
     term is found with one `str.find` per product that has it (~0.05 ms) rather than one test per product (~2 ms)."""
@@ -82,8 +92,8 @@ class ClassProducts:
         out: set[str] = set()
         for word in classes:
             members = set(self._with_terms(class_terms(word, lexicon)))
-            form = next((f for f in FORMS_ASKED if squash(word).endswith(f) and len(squash(word)) > len(f)), "")
-            out |= (members & self.of_form(form)) or members if form else members
+            in_form = members & self.of_form(attached_form(word)) if attached_form(word) else set()
+            out |= in_form or members
         return out
 
     def of_form(self, word: str) -> set[str]:

@@ -64,6 +64,7 @@ __all__ = [  # the key, word-list and dosage-form helpers are re-exported: calle
 HANGUL_WORD = re.compile(r"[가-힣]+")  # a word read inside names: Hangul only (not 005%, not a strength)
 INSIDE_MIN = 4  # a word read inside a name (뉴브이로토 ← 브이로토): shorter pieces are inside too many names
 INSIDE_MAX = 6  # keys a word may be inside and still name their medicines
+FORM_SUFFIXES = [f for f in DOSAGE_FORMS if len(f) > 1]  # a word ending in one (목스프레이) names a kind, not a product
 CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
 # 2: salts written acid first and two spellings of one ingredient join their medicine's key
 NAMES_VERSION = 2
@@ -220,8 +221,9 @@ class NameIndex:
         if readings:
             self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
-        written = {self._word_as_written(squash(w)): squash(w) for w in reversed(query.split())}
-        words = list(dict.fromkeys(self._word_as_written(squash(w)) for w in query.split()))
+        read = [(self._word_as_written(w), w) for w in map(squash, query.split())]
+        words = list(dict.fromkeys(word for word, _ in read))
+        as_written = {word for word, w in read if word == w}  # no particle cut off
         unmatched = set()
         for word in words:
             if len(word) < 2 or word in covered:
@@ -234,7 +236,7 @@ class NameIndex:
                 stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
                     # as written, in a question only (an answer's 0.05% is inside a name's 005%, but names nothing)
-                    inside = readings and word == written.get(word) and self._take_inside(word, found)
+                    inside = readings and word in as_written and self._take_inside(word, found)
                     if not (readings and self._take_sound_prefix(word, found)) and not inside:
                         unmatched.add(word)
         self._take_form_pairs([squash(w) for w in query.split()], found)
@@ -255,9 +257,11 @@ class NameIndex:
         ('판토가', '게보린')
         """
         bare = _JOSA.sub("", word)
-        if bare != word and len(word) >= 3 and next(self._keys_starting(word), None) is not None:
-            return word
-        return bare
+        return word if bare != word and len(word) >= 3 and self._begins_a_name(word) else bare
+
+    def _begins_a_name(self, word: str) -> bool:
+        """Whether some product key starts with `word`."""
+        return next(self._keys_starting(word), None) is not None
 
     def _take_form_pairs(self, words: list[str], found: NameMatch) -> None:
         """A brand word followed by a dosage-form word (미놀 트로키, 화이투벤 스프레이, 니코레트 패치, 부루펜 시럽): the
@@ -460,7 +464,7 @@ class NameIndex:
         (`leaflet_word`), a kind of medicine by its form (목스프레이), nor one inside more than `INSIDE_MAX` keys."""
         if len(word) < INSIDE_MIN or not HANGUL_WORD.fullmatch(word) or self.extends_names(word) or leaflet_word(word):
             return False
-        if strip_suffix(word, [f for f in DOSAGE_FORMS if len(f) > 1], min_left=1) != word:
+        if strip_suffix(word, FORM_SUFFIXES, min_left=1) != word:
             return False  # 목스프레이: a kind of medicine by its form, not one product's name
         if not hasattr(self, "_inside_text"):
             self._inside_text = sorted({*self.products, *self.ingredients})
@@ -491,7 +495,7 @@ class NameIndex:
                 continue
             if len(word) < 2 or not HANGUL_WORD.fullmatch(word) or not is_noun(word):
                 continue
-            if next(self._keys_starting(word), None) is not None or word in self.ingredients or leaflet_word(word):
+            if self._begins_a_name(word) or word in self.ingredients or leaflet_word(word):
                 continue
             out.append(word)
         return out

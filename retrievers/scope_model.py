@@ -27,7 +27,6 @@ import functools
 import hashlib
 import json
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +42,6 @@ MIN_DF = 2  # an n-gram of one training question alone says nothing general
 C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
 FOLDS = 5
 ABOUT_MEDICINE = 0.5  # the model's own boundary (classes balanced in fitting): at or above, about medicines
-_SPACES = re.compile(r"\s\s+")
 
 
 def char_wb_ngrams(text: str, lo: int = NGRAMS[0], hi: int = NGRAMS[1]) -> list[str]:
@@ -54,7 +52,7 @@ def char_wb_ngrams(text: str, lo: int = NGRAMS[0], hi: int = NGRAMS[1]) -> list[
     [' 콧', '콧속', '속 ', ' 헐', '헐 ']
     """
     out: list[str] = []
-    for word in _SPACES.sub(" ", text.lower()).split():
+    for word in text.lower().split():
         w = f" {word} "
         for n in range(lo, hi + 1):
             offset = 0
@@ -157,7 +155,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
     args = parser.parse_args(argv)
-    inside, outside = read_questions(TRAIN_IN), read_questions(TRAIN_OUT)
+    try:
+        inside, outside = read_questions(TRAIN_IN), read_questions(TRAIN_OUT)
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        raise SystemExit(f"retrievers.scope_model: error: cannot read the training questions: {e}") from None
     data = {
         "version": 1,
         "trained_on": {
@@ -167,7 +168,10 @@ def main(argv: list[str] | None = None) -> None:
         "n_out": len(outside),
         **fit(inside, outside),
     }
-    args.out.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
+    try:
+        args.out.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise SystemExit(f"retrievers.scope_model: error: cannot write {args.out}: {e}") from None
     print(
         f"scope model: {len(inside)} questions about medicines, {len(outside)} about anything else; "
         f"C={data['C']} (5-fold log loss {data['cv_log_loss'][str(data['C'])]}), {len(data['vocabulary'])} n-grams "
