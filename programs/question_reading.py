@@ -101,9 +101,27 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     speaks = False
     if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
         classes, symptoms = classes_and_symptoms(rest, lexicon)
-        speaks = bool(symptoms) or bool(backend.class_members(classes))
+        speaks = bool(treated(symptoms, question_frame(backend, st))) or bool(backend.class_members(classes))
     alone = uncovered_only(words, named, (*supplements, *rules_only), speaks)  # both yield to a class beside them
     return words, alone
+
+
+def treated(symptoms, frame) -> list[str]:
+    """Of a question's symptom words, those it may want a medicine for: not who it is for (임신 준비 중이면), and
+    none when it asks about an effect noticed after taking something (암로디핀 먹기 시작하고 발목이 붓는데 부작용인가요:
+    the swelling is what the uncovered medicine may have done, which another product's leaflet cannot say).
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> treated(["임신준비", "두통"], QuestionFrame("q", aspects=("pregnancy",)))
+    ['두통']
+    >>> treated(["발목"], QuestionFrame("q", aspects=("side_effects", "interactions")))
+    []
+    """
+    from retrievers.population import read_population
+
+    if frame.aspects[:1] == ("side_effects",):
+        return []
+    return [s for s in symptoms if not read_population(s).group]
 
 
 def dur_only(backend, st: QuestionState) -> list[str]:

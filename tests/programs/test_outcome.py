@@ -196,3 +196,23 @@ def test_a_medicine_a_clinic_gave_beside_a_class_the_leaflets_have_opens_the_ans
     assert pred.answer.startswith("※ 병원에서 처방받은 약은 e약은요(일반의약품 설명서)에서 찾지 못했습니다")
     assert pred.trace["stop_reason"] != NOT_IN_CORPUS
     assert any(c["cited"] and c["id"].startswith("easydrug:") for c in pred.citations)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "홍삼 먹고 나서 속이 쓰려요 홍삼 때문인가요?",  # an effect noticed after the supplement: no leaflet says it
+        "혈압약 먹기 시작하고 발목이 붓는데 부작용인가요?",  # the same for a kind of prescription medicine
+        "남편이 탈모약 먹는데 임신 준비 중이면 끊어야 하나요?",  # 임신 준비 is who it is for, nothing to treat
+    ],
+)
+def test_a_symptom_that_is_no_complaint_to_treat_leaves_an_uncovered_medicine_alone(searcher, question):
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS and pred.trace["outcome"] == NOT_IN_CORPUS
+    assert not [c for c in pred.citations if c["cited"] and c["id"].startswith("easydrug:")]
+
+
+def test_a_symptom_to_treat_beside_an_uncovered_supplement_still_opens_the_answer_about_it(searcher):
+    pred = CRAG(backend=searcher)(question="홍삼 먹고 있는데 두통이 심해요 두통약 뭐 먹어요?")
+    assert pred.trace["stop_reason"] != NOT_IN_CORPUS
+    assert any(c["cited"] and c["id"].startswith("easydrug:") for c in pred.citations)
