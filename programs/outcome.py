@@ -120,9 +120,9 @@ def uncovered_only(words, named: bool, supplements=(), corpus_speaks: bool = Fal
     unknown (`retrievers.query_coverage.mimetic`)."""
     if not words or named:
         return False
-    if any(w in supplements for w in words):
+    if all(w in supplements for w in words):
         return not corpus_speaks
-    return True
+    return True  # a word nobody knows among them (안과에서 비가목스 받아서: prescribed, and no name the corpus has)
 
 
 GROUP_RULE = {"pregnant": "임부금기", "elderly": "노인주의", "infant": "특정연령대금기", "child": "특정연령대금기",

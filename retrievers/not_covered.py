@@ -136,6 +136,14 @@ _PRESCRIBED = re.compile(
     r"|약국\s*에서\s*(?:지은|지어\s*온)(?![가-힣])"  # dispensed (지은) at a pharmacy; bought there (산) is not
     r"|약\s*봉투(?:에|의)"  # 약봉투에 식후 30분: the dispensing envelope's own instructions
 )
+# the medicine written between the clinic and the receiving (피부과에서 소론도 받아서, 병원에서 일주일치 처방
+# 받았어요; a consultation or a test received is none: 내과에서 진료 받았는데), and a days' supply received (항생제
+# 일주일치 받았는데, 3일분 약 받았어요): only a clinic dispenses by the day
+_PRESCRIBED_AROUND = re.compile(
+    r"(?:병원|의원|(?<![가-힣])(?!효과|결과|학과|사과)[가-힣]{1,4}과)\s*에서\s+(?:(?!진료|진찰|검사|치료|상담|진단|주사|수술|처치|설명)[^\s?.!,]+\s+){1,2}?"
+    r"(?:처방\s*)?받(?:아서|았|아\s*왔|은)"
+    r"|(?:일주일|이틀|사흘|나흘|보름|한\s*달|며칠|\d+\s*(?:일|주|개월))\s*(?:분|치)\s*(?:약\s*)?(?:처방\s*)?(?:을\s*)?받"
+)
 _MEDICINE_END = re.compile(r"(?:약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")
 _PARTICLE_END = re.compile(r"(?:은|는|이|가|을|를|도|랑|하고|에|약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")
 MAX_PRESCRIBED_WORDS = 4  # words after the marker read as the medicine's name (스테로이드 코 스프레이는)
@@ -148,7 +156,8 @@ def prescribed_phrase(question: str) -> str:
     said of a named drug) is not such a phrase: the name beside it says which medicine it is."""
     m = _PRESCRIBED.search(question)
     if m is None:
-        return ""
+        around = _PRESCRIBED_AROUND.search(question)
+        return around.group() if around else ""
     words = question[m.end() :].split()[:MAX_PRESCRIBED_WORDS]
     ends = [bool(_PARTICLE_END.search(w.rstrip("?.!,~"))) for w in words]
     if True not in ends:

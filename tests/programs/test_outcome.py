@@ -116,6 +116,8 @@ def test_the_not_in_corpus_route_ends_the_search():
 def test_a_word_nobody_knows_or_a_supplement_alone_is_a_medicine_the_corpus_lacks():
     # table: (words, named, supplements, corpus_speaks) -> the whole not-in-corpus answer
     assert uncovered_only(("리피토",), False)  # 리피토 먹는데 자몽주스 마셔도
+    # 안과에서 비가목스 받아서 … 렌즈: a prescribed medicine, and a word nobody knows, whatever else it asks
+    assert uncovered_only(("처방받은 약", "비가목스"), False, ("처방받은 약",), corpus_speaks=True)
     assert uncovered_only(("파브론",), False, (), corpus_speaks=True)  # 파브론 골드 감기에: a brand the corpus lacks
     assert not uncovered_only(("오메가3",), True, ("오메가3",))  # 아스피린 named: answer about it
     assert uncovered_only(("루테인",), False, ("루테인",))  # 루테인 효과: a supplement alone

@@ -49,6 +49,12 @@ def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind()
         ("약국에서 지은 가루약 남은거 먹어도 돼요", "약국에서 지은 가루약"),  # dispensed at a pharmacy
         ("약국에서 산 감기약 먹어도 돼요", ""),  # bought there: an over-the-counter medicine
         ("약봉투에 식후 30분이라고 써있는데 바로 먹어도 돼요", "약봉투에"),  # the dispensing envelope
+        ("피부과에서 소론도 받아서 먹는데 끊어도 돼요", "피부과에서 소론도 받아서"),  # the name between
+        ("동네 내과에서 약 받았는데 타이레놀 같이 먹어도 돼요", "내과에서 약 받았"),
+        ("항생제 일주일치 받았는데 다 먹어야 돼요", "일주일치 받"),  # a days' supply: dispensed
+        ("병원에서 3일분 약 받았어요", "병원에서 3일분 약 받았"),
+        ("내과에서 진료 받았는데 감기약 먹어도 돼요", ""),  # a consultation, no medicine
+        ("효과에서 차이 받았", ""),  # 효과 is no clinic
     ],
 )
 def test_a_medicine_the_question_says_a_clinic_gave_is_read_with_its_words(question, phrase):
