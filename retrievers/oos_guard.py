@@ -46,6 +46,12 @@ def guard(
     with no name and no rule it is about something else, however near its nearest passage (the dense path only).
     `about_medicine`: the scope model's probability; given, it decides the fused scorer's questions with no name and
     no rule, and the dense cuts are not read."""
+    decided = scorer == "fused" and not (has_names or has_rules) and about_medicine is not None
+    if decided and about_medicine < ABOUT_MEDICINE:  # whatever was found: no passage was searched by meaning
+        return True, (
+            "no drug name or symptom recognised, and the scope model reads it as about something else "
+            f"({about_medicine:.2f} < {ABOUT_MEDICINE})"
+        )
     if not has_hits:
         return True, "no document matched"
     if scorer != "fused":
@@ -56,12 +62,7 @@ def guard(
         return False, ""
     if has_names or has_rules:
         return False, ""
-    if about_medicine is not None:
-        if about_medicine < ABOUT_MEDICINE:
-            return True, (
-                "no drug name or symptom recognised, and the scope model reads it as about something else "
-                f"({about_medicine:.2f} < {ABOUT_MEDICINE})"
-            )
+    if decided:
         return False, ""
     cut = min_dense if has_sections else rescue_dense
     if relevance < cut:

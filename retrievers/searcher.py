@@ -73,6 +73,7 @@ class Gathered:
     morphemes: list[str] = field(default_factory=list)  # the query's own Kiwi tokens (no expansion terms)
     frame: QuestionFrame | None = None  # what the question asks (read while its embedding is computed)
     conditions: list[str] = field(default_factory=list)  # condition words of the 효능 sections it names (입술 …)
+    off_topic: bool = False  # the scope model alone blocks it: no embedding was made (dense scores all 0)
 
     @property
     def vague(self) -> bool:
@@ -168,7 +169,9 @@ class Searcher:
             qa.implied_sections = ["efcy"]  # 코피가 자주 나요: like a symptom a rule reads, it asks what helps
         timings["analyse_ms"] = _ms(t)
 
-        vector = self.dense.vector_later(qa, s.dense, self.lexicon, s.max_query_tokens)  # embeds meanwhile
+        # embeds meanwhile; not a question the scope model alone blocks, whose guard reads no dense score
+        off_topic = self.scope_model_decides(qa, conditions) and not self.about_medicine(qa.query)
+        vector = (lambda: None) if off_topic else self.dense.vector_later(qa, s.dense, self.lexicon, s.max_query_tokens)
 
         t = time.perf_counter()
         morphemes, q_tokens = query_tokens(
@@ -215,7 +218,7 @@ class Searcher:
         }
         timings["features_ms"] = _ms(t)
         return Gathered(
-            qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes, frame, conditions
+            qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes, frame, conditions, off_topic
         )
 
     def rank(self, gathered: Gathered, weights: dict | None = None, fusion: str | None = None) -> list[Hit]:
@@ -378,14 +381,7 @@ class Searcher:
         if self.embedder is None and not qa.names and not qa.expansions:
             return True, "no drug name or symptom recognised (dense vectors not built: run `yaksa index`)"
         top = hits[0].score if hits else 0.0
-        has_rules = (
-            bool(qa.expansions)
-            or qa.says_medicine
-            or names_a_known_kind(qa.query, self.class_products, self.lexicon)
-            or bool(supplement_words(qa.query, self.names))  # 루테인, 오메가3: taken like medicine, not in the corpus
-            # 입술이 부르텄어요: a condition the 효능 sections name (the scope model reads such questions whole)
-            or (bool(g.conditions) and not s.scope_model)
-        )
+        has_rules = self.kept_by_rules(qa, g.conditions)
         model = s.scope_model and not reranked and not (qa.names or has_rules)
         return guard(
             self.scorer if reranked else "fused",
@@ -403,6 +399,28 @@ class Searcher:
             elsewhere=not (qa.names or has_rules) and not model and self.about_elsewhere(qa.query),
             about_medicine=load_scope_model().probability(qa.query) if model else None,
         )
+
+    def kept_by_rules(self, qa, conditions) -> bool:
+        """Whether a rule keeps the question in scope: a symptom rule, 약 or a kind of medicine said, a supplement
+        (루테인, 오메가3: taken like medicine, not in the corpus), or, with the scope model off, a condition the 효능
+        sections name (입술이 부르텄어요)."""
+        return (
+            bool(qa.expansions)
+            or qa.says_medicine
+            or names_a_known_kind(qa.query, self.class_products, self.lexicon)
+            or bool(supplement_words(qa.query, self.names))
+            or (bool(conditions) and not self.settings.scope_model)
+        )
+
+    def scope_model_decides(self, qa, conditions) -> bool:
+        """Whether the scope model alone decides the question's scope: it is on, no reranker scores the hits, and
+        no name or rule keeps the question."""
+        s = self.settings
+        return s.scope_model and self.reranker is None and not qa.names and not self.kept_by_rules(qa, conditions)
+
+    def about_medicine(self, query: str) -> bool:
+        """The scope model reads `query` as about medicines (`retrievers.scope_model`)."""
+        return load_scope_model().about_medicine(query)
 
     def about_elsewhere(self, query: str) -> bool:
         """Every noun of `query` is one no leaflet uses (`retrievers.condition_words.about_elsewhere`)."""

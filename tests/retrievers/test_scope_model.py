@@ -90,3 +90,13 @@ def test_a_name_or_a_rule_keeps_a_question_whatever_the_model_reads(searcher):
     """The model decides only what names and symptom rules leave: 게보린 keeps a question worded like chit-chat."""
     assert not load_scope_model().about_medicine("게보린 ㅋㅋㅋ")
     assert not searcher.retrieve("게보린 ㅋㅋㅋ").out_of_scope
+
+
+def test_a_question_the_model_alone_blocks_is_not_embedded(searcher):
+    """Its guard reads no dense score, so the ~15 ms embedding is not made (bench/retrieval.py's p95)."""
+    blocked = searcher.gather("파마 얼마나 유지돼요")
+    assert blocked.off_topic and blocked.relevance == 0.0 and not any(blocked.raw["dense"])
+    kept = searcher.gather("콧속이 헐었어요")  # no name, no rule, in scope by the model: searched by meaning
+    assert not kept.off_topic and kept.relevance > 0.5
+    named = searcher.gather("게보린 파마")  # a name keeps it whatever the model reads
+    assert not named.off_topic
