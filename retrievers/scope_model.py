@@ -27,11 +27,12 @@ import functools
 import hashlib
 import json
 import math
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from retrievers.char_ngrams import tfidf_weights
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL_PATH = Path(__file__).parent / "data" / "scope_model.json"
@@ -42,27 +43,6 @@ MIN_DF = 2  # an n-gram of one training question alone says nothing general
 C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
 FOLDS = 5
 ABOUT_MEDICINE = 0.5  # the model's own boundary (classes balanced in fitting): at or above, about medicines
-
-
-def char_wb_ngrams(text: str, lo: int = NGRAMS[0], hi: int = NGRAMS[1]) -> list[str]:
-    """Character n-grams within words, each word padded with a space, as scikit-learn's ``char_wb`` analyzer makes
-    them (lowercased, runs of white space read as one).
-
-    >>> char_wb_ngrams("콧속 헐", 2, 2)
-    [' 콧', '콧속', '속 ', ' 헐', '헐 ']
-    """
-    out: list[str] = []
-    for word in text.lower().split():
-        w = f" {word} "
-        for n in range(lo, hi + 1):
-            offset = 0
-            out.append(w[offset : offset + n])
-            while offset + n < len(w):
-                offset += 1
-                out.append(w[offset : offset + n])
-            if offset == 0:  # a word shorter than n: counted once
-                break
-    return out
 
 
 @dataclass(frozen=True)
@@ -77,14 +57,8 @@ class ScopeModel:
 
     def probability(self, question: str) -> float:
         """The model's probability that `question` is about medicines, symptoms or the body (0–1)."""
-        counts = Counter(g for g in char_wb_ngrams(question, *self.ngrams) if g in self.columns)
-        if not counts:
-            return 1.0 / (1.0 + math.exp(-self.intercept))
-        cols = np.fromiter((self.columns[g] for g in counts), dtype=np.int64, count=len(counts))
-        tf = 1.0 + np.log(np.fromiter(counts.values(), dtype=np.float64, count=len(counts)))  # sublinear TF
-        weights = tf * self.idf[cols]
-        norm = float(np.linalg.norm(weights))
-        score = self.intercept + (float(weights @ self.coef[cols]) / norm if norm else 0.0)
+        cols, weights = tfidf_weights(question, self.columns, self.idf, self.ngrams)
+        score = self.intercept + float(weights @ self.coef[cols])
         return 1.0 / (1.0 + math.exp(-score))
 
     def about_medicine(self, question: str) -> bool:

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from retrievers import scope_model
-from retrievers.scope_model import MODEL_PATH, ROOT, ScopeModel, char_wb_ngrams, fit, load_scope_model, read_questions
+from retrievers.char_ngrams import char_wb_ngrams
+from retrievers.scope_model import MODEL_PATH, ROOT, ScopeModel, fit, load_scope_model, read_questions
 
 EVALUATION_SETS = (
     "trainsets/scope/probe.jsonl",

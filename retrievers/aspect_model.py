@@ -1,0 +1,210 @@
+"""Which aspects does a question ask? A learned multi-label model over its characters, read beside the reader's rules.
+
+The no-LM reader (`retrievers.question_frame.read_aspects`) finds an aspect from the words that mark it; a question
+often asks a second one in words no rule lists (몇 시간 있다가 또 먹여도 asks a dose interval; 끊어도 되나요 how long
+to take it). This model reads them from the question's characters: one logistic regression per aspect over TF-IDF
+character 1–3-grams within words, fitted on questions written for the project (``trainsets/aspects/``: each labelled
+with the aspects it asks, none of them an evaluated question, and fitting leaves out any within a 0.8 similarity
+ratio of one: the real-question, retrieval, QA and scope sets), with
+classes weighted to balance and one C for all aspects chosen by 5-fold cross-validated log loss.
+
+The fitted model ships as JSON (``data/aspect_model.json``) and is read without scikit-learn or pickle;
+``python -m retrievers.aspect_model`` fits it again (scikit-learn) and records the training files' SHA-256.
+
+Example:
+    >>> model = load_aspect_model()
+    >>> model.asked("아기 해열제 몇 시간 있다가 또 먹여도 돼요?")[:2]
+    ['child_use', 'dosage']
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from retrievers.char_ngrams import tfidf_weights
+
+ROOT = Path(__file__).resolve().parents[1]
+MODEL_PATH = Path(__file__).parent / "data" / "aspect_model.json"
+TRAIN_DIR = ROOT / "trainsets" / "aspects"
+NGRAMS = (1, 3)
+MIN_DF = 2
+C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0)
+FOLDS = 5
+ASKED = 0.5  # each aspect's own boundary (classes balanced in fitting): at or above, the question asks it
+
+
+@dataclass(frozen=True)
+class AspectModel:
+    """The fitted model: each n-gram's column and IDF, and per aspect a coefficient row and an intercept."""
+
+    aspects: tuple[str, ...]
+    columns: dict[str, int]
+    idf: np.ndarray
+    coef: np.ndarray  # aspects x n-grams
+    intercepts: np.ndarray
+    ngrams: tuple[int, int] = NGRAMS
+
+    def probabilities(self, question: str) -> dict[str, float]:
+        """Each aspect's probability that `question` asks it (0–1)."""
+        cols, weights = tfidf_weights(question, self.columns, self.idf, self.ngrams)
+        scores = self.intercepts + self.coef[:, cols] @ weights
+        return {a: 1.0 / (1.0 + math.exp(-float(s))) for a, s in zip(self.aspects, scores, strict=True)}
+
+    def asked(self, question: str, threshold: float = ASKED) -> list[str]:
+        """The aspects `question` asks by the model, most probable first."""
+        p = self.probabilities(question)
+        return sorted((a for a in self.aspects if p[a] >= threshold), key=lambda a: -p[a])
+
+    @classmethod
+    def from_dict(cls, data: dict) -> AspectModel:
+        return cls(
+            tuple(data["aspects"]),
+            {g: i for i, g in enumerate(data["vocabulary"])},
+            np.asarray(data["idf"], dtype=np.float64),
+            np.asarray(data["coef"], dtype=np.float64),
+            np.asarray(data["intercepts"], dtype=np.float64),
+            tuple(data["ngrams"]),
+        )
+
+
+@functools.lru_cache(maxsize=1)
+def load_aspect_model(path: str | Path = MODEL_PATH) -> AspectModel:
+    """The shipped model (``data/aspect_model.json``)."""
+    return AspectModel.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+def training_files(folder: Path = TRAIN_DIR) -> list[Path]:
+    return sorted(folder.glob("train*.jsonl"))
+
+
+def read_labelled(paths: list[Path]) -> list[dict]:
+    rows = []
+    for path in paths:
+        rows += [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return rows
+
+
+EVALUATION_SETS = (
+    "trainsets/real_questions/dev.jsonl",
+    "trainsets/real_questions/test.jsonl",
+    "trainsets/retrieval/dev.jsonl",
+    "trainsets/retrieval/test.jsonl",
+    "trainsets/qa/dev.jsonl",
+    "trainsets/scope/probe.jsonl",
+    "trainsets/scope/off_topic.jsonl",
+)
+NEAR = 0.8  # a training question this similar to an evaluated one (difflib ratio) is left out of fitting
+
+
+def far_from(rows: list[dict], evaluated: list[str], near: float = NEAR) -> list[dict]:
+    """`rows` less those whose question is within `near` (difflib's ratio) of an evaluated question: a question
+    people often ask can be written alike by chance, and the measured sets must stay unseen.
+
+    >>> far_from([{"question": "지르텍 아침에 먹어요?"}, {"question": "파스 샤워"}], ["지르텍은 아침에 먹어요?"])
+    [{'question': '파스 샤워'}]
+    """
+    from difflib import SequenceMatcher
+
+    def close(a: str, b: str) -> bool:
+        m = SequenceMatcher(None, a, b)
+        return m.real_quick_ratio() > near and m.quick_ratio() > near and m.ratio() > near
+
+    return [r for r in rows if not any(close(r["question"], q) for q in evaluated)]
+
+
+def fit(rows: list[dict], aspects, c_grid=C_GRID, folds: int = FOLDS) -> dict:
+    """Fit one logistic regression per aspect of `aspects` on `rows` (``question``, ``aspects``); one C for all by
+    `folds`-fold cross-validated log loss, averaged over the aspects. Returns the JSON-ready model."""
+    from sklearn.feature_extraction.text import TfidfVectorizer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import log_loss
+    from sklearn.model_selection import KFold, cross_val_predict
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.pipeline import make_pipeline
+
+    aspects = list(aspects)
+    texts = [r["question"] for r in rows]
+    labels = np.array([[a in r["aspects"] for a in aspects] for r in rows], dtype=int)
+
+    def pipeline(c: float):
+        return make_pipeline(
+            TfidfVectorizer(analyzer="char_wb", ngram_range=NGRAMS, sublinear_tf=True, min_df=MIN_DF),
+            OneVsRestClassifier(LogisticRegression(C=c, max_iter=5000, class_weight="balanced")),
+        )
+
+    splits = KFold(folds, shuffle=True, random_state=0)
+    losses = {}
+    for c in c_grid:
+        p = cross_val_predict(pipeline(c), texts, labels, cv=splits, method="predict_proba")
+        per = [log_loss(labels[:, j], p[:, j], labels=[0, 1]) for j in range(len(aspects))]
+        losses[c] = round(float(np.mean(per)), 4)
+    best = min(c_grid, key=lambda c: (losses[c], c))
+    model = pipeline(best).fit(texts, labels)
+    vectorizer, ovr = model[0], model[1]
+    vocabulary = sorted(vectorizer.vocabulary_, key=vectorizer.vocabulary_.get)
+    return {
+        "aspects": aspects,
+        "ngrams": list(NGRAMS),
+        "min_df": MIN_DF,
+        "C": best,
+        "cv_log_loss": {str(c): v for c, v in losses.items()},
+        "vocabulary": vocabulary,
+        "idf": [round(float(v), 6) for v in vectorizer.idf_],
+        "coef": [[round(float(v), 6) for v in est.coef_[0]] for est in ovr.estimators_],
+        "intercepts": [round(float(est.intercept_[0]), 6) for est in ovr.estimators_],
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    from retrievers.question_frame import ASPECTS
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
+    args = parser.parse_args(argv)
+    paths = training_files()
+    try:
+        rows = read_labelled(paths)
+    except (OSError, json.JSONDecodeError) as e:
+        raise SystemExit(f"retrievers.aspect_model: error: cannot read the training questions: {e}") from None
+    unknown = sorted({a for r in rows for a in r.get("aspects", ()) if a not in ASPECTS})
+    if not paths or unknown or any("question" not in r or "aspects" not in r for r in rows):
+        raise SystemExit(
+            f"retrievers.aspect_model: error: {TRAIN_DIR} needs train*.jsonl rows with a question and known aspects"
+            + (f" (unknown: {', '.join(unknown)})" if unknown else "")
+        )
+    evaluated = [
+        json.loads(line)["question"]
+        for path in EVALUATION_SETS
+        if (ROOT / path).exists()
+        for line in (ROOT / path).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    kept = far_from(rows, evaluated)
+    data = {
+        "version": 1,
+        "trained_on": {p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths},
+        "n": len(kept),
+        "left_out_near_evaluated": len(rows) - len(kept),
+        **fit(kept, ASPECTS),
+    }
+    try:
+        args.out.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
+    except OSError as e:
+        raise SystemExit(f"retrievers.aspect_model: error: cannot write {args.out}: {e}") from None
+    print(
+        f"aspect model: {len(kept)} labelled questions ({len(rows) - len(kept)} left out as near an evaluated one), "
+        f"{len(ASPECTS)} aspects; C={data['C']} (5-fold mean log loss "
+        f"{data['cv_log_loss'][str(data['C'])]}), {len(data['vocabulary'])} n-grams -> {args.out}"
+    )
+
+
+if __name__ == "__main__":
+    main()
