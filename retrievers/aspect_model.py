@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from retrievers.aspect_names import ASPECTS
 from retrievers.char_ngrams import tfidf_weights
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -164,8 +165,6 @@ def fit(rows: list[dict], aspects, c_grid=C_GRID, folds: int = FOLDS) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from retrievers.question_frame import ASPECTS
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
     args = parser.parse_args(argv)

@@ -21,17 +21,13 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from retrievers.aspect_model import load_aspect_model
+from retrievers.aspect_names import ASPECTS
 from retrievers.aspects import load_vocabulary, medicine_amount
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, read_population
 from retrievers.sound_alike import sound_alike
 
-ASPECTS = (
-    "efficacy dosage how_to_take timing_food missed_dose duration onset side_effects cautions contraindication "
-    "interactions alcohol food_drink driving pregnancy breastfeeding child_use elderly storage expiry comparison "
-    "overdose smoking washing".split()
-)
 POPULATION_ASPECTS = frozenset(GROUP_ASPECT.values())
 # a leaflet section (or DUR rule type) asked -> the aspect it answers
 SECTION_ASPECT = {
