@@ -5,10 +5,12 @@ kind of medicine, or names a supplement. The questions left — 허벅지 안쪽
 were decided by a cosine cut on the nearest passage, set on one dev set; it kept 팔굽혀펴기 하루 몇 개 (0.889) and
 refused 콧속이 헐었어요 (0.866). This model decides them instead: a logistic regression over TF-IDF character 1–3-grams
 within words (Korean topic words are a few syllables: 파마, 미용, 콧속, 쓰라), fitted on questions written for the
-project (``trainsets/scope/train_in_scope.jsonl``: symptom statements, kinds of medicine, brands, misspelt and
-colloquial; ``train_off_topic.jsonl``: everyday requests, health-adjacent ones and words medicine talk also uses),
+project (``trainsets/scope/train_in_scope*.jsonl``: symptom statements, kinds of medicine, brands, misspelt and
+colloquial, complaints told in everyday settings; ``train_off_topic*.jsonl``: everyday requests, health-adjacent ones
+and words medicine talk also uses),
 with classes weighted to balance and C chosen by 5-fold cross-validated log loss. The probe, off-topic and retrieval
-sets it is measured on are not among them.
+sets it is measured on are not among them, and fitting leaves out any training question within a 0.8 similarity ratio
+of an evaluated one (`retrievers.unseen`).
 
 The fitted model ships as JSON (``data/scope_model.json``: n-gram vocabulary, IDF, coefficients) and is read without
 scikit-learn or pickle; ``python -m retrievers.scope_model`` fits it again (scikit-learn) and records the training
@@ -33,11 +35,13 @@ from pathlib import Path
 import numpy as np
 
 from retrievers.char_ngrams import tfidf_weights
+from retrievers.unseen import evaluated_questions, far_from
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL_PATH = Path(__file__).parent / "data" / "scope_model.json"
-TRAIN_IN = ROOT / "trainsets" / "scope" / "train_in_scope.jsonl"
-TRAIN_OUT = ROOT / "trainsets" / "scope" / "train_off_topic.jsonl"
+SCOPE_DIR = ROOT / "trainsets" / "scope"
+TRAIN_IN = "train_in_scope*.jsonl"  # every batch of questions about medicines, symptoms or the body
+TRAIN_OUT = "train_off_topic*.jsonl"  # every batch about anything else
 NGRAMS = (1, 3)
 MIN_DF = 2  # an n-gram of one training question alone says nothing general
 C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0, 300.0)
@@ -82,8 +86,16 @@ def load_scope_model(path: str | Path = MODEL_PATH) -> ScopeModel:
     return ScopeModel.from_dict(json.loads(Path(path).read_text(encoding="utf-8")))
 
 
-def read_questions(path: Path) -> list[str]:
-    return [json.loads(line)["question"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+def training_files(pattern: str, folder: Path = SCOPE_DIR) -> list[Path]:
+    return sorted(folder.glob(pattern))
+
+
+def read_questions(paths) -> list[str]:
+    """The questions of one JSONL file or of several, in order."""
+    out: list[str] = []
+    for path in [paths] if isinstance(paths, Path) else paths:
+        out += [json.loads(line)["question"] for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return out
 
 
 def fit(inside: list[str], outside: list[str], c_grid=C_GRID, folds: int = FOLDS) -> dict:
@@ -130,16 +142,25 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
     args = parser.parse_args(argv)
     try:
-        inside, outside = read_questions(TRAIN_IN), read_questions(TRAIN_OUT)
+        files_in, files_out = training_files(TRAIN_IN), training_files(TRAIN_OUT)
+        if not files_in or not files_out:
+            raise OSError(f"no {TRAIN_IN} or {TRAIN_OUT} in {SCOPE_DIR}")
+        inside, outside = read_questions(files_in), read_questions(files_out)
+        evaluated = evaluated_questions()
     except (OSError, json.JSONDecodeError, KeyError) as e:
         raise SystemExit(f"retrievers.scope_model: error: cannot read the training questions: {e}") from None
+    written = len(inside) + len(outside)
+    inside, outside = (
+        [r["question"] for r in far_from([{"question": q} for q in qs], evaluated)] for qs in (inside, outside)
+    )
     data = {
         "version": 1,
         "trained_on": {
-            p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in (TRAIN_IN, TRAIN_OUT)
+            p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in files_in + files_out
         },
         "n_in": len(inside),
         "n_out": len(outside),
+        "left_out_near_evaluated": written - len(inside) - len(outside),
         **fit(inside, outside),
     }
     try:
@@ -147,7 +168,8 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as e:
         raise SystemExit(f"retrievers.scope_model: error: cannot write {args.out}: {e}") from None
     print(
-        f"scope model: {len(inside)} questions about medicines, {len(outside)} about anything else; "
+        f"scope model: {len(inside)} questions about medicines, {len(outside)} about anything else "
+        f"({data['left_out_near_evaluated']} left out as near an evaluated one); "
         f"C={data['C']} (5-fold log loss {data['cv_log_loss'][str(data['C'])]}), {len(data['vocabulary'])} n-grams "
         f"-> {args.out}"
     )

@@ -76,5 +76,7 @@ def test_a_rule_covered_question_is_not_embedded_but_gets_dense_scores(mini_inde
     assert embedder.texts_embedded == before  # the rules' stored vectors, no embedding at query time
     assert g.relevance > 0.0
     assert any(v != 0.0 for v in g.raw["dense"])
-    s.gather("오늘 저녁 뭐 먹지")  # no name, no rule: the question itself is embedded
+    s.gather("콧속이 헐었어요")  # no name, no rule, about the body by the scope model: the question itself is embedded
+    assert embedder.texts_embedded == before + 1
+    s.gather("오늘 저녁 뭐 먹지")  # no name, no rule, about something else: blocked by the model, not embedded
     assert embedder.texts_embedded == before + 1

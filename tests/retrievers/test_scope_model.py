@@ -13,7 +13,7 @@ import pytest
 
 from retrievers import scope_model
 from retrievers.char_ngrams import char_wb_ngrams
-from retrievers.scope_model import MODEL_PATH, ROOT, ScopeModel, fit, load_scope_model, read_questions
+from retrievers.scope_model import MODEL_PATH, ROOT, TRAIN_OUT, ScopeModel, fit, load_scope_model, read_questions
 
 EVALUATION_SETS = (
     "trainsets/scope/probe.jsonl",
@@ -28,8 +28,8 @@ EVALUATION_SETS = (
 def test_the_json_model_scores_as_scikit_learn_does():
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    inside = read_questions(scope_model.TRAIN_IN)[:120]
-    outside = read_questions(scope_model.TRAIN_OUT)[:200]
+    inside = read_questions(scope_model.training_files(scope_model.TRAIN_IN))[:120]
+    outside = read_questions(scope_model.training_files(scope_model.TRAIN_OUT))[:200]
     data = fit(inside, outside, c_grid=(10.0,), folds=3)
     ours = ScopeModel.from_dict(data)
     vectorizer = TfidfVectorizer(analyzer="char_wb", ngram_range=(1, 3), sublinear_tf=True, min_df=2)
@@ -50,7 +50,10 @@ def test_the_shipped_model_was_fitted_on_the_shipped_training_files_with_its_bes
         )
     losses = {float(c): v for c, v in data["cv_log_loss"].items()}
     assert data["C"] == min(losses, key=losses.get)
-    assert data["n_in"] == len(read_questions(scope_model.TRAIN_IN))
+    written = read_questions(scope_model.training_files(scope_model.TRAIN_IN) + scope_model.training_files(TRAIN_OUT))
+    assert data["n_in"] + data["n_out"] + data["left_out_near_evaluated"] == len(written)
+    files = scope_model.training_files(scope_model.TRAIN_IN) + scope_model.training_files(scope_model.TRAIN_OUT)
+    assert set(data["trained_on"]) == {p.relative_to(ROOT).as_posix() for p in files}
 
 
 def test_no_training_question_is_one_the_guard_is_measured_on():
@@ -59,7 +62,8 @@ def test_no_training_question_is_one_the_guard_is_measured_on():
             "".join(json.loads(line)["question"].split()) for line in (ROOT / path).read_text().splitlines() if line
         }
 
-    training = squashed("trainsets/scope/train_in_scope.jsonl") | squashed("trainsets/scope/train_off_topic.jsonl")
+    files = scope_model.training_files(scope_model.TRAIN_IN) + scope_model.training_files(scope_model.TRAIN_OUT)
+    training = set().union(*(squashed(p.relative_to(ROOT)) for p in files))
     for path in EVALUATION_SETS:
         assert not training & squashed(path), path
 

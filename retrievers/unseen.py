@@ -1,0 +1,48 @@
+"""The questions the project is measured on, and keeping training questions away from them.
+
+Training questions for the learned models (`retrievers.scope_model`, `retrievers.aspect_model`) are written for the
+project; a question people often ask can still come out alike by chance. Fitting leaves out any training question
+within `NEAR` (difflib's ratio) of an evaluated one, so the measured sets stay unseen.
+
+Example:
+    >>> far_from([{"question": "지르텍 아침에 먹어요?"}, {"question": "파스 샤워"}], ["지르텍은 아침에 먹어요?"])
+    [{'question': '파스 샤워'}]
+"""
+
+from __future__ import annotations
+
+import json
+from difflib import SequenceMatcher
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+EVALUATION_SETS = (
+    "trainsets/real_questions/dev.jsonl",
+    "trainsets/real_questions/test.jsonl",
+    "trainsets/retrieval/dev.jsonl",
+    "trainsets/retrieval/test.jsonl",
+    "trainsets/qa/dev.jsonl",
+    "trainsets/scope/probe.jsonl",
+    "trainsets/scope/off_topic.jsonl",
+)
+NEAR = 0.8  # a training question this similar to an evaluated one (difflib ratio) is left out of fitting
+
+
+def evaluated_questions(root: Path = ROOT) -> list[str]:
+    """Every question of the evaluation sets there are under `root`."""
+    out: list[str] = []
+    for path in EVALUATION_SETS:
+        if (root / path).exists():
+            lines = (root / path).read_text(encoding="utf-8").splitlines()
+            out += [json.loads(line)["question"] for line in lines if line.strip()]
+    return out
+
+
+def far_from(rows: list[dict], evaluated: list[str], near: float = NEAR) -> list[dict]:
+    """`rows` less those whose ``question`` is within `near` of an evaluated question."""
+
+    def close(a: str, b: str) -> bool:
+        m = SequenceMatcher(None, a, b)
+        return m.real_quick_ratio() > near and m.quick_ratio() > near and m.ratio() > near
+
+    return [r for r in rows if not any(close(r["question"], q) for q in evaluated)]
