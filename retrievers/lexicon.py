@@ -38,6 +38,7 @@ class Lexicon:
     condition_words: tuple[str, ...] = ()
     _memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # see _matched
     _rule_memo: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # see _rules_in
+    _by_start: dict = field(default_factory=dict, compare=False, hash=False, repr=False)  # see _rules_in
 
     @classmethod
     def from_files(cls, expansion: Path, intents: Path) -> Lexicon:
@@ -66,9 +67,18 @@ class Lexicon:
     def _rules_in(self, q: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
         """The expansion rules one of whose words is in `q` (already space-stripped), in rule order, remembered for
         recent texts: a question is read by retrieval, the frame and the answer, each asking the rules again."""
-        return remembered(
-            self._rule_memo, q, lambda: tuple(r for r in self.expansion_rules if any(m and m in q for m in r[0])), MEMO
-        )
+        return remembered(self._rule_memo, q, lambda: self._rules_found(q), MEMO)
+
+    def _rules_found(self, q: str) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        """The rules one of whose words is in `q`: only the words starting with one of `q`'s characters are tried
+        (the words indexed by their first character once)."""
+        if not self._by_start:
+            for i, (words, _) in enumerate(self.expansion_rules):
+                for w in words:
+                    if w:
+                        self._by_start.setdefault(w[0], []).append((w, i))
+        found = {i for ch in set(q) for w, i in self._by_start.get(ch, ()) if w in q}
+        return tuple(self.expansion_rules[i] for i in sorted(found))
 
     def expand(self, query: str) -> list[str]:
         """Terms to add to the search query, in rule order, without duplicates or terms already present."""

@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
@@ -466,12 +467,30 @@ class NameIndex:
             return False
         if strip_suffix(word, FORM_SUFFIXES, min_left=1) != word:
             return False  # 목스프레이: a kind of medicine by its form, not one product's name
-        if not hasattr(self, "_inside_text"):
-            self._inside_text = sorted({*self.products, *self.ingredients})
-        keys = [k for k in self._inside_text if word in k and not k.startswith(word)]
+        keys = self._keys_holding(word, INSIDE_MAX + 1)
         if not keys or len(keys) > INSIDE_MAX:
             return False
         return any([self._take(k, found) for k in keys])
+
+    def _keys_holding(self, word: str, most: int) -> list[str]:
+        """The product and ingredient keys (in sorted order) that hold `word` after their start, up to `most`: one
+        search of the keys joined by newlines, each found place mapped back to its key."""
+        if not hasattr(self, "_inside_text"):
+            keys = sorted({*self.products, *self.ingredients})
+            self._inside_text = (
+                keys,
+                "\n".join(keys),
+                list(itertools.accumulate((len(k) + 1 for k in keys), initial=0)),
+            )
+        keys, joined, starts = self._inside_text
+        out: list[str] = []
+        at = joined.find(word)
+        while at >= 0 and len(out) < most:
+            i = bisect.bisect_right(starts, at) - 1
+            if at > starts[i]:  # inside the key, not at its start (a key starting with it is no such name)
+                out.append(keys[i])
+            at = joined.find(word, starts[i + 1])
+        return out
 
     def brands_before_extensions(self, query: str, is_noun=lambda word: True) -> list[str]:
         """Words written right before a word product names add after their brand (`extends_names`: 플러스, 골드; not a

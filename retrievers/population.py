@@ -153,6 +153,8 @@ def _occurs(word: str, squashed: str, not_inside: dict[str, tuple[str, ...]], sp
     >>> _occurs("고2", "고2아들", {}, "고2 아들"), _occurs("고2", "먹고2시간", {}, "먹고 2시간")
     (True, False)
     """
+    if word not in squashed:
+        return False
     if any(c.isdigit() for c in word) and not re.search(rf"(?<![가-힣]){re.escape(word)}(?!\d)", spaced):
         return False
     start = squashed.find(word)
@@ -164,7 +166,8 @@ def _occurs(word: str, squashed: str, not_inside: dict[str, tuple[str, ...]], sp
 
 
 def read_population(question: str, names=()) -> Population:
-    """The group a question is about. `names` are recognised product names to cut out first (아이엔점안액 is no child).
+    """The group a question is about. `names` are recognised product names to cut out first (아이엔점안액 is no child);
+    remembered for recent questions (retrieval, the frame and the answer each ask).
 
     >>> read_population("임신 12주인데 감기약 먹어도 돼요")
     Population(group='pregnant', detail='임신')
@@ -173,6 +176,11 @@ def read_population(question: str, names=()) -> Population:
     >>> read_population("애기한테 멀미약 먹여도 되나").group
     'infant'
     """
+    return _read_population(question, tuple(names))
+
+
+@functools.lru_cache(maxsize=1024)
+def _read_population(question: str, names: tuple[str, ...]) -> Population:
     vocab = _vocabulary()
     squashed = "".join(question.split()).lower()
     for name in sorted(names, key=len, reverse=True):

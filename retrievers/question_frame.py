@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import asdict, dataclass, field
 
@@ -521,6 +522,12 @@ def kind_readings(question: str) -> dict[str, str]:
     >>> kind_readings("소화재 빈속에 먹어도 되나")
     {'소화제': '소화재'}
     """
+    return dict(_kind_readings(question))
+
+
+@functools.lru_cache(maxsize=1024)
+def _kind_readings(question: str) -> tuple[tuple[str, str], ...]:
+    """`kind_readings`, remembered for recent questions (retrieval, the frame and the answer each ask)."""
     out: dict[str, str] = {}
     for token in re.findall(r"[가-힣A-Za-z0-9]+", question):
         for written in (token, _JOSA.sub("", token)):
@@ -530,7 +537,7 @@ def kind_readings(question: str) -> dict[str, str]:
             ):
                 out.setdefault(word, written)
                 break
-    return out
+    return tuple(out.items())
 
 
 def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: bool, keys=()) -> tuple[str, ...]:
