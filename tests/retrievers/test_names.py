@@ -309,3 +309,14 @@ def test_a_word_before_a_brand_extension_that_begins_no_name_is_a_brand_the_corp
     assert names.brands_before_extensions("인사돌 플러스는 하루에 몇 알 먹어요?") == ["인사돌"]
     assert names.brands_before_extensions("타이레놀 플러스 먹어도 돼요") == []
     assert names.brands_before_extensions("비타민 골드 먹어도 돼요") == []
+
+
+def test_the_keys_holding_a_word_are_those_a_scan_of_every_key_finds(names):
+    """`_keys_holding` searches the keys joined once; it finds what a scan of every key finds, in the same order:
+    keys holding the word after their start, none that starts with it."""
+    keys = sorted({*names.products, *names.ingredients})
+    words = {k[i : i + n] for k in keys[::7] for n in (2, 3, 4) for i in (0, 1, len(k) // 2) if len(k) > i + n}
+    assert len(words) > 500
+    for word in words:
+        assert names._keys_holding(word, 10**6) == [k for k in keys if word in k and not k.startswith(word)], word
+    assert len(names._keys_holding("정", 3)) == 3  # stops at the number asked for

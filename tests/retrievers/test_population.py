@@ -75,3 +75,11 @@ def test_a_babys_age_counted_by_its_first_birthday_or_hundredth_day():
     assert 0.25 < low < high < 0.4
     assert stated_ages("돌아가신 할머니가 드시던 약") is None  # 돌 begins another word
     assert read_population("돌 지난 아기 감기약").group == "infant"
+
+
+def test_who_a_question_is_about_is_read_the_same_when_remembered():
+    from retrievers.population import read_population
+
+    first = read_population("아이엔 점안액 렌즈 끼고 넣어도 돼요", names=["아이엔"])
+    assert first.group is None and read_population("아이엔 점안액 렌즈 끼고 넣어도 돼요", names=["아이엔"]) == first
+    assert read_population("아이엔 점안액 렌즈 끼고 넣어도 돼요").group == "child"  # the names given are part of it
