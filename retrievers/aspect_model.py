@@ -144,6 +144,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
     args = parser.parse_args(argv)
+    if not args.out.parent.is_dir():  # said before minutes of fitting, not after
+        raise SystemExit(f"retrievers.aspect_model: error: cannot write {args.out}: no folder {args.out.parent}")
     paths = training_files()
     try:
         rows = read_labelled(paths)

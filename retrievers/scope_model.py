@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
     args = parser.parse_args(argv)
+    if not args.out.parent.is_dir():  # said before minutes of fitting, not after
+        raise SystemExit(f"retrievers.scope_model: error: cannot write {args.out}: no folder {args.out.parent}")
     try:
         files_in, files_out = training_files(TRAIN_IN), training_files(TRAIN_OUT)
         if not files_in or not files_out:

@@ -80,3 +80,14 @@ def test_an_aspect_the_model_is_sure_of_leads_a_generic_one_the_rules_read():
     question = "연고 바르고 수영장 가도 돼요?"
     assert read_frame(question, names, lexicon, learned=False).aspects[0] == "efficacy"
     assert read_frame(question, names, lexicon).aspects[0] == "washing"
+
+
+@pytest.mark.parametrize("module", ["retrievers.aspect_model", "retrievers.scope_model"])
+def test_refitting_into_a_folder_that_is_not_there_says_so_in_one_line_before_fitting(module, tmp_path):
+    import subprocess
+    import sys
+
+    out = tmp_path / "missing" / "model.json"
+    done = subprocess.run([sys.executable, "-m", module, "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0 and not out.exists()
+    assert done.stderr.strip() == f"{module}: error: cannot write {out}: no folder {out.parent}"
