@@ -19,18 +19,18 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import functools
-import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from retrievers.aspect_names import ASPECTS
 from retrievers.char_ngrams import tfidf_weights
+from retrievers.memo import remembered
+from retrievers.refit import digests, fail, parse_out, write_model
 from retrievers.unseen import evaluated_questions, far_from
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +40,7 @@ NGRAMS = (1, 3)
 MIN_DF = 2
 C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 5
+MEMO = 1024  # questions remembered
 ASKED = 0.5  # each aspect's own boundary: at or above, the question asks it
 # probabilities as the data has them: with classes weighted to balance, a rare aspect was read into common wording
 # (두통에 먹는 약: interactions 0.84) and the 5-fold log loss was higher (0.0605 against 0.0583)
@@ -56,12 +57,21 @@ class AspectModel:
     coef: np.ndarray  # aspects x n-grams
     intercepts: np.ndarray
     ngrams: tuple[int, int] = NGRAMS
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def probabilities(self, question: str) -> dict[str, float]:
-        """Each aspect's probability that `question` asks it (0–1)."""
+        """Each aspect's probability that `question` asks it (0–1), remembered for recent questions (retrieval, the
+        program and the answer each read the frame)."""
+        return dict(remembered(self._memo, question, lambda: self._probabilities(question), MEMO))
+
+    def forget(self) -> None:
+        """Drop the questions remembered (a benchmark times each question as a new one)."""
+        self._memo.clear()
+
+    def _probabilities(self, question: str) -> tuple[tuple[str, float], ...]:
         cols, weights = tfidf_weights(question, self.columns, self.idf, self.ngrams)
         scores = self.intercepts + self.coef[:, cols] @ weights
-        return {a: 1.0 / (1.0 + math.exp(-float(s))) for a, s in zip(self.aspects, scores, strict=True)}
+        return tuple((a, 1.0 / (1.0 + math.exp(-float(s)))) for a, s in zip(self.aspects, scores, strict=True))
 
     def asked(self, question: str, threshold: float = ASKED) -> list[str]:
         """The aspects `question` asks by the model, most probable first."""
@@ -141,34 +151,30 @@ def fit(rows: list[dict], aspects, c_grid=C_GRID, folds: int = FOLDS) -> dict:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
-    args = parser.parse_args(argv)
-    if not args.out.parent.is_dir():  # said before minutes of fitting, not after
-        raise SystemExit(f"retrievers.aspect_model: error: cannot write {args.out}: no folder {args.out.parent}")
+    module = "retrievers.aspect_model"
+    args = parse_out(argv, module, MODEL_PATH, __doc__.splitlines()[0])
     paths = training_files()
     try:
         rows = read_labelled(paths)
-    except (OSError, json.JSONDecodeError) as e:
-        raise SystemExit(f"retrievers.aspect_model: error: cannot read the training questions: {e}") from None
+        evaluated = evaluated_questions()
+    except (OSError, json.JSONDecodeError, KeyError) as e:
+        raise fail(module, f"cannot read the training questions: {e}") from None
     unknown = sorted({a for r in rows for a in r.get("aspects", ()) if a not in ASPECTS})
     if not paths or unknown or any("question" not in r or "aspects" not in r for r in rows):
-        raise SystemExit(
-            f"retrievers.aspect_model: error: {TRAIN_DIR} needs train*.jsonl rows with a question and known aspects"
-            + (f" (unknown: {', '.join(unknown)})" if unknown else "")
+        raise fail(
+            module,
+            f"{TRAIN_DIR} needs train*.jsonl rows with a question and known aspects"
+            + (f" (unknown: {', '.join(unknown)})" if unknown else ""),
         )
-    kept = far_from(rows, evaluated_questions())
+    kept = far_from(rows, evaluated)
     data = {
         "version": 1,
-        "trained_on": {p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths},
+        "trained_on": digests(paths),
         "n": len(kept),
         "left_out_near_evaluated": len(rows) - len(kept),
         **fit(kept, ASPECTS),
     }
-    try:
-        args.out.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
-    except OSError as e:
-        raise SystemExit(f"retrievers.aspect_model: error: cannot write {args.out}: {e}") from None
+    write_model(data, args.out, module)
     print(
         f"aspect model: {len(kept)} labelled questions ({len(rows) - len(kept)} left out as near an evaluated one), "
         f"{len(ASPECTS)} aspects; C={data['C']} (5-fold mean log loss "

@@ -179,6 +179,11 @@ def read_population(question: str, names=()) -> Population:
     return _read_population(question, tuple(names))
 
 
+def forget_readings() -> None:
+    """Drop the questions `read_population` remembers (a benchmark times each question as a new one)."""
+    _read_population.cache_clear()
+
+
 @functools.lru_cache(maxsize=1024)
 def _read_population(question: str, names: tuple[str, ...]) -> Population:
     vocab = _vocabulary()

@@ -525,6 +525,11 @@ def kind_readings(question: str) -> dict[str, str]:
     return dict(_kind_readings(question))
 
 
+def forget_readings() -> None:
+    """Drop the questions `kind_readings` remembers (a benchmark times each question as a new one)."""
+    _kind_readings.cache_clear()
+
+
 @functools.lru_cache(maxsize=1024)
 def _kind_readings(question: str) -> tuple[tuple[str, str], ...]:
     """`kind_readings`, remembered for recent questions (retrieval, the frame and the answer each ask)."""

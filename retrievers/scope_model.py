@@ -24,9 +24,7 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import functools
-import hashlib
 import json
 import math
 from dataclasses import dataclass
@@ -35,7 +33,8 @@ from pathlib import Path
 import numpy as np
 
 from retrievers.char_ngrams import tfidf_weights
-from retrievers.unseen import evaluated_questions, far_from
+from retrievers.refit import digests, fail, parse_out, write_model
+from retrievers.unseen import evaluated_questions, near
 
 ROOT = Path(__file__).resolve().parents[1]
 MODEL_PATH = Path(__file__).parent / "data" / "scope_model.json"
@@ -138,11 +137,8 @@ def fit(inside: list[str], outside: list[str], c_grid=C_GRID, folds: int = FOLDS
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=MODEL_PATH, help=f"where to write the model (default {MODEL_PATH})")
-    args = parser.parse_args(argv)
-    if not args.out.parent.is_dir():  # said before minutes of fitting, not after
-        raise SystemExit(f"retrievers.scope_model: error: cannot write {args.out}: no folder {args.out.parent}")
+    module = "retrievers.scope_model"
+    args = parse_out(argv, module, MODEL_PATH, __doc__.splitlines()[0])
     try:
         files_in, files_out = training_files(TRAIN_IN), training_files(TRAIN_OUT)
         if not files_in or not files_out:
@@ -150,25 +146,18 @@ def main(argv: list[str] | None = None) -> None:
         inside, outside = read_questions(files_in), read_questions(files_out)
         evaluated = evaluated_questions()
     except (OSError, json.JSONDecodeError, KeyError) as e:
-        raise SystemExit(f"retrievers.scope_model: error: cannot read the training questions: {e}") from None
+        raise fail(module, f"cannot read the training questions: {e}") from None
     written = len(inside) + len(outside)
-    inside, outside = (
-        [r["question"] for r in far_from([{"question": q} for q in qs], evaluated)] for qs in (inside, outside)
-    )
+    inside, outside = ([q for q in qs if not near(q, evaluated)] for qs in (inside, outside))
     data = {
         "version": 1,
-        "trained_on": {
-            p.relative_to(ROOT).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in files_in + files_out
-        },
+        "trained_on": digests(files_in + files_out),
         "n_in": len(inside),
         "n_out": len(outside),
         "left_out_near_evaluated": written - len(inside) - len(outside),
         **fit(inside, outside),
     }
-    try:
-        args.out.write_text(json.dumps(data, ensure_ascii=False) + "\n", encoding="utf-8")
-    except OSError as e:
-        raise SystemExit(f"retrievers.scope_model: error: cannot write {args.out}: {e}") from None
+    write_model(data, args.out, module)
     print(
         f"scope model: {len(inside)} questions about medicines, {len(outside)} about anything else "
         f"({data['left_out_near_evaluated']} left out as near an evaluated one); "

@@ -26,6 +26,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from retrievers.aspect_model import load_aspect_model
 from retrievers.aspects import load_vocabulary
 from retrievers.bm25_index import BM25Index
 from retrievers.candidates import Candidates
@@ -43,10 +44,12 @@ from retrievers.memo import remembered
 from retrievers.names import NameIndex
 from retrievers.not_covered import supplement_words
 from retrievers.oos_guard import guard
+from retrievers.population import forget_readings as forget_population
 from retrievers.population import people_words
 from retrievers.query_analysis import QueryAnalysis, QueryError, analyse, section_feature
 from retrievers.query_coverage import uncovered_names, unknown_words
 from retrievers.question_frame import QuestionFrame, read_frame
+from retrievers.question_frame import forget_readings as forget_kind_readings
 from retrievers.rerankers import Reranker
 from retrievers.result import RetrievalResult
 from retrievers.scope_model import load_scope_model
@@ -73,6 +76,7 @@ class Gathered:
     morphemes: list[str] = field(default_factory=list)  # the query's own Kiwi tokens (no expansion terms)
     frame: QuestionFrame | None = None  # what the question asks (read while its embedding is computed)
     conditions: list[str] = field(default_factory=list)  # condition words of the 효능 sections it names (입술 …)
+    has_rules: bool = False  # a rule keeps it in scope (`Searcher.kept_by_rules`)
     off_topic: bool = False  # the scope model alone blocks it: no embedding was made (dense scores all 0)
 
     @property
@@ -133,6 +137,7 @@ class Searcher:
         rather than on the first question."""
         self.bm25.scores(self.tokenizer("두통 약"))
         self.names.match("개보린 카보시스테인")  # builds the same-sounding and close-spelling tables
+        load_scope_model(), load_aspect_model()  # their JSON (~0.3 s), read once
         if self.embedder is not None:
             self.embedder.query(["두통 약"])
 
@@ -170,7 +175,8 @@ class Searcher:
         timings["analyse_ms"] = _ms(t)
 
         # embeds meanwhile; not a question the scope model alone blocks, whose guard reads no dense score
-        off_topic = self.scope_model_decides(qa, conditions) and not self.about_medicine(qa.query)
+        has_rules = self.kept_by_rules(qa, conditions)
+        off_topic = self.scope_model_decides(qa, has_rules) and not self.about_medicine(qa.query)
         vector = (lambda: None) if off_topic else self.dense.vector_later(qa, s.dense, self.lexicon, s.max_query_tokens)
 
         t = time.perf_counter()
@@ -218,7 +224,18 @@ class Searcher:
         }
         timings["features_ms"] = _ms(t)
         return Gathered(
-            qa, cand_idx, raw, float(relevance), timings, depth, bool(bm25_top), morphemes, frame, conditions, off_topic
+            qa,
+            cand_idx,
+            raw,
+            float(relevance),
+            timings,
+            depth,
+            bool(bm25_top),
+            morphemes,
+            frame,
+            conditions,
+            has_rules,
+            off_topic,
         )
 
     def rank(self, gathered: Gathered, weights: dict | None = None, fusion: str | None = None) -> list[Hit]:
@@ -331,8 +348,9 @@ class Searcher:
         return made_of_alone(canons, self.names.ingredient_products, made, self.class_products.names, members)
 
     def forget_texts(self) -> None:
-        """Drop every memo kept per question text: query vectors, readings, names, rule matches and Kiwi analyses (a
-        benchmark times each question as a new one)."""
+        """Drop every memo kept per question text: query vectors, readings, names, rule matches, Kiwi analyses, who a
+        question is about, its kinds of medicine and its aspect probabilities (a benchmark times each question as a
+        new one)."""
         self.dense.forget_queries()
         self._readings.clear()
         for memo in (getattr(self.names, "_match_memo", None), self.lexicon._memo, self.lexicon._rule_memo):
@@ -340,6 +358,9 @@ class Searcher:
                 memo.clear()
         if hasattr(self.tokenizer, "forget"):
             self.tokenizer.forget()
+        forget_population()
+        forget_kind_readings()
+        load_aspect_model().forget()
 
     def query_coverage(self, query: str, names: list[str], hits: list[Hit]) -> dict:
         """What of `query` the `hits` leave out (`retrievers.query_coverage`): recognised `names` no hit mentions
@@ -381,7 +402,7 @@ class Searcher:
         if self.embedder is None and not qa.names and not qa.expansions:
             return True, "no drug name or symptom recognised (dense vectors not built: run `yaksa index`)"
         top = hits[0].score if hits else 0.0
-        has_rules = self.kept_by_rules(qa, g.conditions)
+        has_rules = g.has_rules
         model = s.scope_model and not reranked and not (qa.names or has_rules)
         return guard(
             self.scorer if reranked else "fused",
@@ -412,11 +433,11 @@ class Searcher:
             or (bool(conditions) and not self.settings.scope_model)
         )
 
-    def scope_model_decides(self, qa, conditions) -> bool:
+    def scope_model_decides(self, qa, has_rules: bool) -> bool:
         """Whether the scope model alone decides the question's scope: it is on, no reranker scores the hits, and
-        no name or rule keeps the question."""
+        no name or rule (`has_rules`: `kept_by_rules`) keeps the question."""
         s = self.settings
-        return s.scope_model and self.reranker is None and not qa.names and not self.kept_by_rules(qa, conditions)
+        return s.scope_model and self.reranker is None and not qa.names and not has_rules
 
     def about_medicine(self, query: str) -> bool:
         """The scope model reads `query` as about medicines (`retrievers.scope_model`)."""

@@ -38,11 +38,16 @@ def evaluated_questions(root: Path = ROOT) -> list[str]:
     return out
 
 
-def far_from(rows: list[dict], evaluated: list[str], near: float = NEAR) -> list[dict]:
-    """`rows` less those whose ``question`` is within `near` of an evaluated question."""
+def near(question: str, evaluated: list[str], ratio: float = NEAR) -> bool:
+    """Whether `question` is within `ratio` of one of the `evaluated` questions."""
 
-    def close(a: str, b: str) -> bool:
-        m = SequenceMatcher(None, a, b)
-        return m.real_quick_ratio() > near and m.quick_ratio() > near and m.ratio() > near
+    def close(other: str) -> bool:
+        m = SequenceMatcher(None, question, other)
+        return m.real_quick_ratio() > ratio and m.quick_ratio() > ratio and m.ratio() > ratio
 
-    return [r for r in rows if not any(close(r["question"], q) for q in evaluated)]
+    return any(close(q) for q in evaluated)
+
+
+def far_from(rows: list[dict], evaluated: list[str], ratio: float = NEAR) -> list[dict]:
+    """`rows` less those whose ``question`` is `near` an evaluated question."""
+    return [r for r in rows if not near(r["question"], evaluated, ratio)]

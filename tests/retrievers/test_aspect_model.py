@@ -91,3 +91,20 @@ def test_refitting_into_a_folder_that_is_not_there_says_so_in_one_line_before_fi
     done = subprocess.run([sys.executable, "-m", module, "--out", str(out)], capture_output=True, text=True, timeout=60)
     assert done.returncode != 0 and not out.exists()
     assert done.stderr.strip() == f"{module}: error: cannot write {out}: no folder {out.parent}"
+
+
+def test_forgetting_the_texts_drops_every_reading_remembered_per_question(searcher):
+    """`Searcher.forget_texts` times each question afresh (bench/retrieval.py): the aspect probabilities, who the
+    question is about and its kinds of medicine are read again after it."""
+    from retrievers.population import _read_population
+    from retrievers.question_frame import _kind_readings
+
+    question = "다섯살 애기 해열제 시럽 몇 번 먹여요"
+    searcher.retrieve(question)
+    model = load_aspect_model()
+    assert question in model._memo
+    assert _read_population.cache_info().currsize and _kind_readings.cache_info().currsize
+    searcher.forget_texts()
+    assert question not in model._memo
+    assert _read_population.cache_info().currsize == 0 and _kind_readings.cache_info().currsize == 0
+    assert model.probabilities(question) == dict(model._probabilities(question))  # the same, read again
