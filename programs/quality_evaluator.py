@@ -24,6 +24,7 @@ from programs.fallback import FallBack
 from programs.routing import clamp, needs_refinement, overall_score
 from programs.run import Run
 from programs.settings import CragSettings
+from programs.target_check import off_target
 from retrievers.documents import Document
 from signatures.evaluation import EvaluateQuality
 
@@ -90,7 +91,8 @@ def heuristic_evaluation(
     * grounding: the answer cites documents it was given, and those documents touch what was asked (the safety
       items when there are any: a cold-medicine answer for a pregnant user must cite something about pregnancy).
 
-    An answer that speaks to none of the aspects asked answers another question: completeness and accuracy are 0,
+    An answer that speaks to none of the aspects asked, or cites only leaflets of products other than the one the
+    question names (`programs/target_check.py`), answers another question: completeness and accuracy are 0,
     so the quality stays below any threshold above 0.4 and the loop searches again.
     The missing requirements and aspects become `missing_info`, which the rewrite adds to the next search.
     """
@@ -107,12 +109,13 @@ def heuristic_evaluation(
         total, met = len(reqs) + asked, len(reqs) - len(gaps) + (len(check.spoken) if check else 0)
         c = met / total if total else (1.0 if ids else 0.5)
         a = 1.0 - sum(r.kind == "safety" for r in gaps) / len(safety) if safety else (1.0 if ids else 0.5)
-        if check and check.missed_all:
-            c, a = 0.0, 0.0
         cited = [d for d in docs if d.id in ids]
+        elsewhere = off_target(frame, cited)  # grounded, but in other products' leaflets: no ground for this one
+        if (check and check.missed_all) or elsewhere:
+            c, a = 0.0, 0.0
         judged = safety or reqs  # the user's safety items decide what a cited document must touch
         touching = [d for d in cited if not judged or any(covered(r, d.text, [d.id]) for r in judged)]
-        g = (0.4 + 0.6 * len(touching) / len(cited)) if cited else 0.3
+        g = (0.4 + 0.6 * len(touching) / len(cited)) if cited and not elsewhere else 0.3
     g, c, a = (round(clamp(x), 4) for x in (g, c, a))
     overall = overall_score(g, c, a, weights)
     missing_info = [r.label for r in gaps] if docs else [NO_DOCUMENTS]
