@@ -22,6 +22,7 @@ import re
 
 from programs import citations
 from programs.grounding import forbids, split_units
+from retrievers.corpus import DUR_TYPES
 from retrievers.documents import Document
 
 NOT_FOR_USER = "not_for_user"  # leaflet metadata: ids of the rules that forbid the product to this user
@@ -29,6 +30,9 @@ VERDICT_ONLY = "verdict_only"  # rule metadata: added to cite a verdict, not one
 MARK = "사용자에게 맞지 않는 약"  # every line naming a forbidden product says this
 MARKING = "※ " + MARK + "이라 권하지 않습니다: {products}."
 RULE_LINE = re.compile(r"\s*\[(?:병용금기|임부금기|노인주의|특정연령대금기|연령금기)\]")
+# a DUR rule's statement, of any type: about an ingredient, never an offer of a product whose name is inside the
+# ingredient's ([노인주의] 클로르페니라민 … holds 페니라민, the short name of 페니라민정)
+DUR_STATEMENT = re.compile(r"\s*\[(?:" + "|".join(DUR_TYPES.values()) + r"|연령금기)\]")
 
 
 def is_forbidden(doc: Document) -> bool:
@@ -132,7 +136,7 @@ def withhold(answer: str, docs: list[Document], question: str) -> tuple[str, lis
         for unit in split_units(line.strip()):
             squashed = "".join(unit.split())
             hit = [n for n, stem in forbidden.items() if stem in squashed and n not in named_in_question]
-            if hit and not forbids(unit):
+            if hit and not forbids(unit) and not DUR_STATEMENT.match(unit):
                 withheld += hit
                 continue
             kept.append(unit)

@@ -225,3 +225,16 @@ def test_the_http_api_refuses_a_pregnant_that_is_not_yes_or_no():
 
     with pytest.raises(ValidationError, match="pregnant must be true or false"):
         UserIn.model_validate({"pregnant": "maybe"})
+
+
+def test_a_rule_naming_an_ingredient_that_holds_a_forbidden_products_name_is_kept():
+    """[노인주의] 클로르페니라민 … holds 페니라민, the short name of a forbidden 페니라민정: the rule is about the
+    ingredient and offers nothing, so it stays whole (its statement was once taken out, leaving its forms alone)."""
+    tablet = leaflet("9", "페니라민정", "클로르페니라민말레산염", text="이 약은 콧물, 재채기에 사용합니다.")
+    elderly = rule("fc", "노인주의", "클로르페니라민", "노인(고령자)에게 사용할 때 주의가 필요합니다. 대상 제형: 정제.")
+    docs = offer_guard.mark([elderly, tablet], {"9": [elderly]})
+    statement = elderly.text.split(" 대상 제형")[0]
+    answer = f"{elderly.text} [문서 1]\n페니라민정: 이 약은 콧물, 재채기에 사용합니다. [문서 2]"
+    out, withheld = offer_guard.withhold(answer, docs, "80대 어머니 콧물약 뭐 먹어요")
+    assert withheld == ["페니라민정"] and "이 약은 콧물, 재채기에 사용합니다" not in out
+    assert f"{statement} 대상 제형: 정제." in out
