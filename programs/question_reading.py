@@ -7,6 +7,8 @@ Each function reads the backend and the question's state; results are cached on 
 
 from __future__ import annotations
 
+import re
+
 from programs.outcome import DUR_CODES, rules_for_question, uncovered_only
 from programs.state import QuestionState
 from retrievers.documents import Document
@@ -101,9 +103,27 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     speaks = False
     if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
         classes, symptoms = classes_and_symptoms(rest, lexicon)
+        # beside a prescribed medicine, a symptom is what it was given for (감기 때문에 항생제 받았는데, 두드러기가
+        # 가라앉으면 끊어도) unless the question asks what to take for it (아카보즈 먹는데 감기 기운, 뭐 먹어요?)
+        if kinds and not asks_for_medicine(st.question):
+            symptoms = []
         speaks = bool(treated(symptoms, question_frame(backend, st))) or bool(backend.class_members(classes))
     alone = uncovered_only(words, named, (*supplements, *rules_only), speaks)  # both yield to a class beside them
     return words, alone
+
+
+def asks_for_medicine(question: str) -> bool:
+    """The question asks what to take or do (뭐 먹어요, 무슨 약, 약 추천, 어떡해요), not only about what it names.
+
+    >>> asks_for_medicine("감기 기운 있어요 뭐 먹어요?"), asks_for_medicine("항생제 남은 건 안 먹어도 되죠?")
+    (True, False)
+    """
+    from programs.extractive import WHICH_MEDICINE
+
+    return bool(WHICH_MEDICINE.search(question) or _WHAT_TO_DO.search(question))
+
+
+_WHAT_TO_DO = re.compile(r"어떡|어떻게\s*해")
 
 
 def treated(symptoms, frame) -> list[str]:

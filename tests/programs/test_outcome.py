@@ -218,3 +218,22 @@ def test_a_symptom_to_treat_beside_an_uncovered_supplement_still_opens_the_answe
     pred = CRAG(backend=searcher)(question="홍삼 먹고 있는데 두통이 심해요 두통약 뭐 먹어요?")
     assert pred.trace["stop_reason"] != NOT_IN_CORPUS
     assert any(c["cited"] and c["id"].startswith("easydrug:") for c in pred.citations)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "비염 때문에 병원에서 받은 약 먹는데 콧물 멈추면 그만 먹어도 돼요?",  # 비염, 콧물: what it was given for
+        "병원에서 처방받은 약 먹고 기침이 좀 잦아들었는데 남은 건 버려도 되나요",
+    ],
+)
+def test_a_symptom_a_prescribed_medicine_was_given_for_leaves_it_alone(searcher, question):
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.trace["stop_reason"] == NOT_IN_CORPUS and pred.trace["outcome"] == NOT_IN_CORPUS
+    assert not [c for c in pred.citations if c["cited"] and c["id"].startswith("easydrug:")]
+
+
+def test_a_symptom_beside_a_prescribed_medicine_asked_what_to_take_opens_the_answer(searcher):
+    pred = CRAG(backend=searcher)(question="병원에서 받은 약 먹는 중인데 콧물이 계속 나요 뭐 먹어요?")
+    assert pred.trace["stop_reason"] != NOT_IN_CORPUS
+    assert any(c["cited"] and c["id"].startswith("easydrug:") for c in pred.citations)
