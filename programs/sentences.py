@@ -50,6 +50,11 @@ PERIODS = {
     "한달": ("1개월", "한 달"),
 }
 LAY_WORDS_PATH = Path(__file__).resolve().parents[1] / "retrievers" / "data" / "lay_words.json"
+LEARNED_LINKS = True  # a question's everyday words also find the leaflet words learned to answer them
+LINK_NEW = True  # a linked word the ranker would not count (one syllable, unknown to the leaflets) is counted
+LINK_SHARE = 0.5  # of the IDF of the leaflet words it stands for (real-dev: 0.5 one question above 1.0)
+LINK_SKIP_KNOWN = True  # a word the aspect vocabulary or the everyday-word list reads (술, 밥) keeps their reading
+LINK_MIN_IDF = 2.4  # a linked leaflet word this rare at least (환자, 복용, 미만 are in too many sentences)
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
@@ -77,6 +82,30 @@ def said_as_leaflets() -> dict[str, tuple[str, ...]]:
     """
     lay = json.loads(LAY_WORDS_PATH.read_text(encoding="utf-8"))["words"]
     return {**PERIODS, **{said: tuple(words) for said, words in lay.items()}}
+
+
+@functools.lru_cache(maxsize=1)
+def lay_links() -> dict[str, list[str]]:
+    """Question morpheme -> the leaflet morphemes learned to answer it (`retrievers/mine_lay_links.py`); empty when
+    `LEARNED_LINKS` is off or no links were fitted."""
+    from retrievers.mine_lay_links import LINKS_PATH
+
+    if not LEARNED_LINKS or not LINKS_PATH.exists():
+        return {}
+    return json.loads(LINKS_PATH.read_text(encoding="utf-8"))["links"]
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_already(word: str) -> bool:
+    """`word` is part of a question word of the aspect vocabulary (술 of 술, 밥 of 밥 먹고) or of an everyday word the
+    reviewed list reads (`said_as_leaflets`): those say what it asks, a learned link would only blur it."""
+    asks = (w for words in load_vocabulary().asks.values() for w in words)
+    return any(word in "".join(w.lstrip("^").split()) for w in asks) or any(word in said for said in said_as_leaflets())
+
+
+def _chooses(word: str, targets: tuple[str, ...]) -> bool:
+    """`word` is part of a symptom or class word of the question (감기약, 두통): it chose the products."""
+    return any(word in t or t in word for t in targets)
 
 
 @functools.lru_cache(maxsize=1)
@@ -154,9 +183,24 @@ class SentenceRanker:
         for said in said_as:
             if said in compact and said not in self.words:
                 self.words[said] = vocab.idf.get(said, vocab.idf_unseen)
-        self.forms = {
-            w: tuple(f for f in (w, nominal(w), noun_without_ri(w), *said_as.get(w, ())) if f) for w in self.words
+        # the leaflet words learned to answer a question word (마르 → 건조, 눕 → 비스듬히): `lay_links`; only when
+        # the question names a medicine or a class (입안이 헐어 따가워 asks which one helps: 따갑 → 자극 would
+        # read the complaint as an effect noticed)
+        about_medicine = bool(names or medicines or kind_words(question))
+        linked = {
+            q: found
+            for q in morphemes
+            if (found := [s for s in lay_links().get(q, ()) if vocab.idf.get(s, 0.0) >= LINK_MIN_IDF])
+            and not _chooses(q, targets)
+            and not any(q in "".join(str(n).split()) for n in (*names, *medicines))  # 타이레놀 is a name
+            and not (LINK_SKIP_KNOWN and _read_already(q))
+            and about_medicine
         }
+        linked = {q: f for q, f in linked.items() if LINK_NEW or q in self.words}
+        for q, found in linked.items():
+            if q not in self.words:  # weighed as the leaflet words it stands for (빠지 → 탈모), not as unseen
+                self.words[q] = LINK_SHARE * max(vocab.idf[s] for s in found)
+        self.forms = {w: self._forms(w, said_as.get(w, ()), linked.get(w, ())) for w in self.words}
         # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
         self.total = sum(self.words.values())
@@ -164,6 +208,13 @@ class SentenceRanker:
         self.ages = stated_ages(question)  # 7살 → 7 to 8; None when no age is written
         self.question = question
         self._short: tuple[str, ...] | None = None  # one-syllable nouns, read when a long list is cut
+
+    @staticmethod
+    def _forms(word: str, said: tuple[str, ...], linked) -> tuple[str, ...]:
+        """How a leaflet may write `word`: itself (not one syllable: 입 is in 입원), its noun, the reviewed everyday
+        readings and the learned links."""
+        own = word if len(word) > 1 else ""
+        return tuple(f for f in (own, nominal(word), noun_without_ri(word), *said, *linked) if f)
 
     @property
     def situations(self) -> list[str]:

@@ -130,6 +130,7 @@ def test_drowsy_in_the_question_finds_drowsiness_in_a_leaflet_sentence(monkeypat
     drowsy = ranker.score("이 약을 복용한 후 졸음이 나타날 수 있으므로 운전을 하지 마십시오.")  # 졸리 → 졸음
     assert drowsy > ranker.score("구역, 구토, 식욕부진이 나타날 수 있습니다.") + 0.5
     monkeypatch.setattr(sentences, "noun_without_ri", lambda stem: "")
+    monkeypatch.setattr(sentences, "lay_links", lambda: {})  # the learned 졸리 → 졸음 would stand in for it
     ranker = SentenceRanker("감기약 먹으면 왜 이렇게 졸려요")
     assert ranker.score("이 약을 복용한 후 졸음이 나타날 수 있으므로 운전을 하지 마십시오.") < drowsy - 0.5
 

@@ -1,0 +1,76 @@
+"""The learned everyday-word -> leaflet-word links (retrievers/mine_lay_links.py): mined from the shipped question
+and leaflet-sentence pairs only (none an evaluated question), and read by the sentence ranker so a leaflet sentence
+in its own register answers a question in everyday words."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+import programs.sentences as sentences
+from retrievers.mine_lay_links import LINKS_PATH, ROOT, mine_links, pair_files, read_pairs, tokenised
+from retrievers.unseen import EVALUATION_SETS
+
+
+def test_the_shipped_links_were_mined_from_the_shipped_pairs():
+    data = json.loads(LINKS_PATH.read_text(encoding="utf-8"))
+    assert set(data["trained_on"]) == {p.relative_to(ROOT).as_posix() for p in pair_files()}
+    for path, digest in data["trained_on"].items():
+        refit = "refit: python -m retrievers.mine_lay_links"
+        assert hashlib.sha256((ROOT / path).read_bytes()).hexdigest() == digest, refit
+    rows = read_pairs(pair_files())
+    assert data["pairs"] == len(rows)
+    assert data["links"] == mine_links(tokenised(rows))
+
+
+def test_every_pair_quotes_its_sentence_and_none_is_an_evaluated_question():
+    lines = [json.loads(line) for p in pair_files() for line in p.read_text(encoding="utf-8").splitlines() if line]
+    flat = lambda text: "".join(text.split())  # noqa: E731
+    assert lines and all(flat(r["item"]) in flat(r["sentence"]) for r in lines)
+    questions = {flat(r["question"]) for r in lines}
+    for path in EVALUATION_SETS:
+        evaluated = (ROOT / path).read_text(encoding="utf-8").splitlines()
+        assert not questions & {flat(json.loads(line)["question"]) for line in evaluated if line}, path
+
+
+def test_a_link_needs_several_pairs_a_particular_word_and_two_syllables():
+    pairs = [(("입", "마르"), ("구강", "건조", "복용")), (("마르", "밤"), ("구강", "건조", "복용"))] * 2
+    pairs += [(("먹",), ("복용",))] * 6 + [(("밤",), ("취침", "복용"))] * 2
+    links = mine_links(pairs, min_pair=2, min_share=0.25, min_lift=2.0)
+    assert links["마르"] == ["건조", "구강"]  # 복용 is in every answer: no link
+    assert links["밤"] == ["취침"] and "먹" not in links
+    assert mine_links(pairs[:1], min_pair=2) == {}  # seen once is chance
+    assert mine_links([(("1",), ("회", "mg"))] * 4, min_pair=2, min_lift=1.0) == {}  # no Hangul word to link
+
+
+@pytest.fixture
+def links_off(monkeypatch):
+    def off():
+        monkeypatch.setattr(sentences, "LEARNED_LINKS", False)
+        sentences.lay_links.cache_clear()
+
+    yield off
+    monkeypatch.undo()
+    sentences.lay_links.cache_clear()
+
+
+def test_a_sentence_in_the_leaflets_words_answers_a_question_in_everyday_words(links_off):
+    question = "판콜 먹고 입이 바싹바싹 말라요 원래 그래요?"
+    dry = "때때로 구갈이 나타날 수 있습니다."
+    other = "때때로 발진이 나타날 수 있습니다."
+    assert "구갈" in sentences.lay_links().get("마르", [])
+    ranker = sentences.SentenceRanker(question, names=["판콜"])
+    assert ranker.score(dry) > ranker.score(other)
+    assert "구갈" in ranker.forms["마르"]
+    links_off()
+    plain = sentences.SentenceRanker(question, names=["판콜"])
+    assert plain.score(dry) == plain.score(other)  # without the link both are only an effect that may appear
+
+
+def test_links_are_not_read_for_a_symptom_question_or_a_name():
+    complaint = sentences.SentenceRanker("입안이 헐었어요 너무 따가워")  # which medicine helps: no effect asked
+    assert "자극" not in complaint.forms.get("따갑", ())
+    asked = sentences.SentenceRanker("알보칠 바르니까 너무 따가워요", names=["알보칠"])
+    assert "자극" in asked.forms.get("따갑", ())
