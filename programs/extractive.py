@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from programs import citations, comparison, offer_guard
+from programs import asker_condition, citations, comparison, offer_guard
 from programs.answer_requirements import SECTION_WORDS
 from programs.aspect_check import TOGETHER_TEXT
 from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
@@ -73,6 +73,7 @@ ASPECT_SECTIONS = {
 }  # efficacy is left to retrieval's sections (a frame with nothing asked reads as efficacy by default); a group's
 # leaflet sentences are found by the ranker's group words (소아, 수유부), and its DUR rows here
 LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted first
+CONDITION_LEADS = True  # a named product's warning of a condition the asker writes leads a "may I" answer
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
@@ -189,6 +190,7 @@ def choose(
     floor: dict[int, float] = {}
     shared: list[Quote] = []
     framed_quotes: set[int] = set()
+    condition_quotes: set[int] = set()
     strips = refiner.strips(question, docs, terms, sections)
     framed = asked_sections(question, named=named_found or bool(names), frame=frame)
     leading = first_aspect_sections(question, named=named_found or bool(names), frame=frame)
@@ -196,6 +198,16 @@ def choose(
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
     asks_together = "interactions" in frame.aspects
+    # 여드름 난데도 발라도 돼요: a noun the named product's 효능 does not say, which its warnings do, is the asker's
+    # condition (programs/asker_condition.py)
+    own_efficacy = [d for d in docs if is_named(d) and d.metadata.get("section") == "efcy"]
+    asked_conditions = (
+        asker_condition.conditions(
+            asker_condition.asker_nouns(question), own_efficacy, (*names, *medicines, *frame.targets.classes)
+        )
+        if CONDITION_LEADS and own_efficacy and MAY_I.search(question)
+        else ()
+    )
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if is_user_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
@@ -233,15 +245,27 @@ def choose(
             relevance = ranker.score(s.text) + prior
             if together and (section or _dur_section(doc)) not in framed and TOGETHER_TEXT.search(s.text):
                 relevance += FRAME_PRIOR  # a line on another medicine used with it answers as the 상호작용 section
-            q = Quote(ranker.excerpt(s.text), round(relevance + short_brand - RANK_STEP * n, 4), [n])
+            condition = (
+                section in asker_condition.CAUTION_SECTIONS
+                and is_named(doc)
+                and asker_condition.warns_of(asked_conditions, s.text)
+            )
+            if condition and (section or _dur_section(doc)) not in framed:
+                relevance += FRAME_PRIOR  # the warning answers as the asked section would
+            text = ranker.excerpt(s.text, also=asked_conditions if condition else ())
+            q = Quote(text, round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             candidates.append(q)
             if LEAD_FRAMED and (section or _dur_section(doc)) in leading:
                 framed_quotes.add(id(q))
+            if condition:
+                condition_quotes.add(id(q))
     chosen: list[Quote] = []
     ranked = sorted(candidates, key=lambda q: -q.score)
     # the section the question's aspect asks leads, when one of its sentences speaks to the question at all
     lead = next((q for q in ranked if id(q) in framed_quotes and floor[id(q)] - FRAME_PRIOR >= MIN_SCORE), None)
+    # a warning of the asker's condition answers "may I" before anything the frame asks (여드름 난데도 발라도)
+    lead = next((q for q in ranked if id(q) in condition_quotes), lead)
     if lead is not None:
         ranked = [lead] + [q for q in ranked if q is not lead]
     for q in ranked:

@@ -228,9 +228,10 @@ class SentenceRanker:
             return True
         return any(self.vocab.match(a, text) for a in self.aspects)
 
-    def excerpt(self, sentence: str) -> str:
-        """A long sentence cut to its first item, the items that speak to the question, and its closing clause, the
-        gaps marked "…" (every piece verbatim); a short one, or one with no such item, as it is.
+    def excerpt(self, sentence: str, also: tuple[str, ...] = ()) -> str:
+        """A long sentence cut to its first item, the items that speak to the question (or carry a word of `also`:
+        the asker's condition), and its closing clause, the gaps marked "…" (every piece verbatim); a short one, or
+        one with no such item, as it is.
 
         >>> ranker = SentenceRanker("수유 중인데 먹어도 돼요")
         >>> ranker.excerpt("이 약을 복용하기 전에 영아, " + "고열, " * 40 + "수유부, 고령자는 의사와 상의하십시오.")
@@ -240,7 +241,11 @@ class SentenceRanker:
             return sentence
         items = _items(sentence)
         inner = range(1, len(items) - 1)
-        keep = [i for i in inner if self.speaks_to(items[i]) or self.names_short_noun(items[i])]
+        keep = [
+            i
+            for i in inner
+            if self.speaks_to(items[i]) or self.names_short_noun(items[i]) or any(w in items[i] for w in also)
+        ]
         # no item names what was asked: those naming the symptoms listed beside it, which scored the sentence
         keep = keep or [i for i in inner if self.names_neighbour(items[i])]
         if not keep:

@@ -1,0 +1,64 @@
+"""A condition the asker has, which a named product's leaflet warns against — the sentence that answers "may I?".
+
+"쎄레스톤지 여드름 난데도 발라도 되나요?" asks whether acne forbids the cream, not whether the cream treats acne; the
+leaflet answers in its cautions ("보통여드름, 주사 환자는 이 약을 사용하지 마십시오"). A question asking whether it
+may use a product it names (`MAY_I`: 발라도 돼요, 먹으면 안 돼요) and writing a disease or symptom that the product's
+효능 section does not say but one of its 주의사항 warnings does, is asking about that condition: the warning leads the
+answer. Who the medicine is for (임신, 어린이) is left to the population rules, and a noun the product is for (두통
+beside 타이레놀) is what it treats, not a condition it warns of.
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> efcy = Document("easydrug:1:efcy", "쎄레스톤지크림\\n습진, 피부염에 사용합니다.", {"section": "efcy"})
+    >>> nouns = asker_nouns("쎄레스톤지 크림 여드름 난데도 발라도 되나요?")
+    >>> "여드름" in nouns
+    True
+    >>> conditions(nouns, [efcy])
+    ('여드름',)
+    >>> warns_of(conditions(nouns, [efcy]), "보통여드름, 주사 환자는 이 약을 사용하지 마십시오.")
+    True
+    >>> warns_of(("여드름",), "여드름에 사용합니다.")
+    False
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from retrievers.documents import Document
+
+WARNING = re.compile(r"마십시오|마세요|상의하십시오|상의할 것|중지하")  # a line that forbids, or sends to a pharmacist
+CAUTION_SECTIONS = frozenset({"atpn", "atpnWarn"})
+MIN_NOUN = 2  # one-syllable nouns (눈, 코, 발) are in too many lines
+
+
+@functools.lru_cache(maxsize=512)
+def asker_nouns(question: str) -> tuple[str, ...]:
+    """The question's common nouns of two syllables or more (Kiwi) that the rules know as a disease or a symptom
+    (`Lexicon.condition_words`, `Lexicon.target_words`: 여드름, 녹내장, 천식; not 용량 of 저용량 or 운전), less those
+    that say who it is for."""
+    from programs.sentences import leaflet_tokenizer
+    from retrievers.lexicon import Lexicon
+    from retrievers.population import read_population
+
+    lexicon = Lexicon.load()
+    known = set(lexicon.condition_words)
+    tokens = leaflet_tokenizer().tagged(question)
+    nouns = (t.form for t in tokens if t.tag == "NNG" and len(t.form) >= MIN_NOUN)
+    told = (n for n in nouns if n in known or lexicon.target_words(n))
+    return tuple(dict.fromkeys(n for n in told if not read_population(n).group))
+
+
+def conditions(nouns: tuple[str, ...], own_efficacy: list[Document], names=()) -> tuple[str, ...]:
+    """Of `nouns`, those the named products' 효능 sections (`own_efficacy`) do not say (not what they treat) and
+    that are no part of a medicine or a class the question names (`names`: 아스피린 of 저용량 아스피린 is a medicine,
+    not a condition, though 아스피린천식 is in a warning; 감기 of 종합감기약 먹었는데 is another medicine taken)."""
+    said = " ".join(d.text for d in own_efficacy)
+    named = ["".join(str(n).split()) for n in names]
+    return tuple(n for n in nouns if n not in said and not any(n in m or m in n for m in named if m))
+
+
+def warns_of(found: tuple[str, ...], sentence: str) -> bool:
+    """The sentence forbids or sends to a pharmacist, and names one of the conditions `found`."""
+    return bool(found) and bool(WARNING.search(sentence)) and any(c in sentence for c in found)

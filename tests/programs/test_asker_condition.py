@@ -1,0 +1,60 @@
+"""A condition the asker has, which the named product's leaflet warns against, leads a "may I" answer
+(programs/asker_condition.py, read by programs/extractive.py)."""
+
+import pytest
+
+from programs import extractive
+from programs.asker_condition import asker_nouns, conditions
+from retrievers.documents import Document
+
+LONG_WARNING = (
+    "이 약에 과민증 환자, " + ", ".join(f"피부질환{i}" for i in range(30)) + ", 보통여드름, 주사(딸기코) 환자는 "
+    "이 약을 사용하지 마십시오."
+)
+
+
+def leaflet(section: str, text: str, label: str) -> Document:
+    meta = {"item_seq": "1", "item_name": "가나다지크림", "section": section, "section_label": label}
+    return Document(f"easydrug:1:{section}", f"가나다지크림\n[{label}] {text}", meta)
+
+
+DOCS = [
+    leaflet("efcy", "이 약은 습진, 접촉피부염, 가려움에 사용합니다.", "효능·효과"),
+    leaflet("atpn", LONG_WARNING, "사용상 주의사항"),
+    leaflet("useMethod", "1일 수회 환부에 바릅니다.", "용법·용량"),
+]
+
+
+def answer(question: str) -> str:
+    return extractive.extractive_answer(question, DOCS, names=["가나다지크림"])
+
+
+def quoted(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("[")]
+
+
+def test_a_warning_of_the_askers_condition_leads_and_keeps_the_condition_in_its_excerpt(monkeypatch):
+    question = "가나다지크림 여드름 난데도 발라도 돼요? 가려워요"  # 가려워요: the frame reads efficacy too
+    body = quoted(answer(question))
+    assert body[0].startswith("[사용상 주의사항]")
+    assert "보통여드름" in body[0] and "…" in body[0]  # the long list is cut, the condition kept
+    monkeypatch.setattr(extractive, "CONDITION_LEADS", False)
+    assert quoted(answer(question))[0].startswith("[효능·효과]")
+
+
+def test_what_the_product_treats_is_no_condition_and_a_question_not_asking_may_i_is_not_read():
+    assert quoted(answer("가나다지크림 습진 있는데 발라도 되나요?"))[0].startswith("[효능·효과]")
+    assert not quoted(answer("가나다지크림 여드름 얼마나 발라요"))[0].startswith("[사용상 주의사항]")
+
+
+@pytest.mark.parametrize(
+    ("question", "names", "expected"),
+    [
+        ("저용량 아스피린 먹고 있는데 목 아파서 스트렙실 먹어도 될까요?", ["아스피린"], ()),  # 용량 is no condition
+        ("감기 기운 있어서 종합감기약 먹었는데 우먼스타이레놀 먹어도 돼요?", ["종합감기약"], ()),  # another medicine
+        ("녹내장 있는데 멀미약 먹어도 돼요?", ["멀미약"], ("녹내장",)),
+        ("임신 중인데 여드름 크림 발라도 되나요", [], ("여드름",)),  # who it is for is the population rules'
+    ],
+)
+def test_the_conditions_read_are_diseases_or_symptoms_not_medicines_or_who_it_is_for(question, names, expected):
+    assert conditions(asker_nouns(question), [DOCS[0]], names) == expected
