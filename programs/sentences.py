@@ -28,6 +28,7 @@ from retrievers.lexicon import Lexicon
 from retrievers.population import read_population, stated_ages
 from retrievers.question_frame import kind_words
 from retrievers.stem_nouns import nominal
+from retrievers.unimproved import unimproved_after
 
 # who a question is about (retrievers/population.py) -> the vocabulary aspect whose leaflet words speak of them
 VOCAB_GROUP = {
@@ -50,6 +51,7 @@ PERIODS = {
     "한달": ("1개월", "한 달"),
 }
 LAY_WORDS_PATH = Path(__file__).resolve().parents[1] / "retrievers" / "data" / "lay_words.json"
+MERGE_FRAMED = True  # a question telling it has not got better asks duration beside what its words ask
 LEARNED_LINKS = True  # a question's everyday words also find the leaflet words learned to answer them
 LINK_NEW = True  # a linked word the ranker would not count (one syllable, unknown to the leaflets) is counted
 LINK_SHARE = 0.5  # of the IDF of the leaflet words it stands for (real-dev: 0.5 one question above 1.0)
@@ -157,6 +159,10 @@ class SentenceRanker:
         self.aspects = vocab.asked(question, morphemes)
         if not self.aspects:  # what the question's frame read by its section words (계속 먹어도 → duration)
             self.aspects = [a for a in framed if a in vocab.seeds]
+        elif MERGE_FRAMED and "duration" not in self.aspects and unimproved_after(question):
+            # 일주일 발랐는데 그대로예요: how long to go on (`retrievers/unimproved.py`), beside what its words ask
+            # (하루에 세네번씩: the dose it was used at)
+            self.aspects.append("duration")
         background = told_only(question, self.aspects, vocab)
         self.weights = {a: BACKGROUND_SHARE if a in background else 1.0 for a in self.aspects}
         group = VOCAB_GROUP.get(read_population(question, names).group or "")

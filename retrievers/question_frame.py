@@ -28,6 +28,9 @@ from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, read_population
 from retrievers.sound_alike import sound_alike
+from retrievers.unimproved import asks_to_go_on, unimproved_after
+
+UNIMPROVED = True  # a time spent without getting better asks how long to go on (retrievers/unimproved.py)
 
 POPULATION_ASPECTS = frozenset(GROUP_ASPECT.values())
 # a leaflet section (or DUR rule type) asked -> the aspect it answers
@@ -275,6 +278,10 @@ def read_aspects(
     # a class or symptom word chose the products; it does not ask about them (감기약 in 감기약 먹고 운전)
     explained += [w for w in lexicon.other_medicine_words if w in unnamed] + lexicon.target_words(unnamed)
     aspects = [VOCAB_ASPECT[a] for a in situations]
+    if UNIMPROVED and unimproved_after(question) and not {"duration", "onset"} & set(aspects):
+        # 일주일 발랐는데 그대로예요 더 발라도 돼요: how long to go on, before the dose it was used at; told beside
+        # another question (일주일째 붙이는데 그대로예요, 하루에 몇 번 붙여요?) it comes after what that asks
+        aspects.insert(0 if asks_to_go_on(question) else len(aspects), "duration")
     pairs = len(found.keys) >= 2 or (len(found.keys) >= 1 and lexicon.names_a_kind_of_medicine(unnamed))
     strong, _ = lexicon.asked(unnamed, pairs=pairs)
     hits = lexicon.hits(unnamed, pairs=pairs)
