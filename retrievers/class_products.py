@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from retrievers.documents import Document
-from retrievers.form_kinds import ANY, asked_kinds, of_kinds, product_kinds
+from retrievers.form_kinds import ANY, asked_kinds, kinds_fit, of_kinds, product_kinds
 from retrievers.lexicon import Lexicon
 from retrievers.name_words import QUESTION_FORMS
 from retrievers.names import squash
@@ -62,9 +62,11 @@ class ClassProducts:
     """Each product's 효능 text (spaces removed), searched for a class's terms: the texts are joined into one, so a
     term is found with one `str.find` per product that has it (~0.05 ms) rather than one test per product (~2 ms)."""
 
-    def __init__(self, efficacy: dict[str, str], names: dict[str, str] | None = None):
+    def __init__(self, efficacy: dict[str, str], names: dict[str, str] | None = None, uses=None):
         self.efficacy = efficacy
         self.names = names or {}  # seq -> product name, for the products of a dosage form (`of_form`)
+        # seq -> the kinds its 용법 says, for a product whose name says no form (신신파스아렉스: 부착합니다)
+        self.use_kinds: dict[str, frozenset[str]] = dict(uses or {})
         self._seqs = list(efficacy)
         self._starts = []  # where each product's text begins in `_joined`
         at = 0
@@ -75,9 +77,20 @@ class ClassProducts:
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> ClassProducts:
+        docs = list(docs)
         leaflets = [d for d in docs if d.source == "easydrug" and d.metadata.get("section") == "efcy"]
         efficacy = {d.metadata["item_seq"]: squash(d.text.partition("\n")[2]) for d in leaflets}
-        return cls(efficacy, {d.metadata["item_seq"]: str(d.metadata.get("item_name", "")) for d in leaflets})
+        names = {d.metadata["item_seq"]: str(d.metadata.get("item_name", "")) for d in leaflets}
+        formless = {seq for seq, name in names.items() if ANY in product_kinds(name)}
+        uses = {
+            seq: kinds
+            for d in docs
+            if d.source == "easydrug"
+            and d.metadata.get("section") == "useMethod"
+            and (seq := d.metadata.get("item_seq")) in formless
+            and (kinds := used_as(d.text.partition("\n")[2]))
+        }
+        return cls(efficacy, names, uses)
 
     def products(self, classes: Iterable[str], lexicon: Lexicon) -> set[str]:
         """Item seqs of the products in any of `classes` (empty when no class has a stem or rule word). A class word
@@ -111,7 +124,9 @@ class ClassProducts:
 
     @functools.lru_cache(maxsize=64)  # noqa: B019 - one instance per searcher, kept for the process
     def _of_kinds(self, kinds: frozenset[str]) -> frozenset[str]:
-        return frozenset(seq for seq, name in self.names.items() if of_kinds(set(kinds), name))
+        by_name = {seq for seq, name in self.names.items() if of_kinds(set(kinds), name)}
+        by_use = {seq for seq, used in self.use_kinds.items() if kinds_fit(set(kinds), set(used))}
+        return frozenset(by_name | by_use)
 
     def with_efficacy(self, terms: Iterable[str]) -> set[str]:
         """Item seqs of the products whose 효능 says one of `terms` (진통, 소염)."""
@@ -129,6 +144,24 @@ class ClassProducts:
                 found.add(self._seqs[n])
                 at = self._joined.find(term, self._starts[n + 1]) if n + 1 < len(self._starts) else -1
         return frozenset(found)
+
+
+# how a 용법 section says a product is used -> its kinds, for a product whose name says no form (the first that fits)
+USE_WORDS = (
+    (("부착", "붙이", "붙여"), frozenset({"skin", "patch"})),
+    (("점안",), frozenset({"eye"})),
+    (("분무", "뿌리", "뿌려"), frozenset({"spray", "skin"})),
+    (("바르", "바릅", "도포"), frozenset({"skin"})),
+)
+
+
+def used_as(use_text: str) -> frozenset[str]:
+    """The kinds a product's 용법 text says it is used as (부착합니다 → a plaster); empty when it says none.
+
+    >>> sorted(used_as("1일 1~2회 질환 부위에 부착합니다.")), used_as("1회 1정 복용합니다.")
+    (['patch', 'skin'], frozenset())
+    """
+    return next((kinds for words, kinds in USE_WORDS if any(w in use_text for w in words)), frozenset())
 
 
 def made_of_alone(

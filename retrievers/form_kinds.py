@@ -168,7 +168,15 @@ def of_kinds(asked: set[str], item_name: str) -> bool:
     >>> of_kinds(asked_kinds("파스"), "신신물파스에스"), of_kinds(asked_kinds("연고"), "판콜에이내복액")
     (False, False)
     """
-    kinds = product_kinds(item_name)
+    return kinds_fit(asked, product_kinds(item_name))
+
+
+def kinds_fit(asked: set[str], kinds: set[str]) -> bool:
+    """Whether a product of `kinds` is of the form asked (`of_kinds`, for kinds read otherwise than from a name).
+
+    >>> kinds_fit(asked_kinds("파스"), {"skin", "patch"}), kinds_fit(asked_kinds("파스"), {"skin"})
+    (True, False)
+    """
     if ANY in kinds or ANY in asked or not kinds <= asked:
         return False
     defining = [k for k in DEFINING if k in asked]

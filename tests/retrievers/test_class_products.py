@@ -99,3 +99,26 @@ def test_a_symptom_with_a_form_named_chooses_the_symptoms_products_in_that_form(
     assert chosen("체했을 때 현탁액 하루 몇 번 먹어요") == {"199400883"}
     assert chosen("체했을 때 하루 몇 번 먹어요") == set()  # no form named
     assert chosen("소화불량 현탁액") == set()  # no product for the symptom in that form: the form narrows nothing
+
+
+def test_a_product_whose_name_says_no_form_is_of_the_form_its_use_says():
+    """신신파스아렉스 ends in no form word; its 용법 says 부착합니다, so it is one of the 파스 a question asks about
+    (the rules that bind forms still read it as any form: `product_kinds` is unchanged)."""
+    from retrievers.documents import Document
+    from retrievers.form_kinds import ANY, product_kinds
+
+    def doc(seq, name, section, text):
+        meta = {"item_seq": seq, "item_name": name, "section": section}
+        return Document(f"easydrug:{seq}:{section}", f"{name}\n{text}", meta)
+
+    docs = [
+        doc("1", "가나파스아렉스", "efcy", "근육통에 사용합니다."),
+        doc("1", "가나파스아렉스", "useMethod", "1일 1~2회 질환 부위에 부착합니다."),
+        doc("2", "다라연고{수출명:다라파스타}", "efcy", "구내염에 사용합니다."),
+        doc("2", "다라연고{수출명:다라파스타}", "useMethod", "1일 수회 환부에 바릅니다."),
+        doc("3", "마바카타플라스마", "efcy", "요통에 사용합니다."),
+    ]
+    index = ClassProducts.from_documents(docs)
+    assert index.of_form("파스") == {"1", "3"}  # 다라파스타 is applied, not stuck on
+    assert ANY in product_kinds("가나파스아렉스")
+    assert ClassProducts({d.metadata["item_seq"]: "" for d in docs}, {"1": "가나파스아렉스"}).of_form("파스") == set()
