@@ -29,7 +29,7 @@ from retrievers.refit import ROOT, digests, fail, parse_out, write_model
 DATA = Path(__file__).parent / "data"
 LINKS_PATH = DATA / "lay_links.json"
 PAIRS_DIR = ROOT / "trainsets" / "sentence_pairs"
-MIN_PAIR = 4  # pairs a link is seen in (on real-dev with 3,814 pairs: 2 / 3 / 4 gave 0.734 / 0.740 / 0.746 gold phrases)
+MIN_PAIR = 4  # pairs a link is seen in (real-dev, 3,814 pairs: 2 / 3 / 4 gave 0.734 / 0.740 / 0.746 gold phrases)
 MIN_SHARE = 0.25  # of the pairs whose question has q, the share answered with s
 MIN_LIFT = 4.0  # P(s | q) / P(s): s is particular to q, not a word every answer has (복용, 의사)
 MAX_LINKS = 3  # per question word, the most frequent first
@@ -60,6 +60,13 @@ def mine_links(
         if k >= min_pair and share >= min_share and lift >= min_lift:
             links.setdefault(q, []).append((-k, -lift, s))
     return {q: [s for _, _, s in sorted(found)[:max_links]] for q, found in sorted(links.items())}
+
+
+def tokenizer_version() -> str:
+    """The Kiwi release the pairs were tokenised with (another release may split a few words otherwise)."""
+    from importlib.metadata import version
+
+    return f"kiwipiepy {version('kiwipiepy')}"
 
 
 def pair_files(folder: Path = PAIRS_DIR) -> list[Path]:
@@ -98,6 +105,7 @@ def main(argv: list[str] | None = None) -> None:
         "note": "question morpheme -> leaflet morphemes of the sentences that answer it; fitted by "
         f"python -m {MODULE} on {len(rows)} pairs (see the module docstring)",
         "trained_on": digests(paths),
+        "tokenizer": tokenizer_version(),
         "pairs": len(rows),
         "links": links,
     }
