@@ -26,6 +26,8 @@ from retrievers.population import Population, group_of_age, leaflet_words, read_
         ("40대 남자인데 탈모약", None),  # an adult age is nobody in particular
         ("아이크림 바르고 연고 발라도 돼요", None),  # 아이 inside 아이크림
         ("딸기맛 시럽 어른이 먹어도 되나요", None),  # 딸 inside 딸기
+        ("일회용 안약 처음 딸때 한 방울 버려야 돼요?", None),  # 딸 때: when opening it
+        ("딸 때문에 해열제 사러 왔는데 시럽도 있나요", "child"),  # 딸 때문에: a daughter
     ],
 )
 def test_group_as_people_write_it(question, group):
