@@ -11,6 +11,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -39,13 +40,28 @@ def evaluated_questions(root: Path = ROOT) -> list[str]:
 
 
 def near(question: str, evaluated: list[str], ratio: float = NEAR) -> bool:
-    """Whether `question` is within `ratio` of one of the `evaluated` questions."""
+    """Whether `question` is within `ratio` of one of the `evaluated` questions (difflib's ratio, the evaluated one
+    as the second sequence). Each evaluated question's matcher is built once and kept: indexing the second sequence
+    is what a `SequenceMatcher` costs, and a fit checks thousands of training questions against the same ones."""
+    for other, matcher in _matchers(tuple(evaluated)):
+        total = len(question) + len(other)
+        if total and 2 * min(len(question), len(other)) / total <= ratio:
+            continue  # real_quick_ratio's bound, without setting the matcher up
+        matcher.set_seq1(question)
+        if matcher.real_quick_ratio() > ratio and matcher.quick_ratio() > ratio and matcher.ratio() > ratio:
+            return True
+    return False
 
-    def close(other: str) -> bool:
-        m = SequenceMatcher(None, question, other)
-        return m.real_quick_ratio() > ratio and m.quick_ratio() > ratio and m.ratio() > ratio
 
-    return any(close(q) for q in evaluated)
+@functools.lru_cache(maxsize=4)
+def _matchers(evaluated: tuple[str, ...]) -> tuple[tuple[str, SequenceMatcher], ...]:
+    """One matcher per evaluated question, indexed as the second sequence."""
+    out = []
+    for other in evaluated:
+        matcher = SequenceMatcher(None)
+        matcher.set_seq2(other)
+        out.append((other, matcher))
+    return tuple(out)
 
 
 def far_from(rows: list[dict], evaluated: list[str], ratio: float = NEAR) -> list[dict]:
