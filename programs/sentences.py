@@ -21,7 +21,7 @@ from pathlib import Path
 
 from programs.text import bigrams, gram_share, target_words
 from retrievers.age_doses import dose_bands
-from retrievers.aspects import POPULATION, load_vocabulary
+from retrievers.aspects import POPULATION, WORD_START, load_vocabulary
 from retrievers.class_products import class_terms
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
@@ -53,9 +53,7 @@ PERIODS = {
 LAY_WORDS_PATH = Path(__file__).resolve().parents[1] / "retrievers" / "data" / "lay_words.json"
 MERGE_FRAMED = True  # a question telling it has not got better asks duration beside what its words ask
 LEARNED_LINKS = True  # a question's everyday words also find the leaflet words learned to answer them
-LINK_NEW = True  # a linked word the ranker would not count (one syllable, unknown to the leaflets) is counted
 LINK_SHARE = 0.5  # of the IDF of the leaflet words it stands for (real-dev: 0.5 one question above 1.0)
-LINK_SKIP_KNOWN = True  # a word the aspect vocabulary or the everyday-word list reads (술, 밥) keeps their reading
 LINK_MIN_IDF = 2.4  # a linked leaflet word this rare at least (환자, 복용, 미만 are in too many sentences)
 LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "depositMethod")
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
@@ -102,7 +100,9 @@ def _read_already(word: str) -> bool:
     """`word` is part of a question word of the aspect vocabulary (술 of 술, 밥 of 밥 먹고) or of an everyday word the
     reviewed list reads (`said_as_leaflets`): those say what it asks, a learned link would only blur it."""
     asks = (w for words in load_vocabulary().asks.values() for w in words)
-    return any(word in "".join(w.lstrip("^").split()) for w in asks) or any(word in said for said in said_as_leaflets())
+    if any(word in "".join(w.lstrip(WORD_START).split()) for w in asks):
+        return True
+    return any(word in said for said in said_as_leaflets())
 
 
 def _chooses(word: str, targets: tuple[str, ...]) -> bool:
@@ -191,18 +191,20 @@ class SentenceRanker:
                 self.words[said] = vocab.idf.get(said, vocab.idf_unseen)
         # the leaflet words learned to answer a question word (마르 → 건조, 눕 → 비스듬히): `lay_links`; only when
         # the question names a medicine or a class (입안이 헐어 따가워 asks which one helps: 따갑 → 자극 would
-        # read the complaint as an effect noticed)
-        about_medicine = bool(names or medicines or kind_words(question))
-        linked = {
-            q: found
-            for q in morphemes
-            if (found := [s for s in lay_links().get(q, ()) if vocab.idf.get(s, 0.0) >= LINK_MIN_IDF])
-            and not _chooses(q, targets)
-            and not any(q in "".join(str(n).split()) for n in (*names, *medicines))  # 타이레놀 is a name
-            and not (LINK_SKIP_KNOWN and _read_already(q))
-            and about_medicine
-        }
-        linked = {q: f for q, f in linked.items() if LINK_NEW or q in self.words}
+        # read the complaint as an effect noticed), and not for a name or a word read already (술, 밥 먹고: the
+        # aspect vocabulary or the reviewed everyday-word list says what it asks)
+        linked = (
+            {
+                q: found
+                for q in morphemes
+                if (found := [s for s in lay_links().get(q, ()) if self._may_link(s, vocab)])
+                and not _chooses(q, targets)
+                and not any(q in "".join(str(n).split()) for n in (*names, *medicines))  # 타이레놀 is a name
+                and not _read_already(q)
+            }
+            if names or medicines or kind_words(question)
+            else {}
+        )
         for q, found in linked.items():
             if q not in self.words:  # weighed as the leaflet words it stands for (빠지 → 탈모), not as unseen
                 self.words[q] = LINK_SHARE * max(vocab.idf[s] for s in found)
@@ -214,6 +216,15 @@ class SentenceRanker:
         self.ages = stated_ages(question)  # 7살 → 7 to 8; None when no age is written
         self.question = question
         self._short: tuple[str, ...] | None = None  # one-syllable nouns, read when a long list is cut
+
+    def _may_link(self, word: str, vocab) -> bool:
+        """A learned link to the leaflet word `word` is read: the word is rare enough (`LINK_MIN_IDF`), and a word
+        for who the medicine is for (소아, 고령자, 수유부) only when the question is about that group — who it is
+        for is the population reader's (무릎 아픈 70대 어머니 taught 무릎 → 고령자)."""
+        if vocab.idf.get(word, 0.0) < LINK_MIN_IDF:
+            return False
+        groups = [a for a in POPULATION if word in vocab.seeds.get(a, ())]
+        return not groups or any(a in self.aspects for a in groups)
 
     @staticmethod
     def _forms(word: str, said: tuple[str, ...], linked) -> tuple[str, ...]:

@@ -83,8 +83,25 @@ def test_a_sentence_in_the_leaflets_words_answers_a_question_in_everyday_words(l
     assert plain.score(dry) == plain.score(other)  # without the link both are only an effect that may appear
 
 
-def test_links_are_not_read_for_a_symptom_question_or_a_name():
+def test_links_are_not_read_for_a_symptom_question_a_name_or_a_word_read_already():
     complaint = sentences.SentenceRanker("입안이 헐었어요 너무 따가워")  # which medicine helps: no effect asked
     assert "자극" not in complaint.forms.get("따갑", ())
     asked = sentences.SentenceRanker("알보칠 바르니까 너무 따가워요", names=["알보칠"])
     assert "자극" in asked.forms.get("따갑", ())
+    links = sentences.lay_links()
+    assert "아세트아미노펜" in links["타이레놀"] and "알코올" in links["맥주"]  # learned, and not read here:
+    named = sentences.SentenceRanker("감기약 먹었는데 타이레놀도 먹고 맥주 마셔도 돼요?", names=["타이레놀"])
+    assert "아세트아미노펜" not in named.forms.get("타이레놀", ())  # a name is the name matcher's
+    assert "알코올" not in named.forms.get("맥주", ())  # 맥주 is the alcohol aspect's word
+
+
+def test_a_link_to_a_word_for_who_it_is_for_is_read_only_for_that_group():
+    """무릎 아픈 70대 어머니 taught 무릎 → 고령자: a knee question about nobody in particular is not about older
+    people, and the no-improvement line, not a caution naming 고령자, answers it."""
+    assert "고령자" in sentences.lay_links()["무릎"]
+    knee = sentences.SentenceRanker("파스 닷새째 붙이는데 무릎이 여전히 쑤셔요 계속 붙여도 돼요?", names=["파스"])
+    assert "고령자" not in knee.forms["무릎"]
+    days = "5~6일간 사용하여도 증상의 개선이 없을 경우 사용을 즉각 중지하고 의사 또는 약사와 상의하십시오."
+    assert knee.score(days) > knee.score("이 약을 사용하기 전에 소아, 고령자는 의사 또는 약사와 상의하십시오.")
+    older = sentences.SentenceRanker("무릎 아픈 70대 어머니 파스 붙여도 돼요?", names=["파스"])
+    assert "elderly" in older.aspects and "고령자" in older.forms["무릎"]

@@ -110,6 +110,11 @@ def test_rule_heads_are_the_symptom_words_the_rules_add_first():
     assert heads[:2] == ["두통", "인후통"] or set(heads) >= {"두통", "인후통"}
 
 
+def test_artificial_tears_as_people_call_them_read_as_dry_eyes():
+    lexicon = Lexicon.load()
+    assert lexicon.heads("눈물약 뚜껑 딴 지 두 달 넘었는데") == lexicon.heads("인공눈물") == ["안구건조"]
+
+
 def test_section_words_inside_a_recognised_name_do_not_count():
     names = NameIndex()
     names._add_ingredient("옥시메타졸린염산염")

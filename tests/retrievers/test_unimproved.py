@@ -31,6 +31,7 @@ def frame(question: str):
         ("하루에 세 번 먹는데 안 나아요", False),  # how often, not how long
         ("1일 3회 바르는데 여전히 가려워요", False),
         ("열흘째 붙이는데 여전히 아파요", True),
+        ("파스 닷새째 붙이는데 무릎이 여전히 쑤셔요", True),
     ],
 )
 def test_a_time_spent_and_no_better(question, expected):
