@@ -59,6 +59,19 @@ def conditions(nouns: tuple[str, ...], own_efficacy: list[Document], names=()) -
     return tuple(n for n in nouns if n not in said and not any(n in m or m in n for m in named if m))
 
 
+def treated(nouns: tuple[str, ...], own_efficacy: list[Document], names=()) -> tuple[str, ...]:
+    """Of `nouns`, those the named products' 효능 sections say (습진 있는데 발라도 beside a cream for 습진): what the
+    product is for answers "may I", not a warning.
+
+    >>> efcy = Document("easydrug:1:efcy", "가나다크림\\n습진, 피부염에 사용합니다.", {"section": "efcy"})
+    >>> treated(("습진", "여드름"), [efcy])
+    ('습진',)
+    """
+    said = " ".join(d.text for d in own_efficacy)
+    named = ["".join(str(n).split()) for n in names]
+    return tuple(n for n in nouns if n in said and not any(n in m or m in n for m in named if m))
+
+
 def warns_of(found: tuple[str, ...], sentence: str) -> bool:
     """The sentence forbids or sends to a pharmacist, and names one of the conditions `found`."""
     return bool(found) and bool(WARNING.search(sentence)) and any(c in sentence for c in found)

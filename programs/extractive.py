@@ -48,7 +48,8 @@ from retrievers.name_keys import ingredient_key
 from retrievers.names import NameIndex
 from retrievers.not_covered import kind_leaflet_words
 from retrievers.population import CHILD_AGE
-from retrievers.question_frame import read_frame
+from retrievers.question_frame import GENERIC, read_frame
+from retrievers.section_model import load_section_model
 
 POOL = 5  # documents considered (retrieval's top 5)
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
@@ -75,6 +76,8 @@ ASPECT_SECTIONS = {
 LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted first
 CONDITION_LEADS = True  # a named product's warning of a condition the asker writes leads a "may I" answer
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
+SECTION_MODEL_WEIGHT = 0.3  # times the learned probability that the sentence's section answers the question
+# (`retrievers/section_model.py`; real-dev: 0.15 to 0.5 each quote one more question than none, 0.7 one fewer)
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
 TOGETHER_SECTIONS = frozenset({"atpn", "atpnWarn", "useMethod", "intrc"})  # leaflet sections saying what goes with it
@@ -198,16 +201,18 @@ def choose(
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
     asks_together = "interactions" in frame.aspects
+    answering = load_section_model().probabilities(question) if SECTION_MODEL_WEIGHT else {}
     # 여드름 난데도 발라도 돼요: a noun the named product's 효능 does not say, which its warnings do, is the asker's
     # condition (programs/asker_condition.py)
     own_efficacy = [d for d in docs if is_named(d) and d.metadata.get("section") == "efcy"]
-    asked_conditions = (
-        asker_condition.conditions(
-            asker_condition.asker_nouns(question), own_efficacy, (*names, *medicines, *frame.targets.classes)
-        )
-        if CONDITION_LEADS and own_efficacy and MAY_I.search(question)
-        else ()
-    )
+    may_i = CONDITION_LEADS and bool(own_efficacy) and bool(MAY_I.search(question))
+    named_here = (*names, *medicines, *frame.targets.classes)
+    nouns = asker_condition.asker_nouns(question) if may_i else ()
+    asked_conditions = asker_condition.conditions(nouns, own_efficacy, named_here) if may_i else ()
+    # 습진 있는데 발라도 돼요, of a cream for 습진, asking nothing else: the 효능 line saying so answers first (beside
+    # who it is for, another medicine or an aspect, the condition is only why it is taken: 생리통 심한데 중학생 딸)
+    only_may_i = set(frame.aspects) <= GENERIC and not frame.population.group and not frame.other_drugs
+    treated = asker_condition.treated(nouns, own_efficacy, named_here) if may_i and only_may_i else ()
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
         if is_user_rule(doc):
             if doc_strips and not _merge(rules, doc_strips[0].text, 1.0, n):
@@ -232,6 +237,7 @@ def choose(
         short_brand = NAMED_BONUS if not named_found and short_product(doc)[:2] in question else 0.0
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
+        prior += SECTION_MODEL_WEIGHT * answering.get(section, 0.0)
         older = older_dose_sentences([s.text for s in doc_strips], child_age) if section == "useMethod" else ()
         for i, s in enumerate(doc_strips):
             if not says_something(s.text) or i in older:  # an adult's dose, for a child's question: never quoted
@@ -258,7 +264,7 @@ def choose(
             candidates.append(q)
             if LEAD_FRAMED and (section or _dur_section(doc)) in leading:
                 framed_quotes.add(id(q))
-            if condition:
+            if condition or (section == "efcy" and is_named(doc) and any(c in s.text for c in treated)):
                 condition_quotes.add(id(q))
     chosen: list[Quote] = []
     ranked = sorted(candidates, key=lambda q: -q.score)

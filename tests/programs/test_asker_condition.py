@@ -43,8 +43,14 @@ def test_a_warning_of_the_askers_condition_leads_and_keeps_the_condition_in_its_
 
 
 def test_what_the_product_treats_is_no_condition_and_a_question_not_asking_may_i_is_not_read():
+    # the 효능 line saying it is for 습진 answers, though "있는데 발라도 되나요" reads as a caution question
+    # (retrievers/section_model.py)
     assert quoted(answer("가나다지크림 습진 있는데 발라도 되나요?"))[0].startswith("[효능·효과]")
     assert not quoted(answer("가나다지크림 여드름 얼마나 발라요"))[0].startswith("[사용상 주의사항]")
+
+
+def test_beside_who_it_is_for_what_the_product_treats_is_only_why_it_is_used():
+    assert quoted(answer("중학생 딸 습진 있는데 가나다지크림 발라줘도 돼요?"))[0].startswith("[사용상 주의사항]")
 
 
 @pytest.mark.parametrize(
