@@ -36,6 +36,7 @@ from retrievers.query_analysis import QueryAnalysis
 
 MAX_NAME_PRODUCTS = 40  # a name matching more products than this adds no candidates (too generic)
 FAMILY_WEIGHT = 0.7  # product feature of a named product's brand siblings (the named product: 1.0)
+SINGLE_WEIGHT = 0.9  # product feature of a named ingredient's single-ingredient products
 COMBINATION_WEIGHT = 0.6  # product feature of a named ingredient's combination products (single ones: 0.9; a
 # single-ingredient leaflet speaks for the ingredient, a combination's for the mix)
 DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredient (when few share it)
@@ -96,6 +97,8 @@ class Candidates:
         preferred = self.by_dosage_form(products, qa.query)
         if for_child := self.dosing_the_child(products | family, qa.query):
             preferred, products, family = for_child, products | for_child, family - for_child
+        elif self.ingredient_dosing_the_child(qa):  # 아세트아미노펜 4살: the products named after it are adults'
+            preferred = set()
         for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
             for i in self.product_docs.get(seq, []):
                 out[i] = 1.0 if seq in preferred else 0.7
@@ -108,8 +111,13 @@ class Candidates:
             for i in self.dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
             weights = self.ingredient_products(canon, dur_question, leaflet_question)
+            # for a young child, the ingredient's products that dose the child, even in a DUR question (5살 아들
+            # 아세트아미노펜 먹여도: the age rule, and the children's syrups)
+            for_child = self.dosing_the_child(set(weights) | set(self.ingredient_products(canon)), qa.query)
+            weights.update({seq: max(weights.get(seq, 0.0), SINGLE_WEIGHT) for seq in for_child})
             in_form = self.by_dosage_form(set(weights), qa.query)
             in_form = (in_form & self.as_named(canon, set(weights), qa)) or in_form  # the form asked decides first
+            in_form = (in_form & for_child) or for_child or in_form
             for seq, weight in sorted(weights.items()):
                 for i in self.product_docs.get(seq, []):  # "클로트리마졸 크림": its creams before its pessaries
                     out.setdefault(i, weight if seq in in_form else weight - OTHER_FORM_PENALTY)
@@ -210,7 +218,7 @@ class Candidates:
         weight = DUR_PRODUCT_WEIGHT if dur_question else COMBINATION_WEIGHT
         out = dict.fromkeys(seqs, weight) if len(seqs) <= MAX_NAME_PRODUCTS else {}
         if leaflet_question and len(single) <= MAX_SINGLE_PRODUCTS:
-            out.update(dict.fromkeys(single, 0.9))
+            out.update(dict.fromkeys(single, SINGLE_WEIGHT))
         return out
 
     def dosing_the_child(self, products: set[str], query: str) -> set[str]:
@@ -221,6 +229,14 @@ class Candidates:
         if ages is None or ages[1] > CHILD_AGE or len(products) < 2 or any(w in query for w in ADULT_PRODUCT_WORDS):
             return set()
         return {seq for seq in products if doses_child(self.section_text(seq, "useMethod"), ages)}
+
+    def ingredient_dosing_the_child(self, qa: QueryAnalysis) -> set[str]:
+        """The products of an ingredient the question names that dose the young child it is about (아세트아미노펜
+        4살 -> 세토펜현탁액, 챔프시럽); empty when it names none or is about no child under 12."""
+        out: set[str] = set()
+        for canon in sorted(qa.names.ingredients):
+            out |= self.dosing_the_child(set(self.ingredient_products(canon)), qa.query)
+        return out
 
     def section_text(self, seq: str, section: str) -> str:
         """The text of a product's leaflet section ("" when the index lacks it)."""

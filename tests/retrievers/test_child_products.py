@@ -91,3 +91,31 @@ def test_a_young_childs_class_question_prefers_the_class_products_dosing_the_chi
     adult = analyse("해열제 몇 알 먹어요", policy.names, Lexicon.load())
     weights = {policy.docs[i].id: w for i, w in policy.class_members(adult, list(range(len(policy.docs))), {}).items()}
     assert weights["easydrug:197700120:efcy"] == weights["easydrug:198601920:efcy"] == CLASS_WEIGHT
+
+
+GENERIC = TABLET.replace("부루펜정200밀리그램", "가나이부프로펜정")
+
+
+@pytest.fixture(scope="module")
+def by_ingredient():
+    """The two products above and a tablet named after the ingredient (as many generics are)."""
+    docs = [
+        _leaflet("197700120", "부루펜정200밀리그램(이부프로펜)", "useMethod", TABLET),
+        _leaflet("198601920", "어린이부루펜시럽(이부프로펜)", "useMethod", SYRUP),
+        _leaflet("200000001", "가나이부프로펜정", "useMethod", GENERIC),
+    ]
+    names = NameIndex.from_documents(docs)
+    return Candidates(docs, names, ClassProducts.from_documents(docs), Lexicon.load())
+
+
+@pytest.mark.parametrize("question", ["이부프로펜 6살 몇 미리 먹여요", "6살 아들 열나는데 이부프로펜 먹여도 되나요"])
+def test_a_young_childs_question_naming_an_ingredient_puts_its_product_dosing_the_child_first(by_ingredient, question):
+    weights = _weights(by_ingredient, question)
+    syrup = weights["easydrug:198601920:useMethod"]
+    assert syrup > weights["easydrug:197700120:useMethod"]
+    assert syrup > weights.get("easydrug:200000001:useMethod", 0.0)  # named after the ingredient, still an adult's
+
+
+def test_an_ingredient_question_with_no_child_keeps_the_products_alike(by_ingredient):
+    weights = _weights(by_ingredient, "이부프로펜 몇 알 먹어요")
+    assert weights["easydrug:198601920:useMethod"] <= weights["easydrug:197700120:useMethod"]
