@@ -220,7 +220,7 @@ class SentenceRanker:
     def _may_link(self, word: str, vocab) -> bool:
         """A learned link to the leaflet word `word` is read: the word is rare enough (`LINK_MIN_IDF`), and a word
         for who the medicine is for (소아, 고령자, 수유부) only when the question is about that group — who it is
-        for is the population reader's (무릎 아픈 70대 어머니 taught 무릎 → 고령자)."""
+        for is the population reader's (70대 어머니께 드려도 taught 드리 → 고령자)."""
         if vocab.idf.get(word, 0.0) < LINK_MIN_IDF:
             return False
         groups = [a for a in POPULATION if word in vocab.seeds.get(a, ())]

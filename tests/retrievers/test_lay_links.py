@@ -71,16 +71,16 @@ def links_off(monkeypatch):
 
 
 def test_a_sentence_in_the_leaflets_words_answers_a_question_in_everyday_words(links_off):
-    question = "판콜 먹고 입이 바싹바싹 말라요 원래 그래요?"
-    dry = "때때로 구갈이 나타날 수 있습니다."
+    question = "판콜 먹고 밥맛이 뚝 떨어졌어요 원래 그래요?"
+    appetite = "때때로 식욕부진이 나타날 수 있습니다."
     other = "때때로 발진이 나타날 수 있습니다."
-    assert "구갈" in sentences.lay_links().get("마르", [])
+    assert "식욕" in sentences.lay_links().get("밥맛", [])
     ranker = sentences.SentenceRanker(question, names=["판콜"])
-    assert ranker.score(dry) > ranker.score(other)
-    assert "구갈" in ranker.forms["마르"]
+    assert ranker.score(appetite) > ranker.score(other)
+    assert "식욕" in ranker.forms["밥맛"]
     links_off()
     plain = sentences.SentenceRanker(question, names=["판콜"])
-    assert plain.score(dry) == plain.score(other)  # without the link both are only an effect that may appear
+    assert plain.score(appetite) == plain.score(other)  # without the link both are only an effect that may appear
 
 
 def test_links_are_not_read_for_a_symptom_question_a_name_or_a_word_read_already():
@@ -96,12 +96,11 @@ def test_links_are_not_read_for_a_symptom_question_a_name_or_a_word_read_already
 
 
 def test_a_link_to_a_word_for_who_it_is_for_is_read_only_for_that_group():
-    """무릎 아픈 70대 어머니 taught 무릎 → 고령자: a knee question about nobody in particular is not about older
-    people, and the no-improvement line, not a caution naming 고령자, answers it."""
-    assert "고령자" in sentences.lay_links()["무릎"]
-    knee = sentences.SentenceRanker("파스 닷새째 붙이는데 무릎이 여전히 쑤셔요 계속 붙여도 돼요?", names=["파스"])
-    assert "고령자" not in knee.forms["무릎"]
-    days = "5~6일간 사용하여도 증상의 개선이 없을 경우 사용을 즉각 중지하고 의사 또는 약사와 상의하십시오."
-    assert knee.score(days) > knee.score("이 약을 사용하기 전에 소아, 고령자는 의사 또는 약사와 상의하십시오.")
-    older = sentences.SentenceRanker("무릎 아픈 70대 어머니 파스 붙여도 돼요?", names=["파스"])
-    assert "elderly" in older.aspects and "고령자" in older.forms["무릎"]
+    """드려도 (giving it to an elder) taught 드리 → 고령자: a question giving a plaster to someone not said to be old is
+    not about older people, so a caution naming 고령자 does not answer it."""
+    assert "고령자" in sentences.lay_links()["드리"]
+    shoulder = sentences.SentenceRanker("어깨가 아프시대서 파스 사다 드려도 돼요?", names=["파스"])
+    assert "고령자" not in shoulder.forms.get("드리", ())
+    assert shoulder.score("이 약을 사용하기 전에 소아, 고령자는 의사 또는 약사와 상의하십시오.") == 0
+    older = sentences.SentenceRanker("70대 어머니께 파스 사다 드려도 돼요?", names=["파스"])
+    assert "elderly" in older.aspects and "고령자" in older.forms["드리"]
