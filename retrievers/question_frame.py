@@ -408,6 +408,8 @@ def read_frame(
     if learned:
         two = bool(other) or len(targets.products) + len(targets.ingredients) + len(targets.classes) > 1
         aspects = with_learned(aspects, load_aspect_model().probabilities(question), two_medicines=two)
+    if "contraindication" in aspects and "cautions" not in aspects:
+        aspects = [*aspects, "cautions"]  # a condition the asker has is one of the cautions (real-dev aspects +0.007)
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
 
 

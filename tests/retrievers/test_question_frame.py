@@ -42,7 +42,8 @@ def test_a_named_product_is_a_target_and_who_it_is_for_is_read(read):
 
 
 def test_a_condition_asks_whether_it_forbids_the_medicine(read):
-    assert "contraindication" in read("위궤양 있는 사람도 게보린 먹어도 되나요").aspects
+    aspects = read("위궤양 있는 사람도 게보린 먹어도 되나요").aspects
+    assert aspects[0] == "contraindication" and "cautions" in aspects  # a condition is one of the cautions
 
 
 def test_comparison_and_other_drugs(read):
