@@ -1,14 +1,14 @@
 """Learn which leaflet words answer a question's everyday words: `python -m retrievers.mine_lay_links`.
 
-People ask in their own words (입이 바싹 말라요, 누워서 뿌리면, 자기 전에) and the leaflets answer in theirs (구강건조,
-비스듬히 눕거나, 취침 시). `trainsets/sentence_pairs/` holds questions written for sampled leaflet sentences, each with
-the part of the sentence that answers it. Over those pairs, a question morpheme *q* is linked to a morpheme *s* of
-the answering part when *s* is not in the question itself, they meet in at least `MIN_PAIR` pairs, at least
-`MIN_SHARE` of the pairs asking *q* are answered with *s*, and *s* is at least `MIN_LIFT` times likelier beside *q*
-than in any answer; both are Hangul words, *s* of two syllables or more (세, 회 are in every dose line). The
-sentence ranker (`programs/sentences.py`) then reads a sentence carrying *s* as speaking the question's *q*. Pairs
-whose question is near an evaluated one (`retrievers.unseen`) are left out. Written to `data/lay_links.json` with
-the training files' digests; no link is written by hand.
+People ask in their own words (입이 바싹 말라요, 누워서 뿌리면, 자기 전에) and the leaflets answer in theirs
+(구강건조, 비스듬히 눕거나, 취침 시). `trainsets/sentence_pairs/` holds questions written for sampled leaflet
+sentences, each with the part of the sentence that answers it. Over those pairs, a question morpheme *q* is linked to
+a morpheme *s* of the answering part when *s* is not in the question itself, they meet in one pair in a thousand at
+least (`PAIRS_PER_LINK`; `MIN_PAIR` at least), at least `MIN_SHARE` of the pairs asking *q* are answered with *s*, and
+*s* is at least `MIN_LIFT` times likelier beside *q* than in any answer; both are Hangul words, *s* of two syllables
+or more (세, 회 are in every dose line). The sentence ranker (`programs/sentences.py`) then reads a sentence carrying
+*s* as speaking the question's *q*. Pairs whose question is near an evaluated one (`retrievers.unseen`) are left out.
+Written to `data/lay_links.json` with the training files' digests; no link is written by hand.
 
 Example:
     >>> pairs = [(("입", "마르"), ("구강", "건조")), (("입", "마르", "밤"), ("구강", "건조")), (("밤",), ("취침",)),
@@ -29,9 +29,11 @@ from retrievers.refit import ROOT, digests, fail, parse_out, write_model
 DATA = Path(__file__).parent / "data"
 LINKS_PATH = DATA / "lay_links.json"
 PAIRS_DIR = ROOT / "trainsets" / "sentence_pairs"
-# pairs a link is seen in: about one in a thousand pairs (real-dev, 3,814 pairs: 2 / 3 / 4 gave 0.734 / 0.740 / 0.746
-# gold phrases; 6,165 pairs: 4 / 5 / 6 / 8 gave 0.746 / 0.746 / 0.754 / 0.754)
-MIN_PAIR = 6
+# pairs a link is seen in: one pair in `PAIRS_PER_LINK` at least, and `MIN_PAIR` at least (real-dev gold phrases:
+# 3,814 pairs, 2 / 3 / 4 gave 0.734 / 0.740 / 0.746; 6,165 pairs, 4 / 5 / 6 / 8 gave 0.746 / 0.746 / 0.754 / 0.754;
+# 8,539 pairs, 6 / 8 / 10 each gave 0.754)
+PAIRS_PER_LINK = 1000
+MIN_PAIR = 4
 MIN_SHARE = 0.3  # of the pairs whose question has q, the share answered with s (6,165 pairs, 6: 0.25 / 0.3 / 0.35 gave
 # 0.754 / 0.757 / 0.757)
 MIN_LIFT = 4.0  # P(s | q) / P(s): s is particular to q, not a word every answer has (복용, 의사)
@@ -42,13 +44,15 @@ _HANGUL = re.compile(r"^[가-힣]+$")  # numbers and Latin letters are no words 
 
 def mine_links(
     pairs: list[tuple[tuple[str, ...], tuple[str, ...]]],
-    min_pair: int = MIN_PAIR,
+    min_pair: int | None = None,
     min_share: float = MIN_SHARE,
     min_lift: float = MIN_LIFT,
     max_links: int = MAX_LINKS,
 ) -> dict[str, list[str]]:
-    """Links from (question morphemes, answer morphemes) pairs: see the module docstring."""
+    """Links from (question morphemes, answer morphemes) pairs: see the module docstring. `min_pair`: by default
+    one pair in `PAIRS_PER_LINK`, `MIN_PAIR` at least."""
     n = len(pairs)
+    min_pair = min_pair if min_pair is not None else max(MIN_PAIR, round(n / PAIRS_PER_LINK))
     asked, answered, both = Counter(), Counter(), Counter()
     for question, answer in pairs:
         q_set = {q for q in question if _HANGUL.match(q)}

@@ -26,7 +26,9 @@ def first_quoted(question: str) -> str:
     return next(line for line in text.splitlines() if line.startswith("["))
 
 
-@pytest.mark.parametrize("question", ["가나다연고 무좀 있는 발에 발라도 되나요", "가나다연고 곪은 데 발라도 돼요?"])
+@pytest.mark.parametrize(
+    "question", ["가나다연고 무좀 있는 발에 발라도 되나요", "가나다연고 진물 나는 데 발라도 돼요?"]
+)
 def test_a_may_i_question_about_a_condition_no_sentence_names_is_answered_by_the_warnings(question, monkeypatch):
     assert first_quoted(question).startswith("[사용상 주의사항]")
     monkeypatch.setattr(extractive, "SECTION_MODEL_WEIGHT", 0.0)
