@@ -115,6 +115,15 @@ def test_artificial_tears_as_people_call_them_read_as_dry_eyes():
     assert lexicon.heads("눈물약 뚜껑 딴 지 두 달 넘었는데") == lexicon.heads("인공눈물") == ["안구건조"]
 
 
+@pytest.mark.parametrize(
+    "question", ["멍크림 얼굴에 발라도 돼요", "멍빼는 연고 있어요?", "5살 딸 멍든 데 발라줘도 되나"]
+)
+def test_a_bruise_as_people_write_it_reads_as_the_leaflets_bruise(question):
+    lexicon = Lexicon.load()
+    assert "타박상" in lexicon.expand(question)
+    assert "타박상" not in lexicon.expand("목구멍이 따끔해요")  # 멍 inside 목구멍 is no bruise
+
+
 def test_section_words_inside_a_recognised_name_do_not_count():
     names = NameIndex()
     names._add_ingredient("옥시메타졸린염산염")
