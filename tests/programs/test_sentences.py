@@ -475,6 +475,14 @@ def test_an_everyday_word_finds_the_leaflets_word_for_it():
     assert tooth.parts(surgery)["overlap"] > 0
 
 
+@pytest.mark.parametrize("question", ["애드빌 먹고 입술이 부어올랐어요", "얼굴 부은 거 같은데 부루펜 때문인가요"])
+def test_swelling_as_people_write_it_is_the_leaflets_swelling(question):
+    """부어올랐어요, 부은 → 부종 (retrievers/data/lay_words.json), beside 부었어요 and 붓고."""
+    ranker = SentenceRanker(question)
+    swelling = "얼굴, 입술, 혀 등의 부종이 나타날 수 있습니다."
+    assert ranker.score(swelling) > ranker.score("얼굴, 입술 등에 발진이 나타날 수 있습니다.")
+
+
 def test_a_medicines_colour_is_no_symptom():
     """빨간약 names a medicine by its colour: no sentence about redness is what it asks."""
     ranker = SentenceRanker("입병 빨간약 바르고 입 헹궈야 하나요")
