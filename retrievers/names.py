@@ -67,8 +67,9 @@ INSIDE_MIN = 4  # a word read inside a name (뉴브이로토 ← 브이로토): 
 INSIDE_MAX = 6  # keys a word may be inside and still name their medicines
 FORM_SUFFIXES = [f for f in DOSAGE_FORMS if len(f) > 1]  # a word ending in one (목스프레이) names a kind, not a product
 CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
-# 2: salts written acid first and two spellings of one ingredient join their medicine's key
-NAMES_VERSION = 2
+# 2: salts written acid first and two spellings of one ingredient join their medicine's key; 3: a succinate written
+# 석시네이트 (독시라민석시네이트) joins its medicine's key as 숙신산염 does
+NAMES_VERSION = 3
 _JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
 
 

@@ -26,6 +26,25 @@ def test_an_acid_written_first_is_the_salt_of_the_medicine_after_it():
     assert "토코페롤" in ingredient_keys("초산토코페롤50%")
 
 
+def test_a_salt_transliterated_is_the_salt_written_in_korean():
+    """독시라민석시네이트 (아졸정) and 독시라민숙신산염 (아론정) are one medicine: the 노인주의 rule on 독시라민
+    binds both."""
+    from programs.forbidden import Product, forbidding_rules
+    from programs.forbidden import asker as who
+    from retrievers.documents import Document
+
+    assert "독시라민" in ingredient_keys("독시라민석시네이트") & ingredient_keys("독시라민숙신산염")
+    names = NameIndex()
+    same = lambda a, b: names.canonical(a) == names.canonical(b)  # noqa: E731
+    rule = Document(
+        "dur:fc:1",
+        "[노인주의] 독시라민(Doxylamine)은(는) 노인(고령자)에게 사용할 때 주의가 필요합니다. 대상 제형: 정제.",
+        {"dur_type": "노인주의", "ingredient": "독시라민", "partner": ""},
+    )
+    elderly = who(None, "70대 엄마 수면유도제 드려도 돼요")
+    assert forbidding_rules(Product("1", "아졸정", ("독시라민석시네이트",)), [rule], elderly, same) == [rule]
+
+
 def test_an_acid_before_a_mineral_or_a_hydrate_is_the_medicine_itself():
     assert "칼슘" not in ingredient_keys("글루콘산칼슘수화물")
     assert "글루콘산" in ingredient_keys("글루콘산칼슘수화물")
