@@ -76,8 +76,9 @@ ASPECT_SECTIONS = {
 LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted first
 CONDITION_LEADS = True  # a named product's warning of a condition the asker writes leads a "may I" answer
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
-SECTION_MODEL_WEIGHT = 0.3  # times the learned probability that the sentence's section answers the question
-# (`retrievers/section_model.py`; real-dev, 6,165 pairs: 0 / 0.2 / 0.3 / 0.5 gave 0.749 / 0.760 / 0.757 / 0.749)
+SECTION_MODEL_WEIGHT = 0.1  # times the learned probability that the sentence's section answers the question
+# (`retrievers/section_model.py`; real-dev, 8,539 pairs: 0 / 0.1 / 0.3 gave 0.743 / 0.751 / 0.754 gold phrases; at
+# 0.2 and above a "may I" read as the cautions outweighs the interaction line the frame asks: 파킨슨약 드시는데)
 NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question writes (none named in full)
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
 TOGETHER_SECTIONS = frozenset({"atpn", "atpnWarn", "useMethod", "intrc"})  # leaflet sections saying what goes with it

@@ -81,6 +81,7 @@ def test_a_lens_question_quotes_the_caution_about_lenses_not_the_efficacy():
 
 def test_without_the_efficacy_penalty_the_lens_efficacy_sentence_would_lead(monkeypatch):
     monkeypatch.setattr(extractive, "EFFICACY_PENALTY", 0.0)
+    monkeypatch.setattr(extractive, "SECTION_MODEL_WEIGHT", 0.0)  # the learned section prior alone also demotes it
     answer = extractive_answer("안약 넣고 렌즈 바로 껴도 돼요", EYE_DROP, sections=["efcy", "atpn"])
     assert body(answer).splitlines()[0].startswith("맑은눈점안액: [효능·효과]")
 
@@ -253,6 +254,7 @@ def test_a_symptom_after_a_named_medicine_leads_with_its_side_effect_sentence(se
 
 def test_without_the_lead_of_the_asked_section_a_caution_sentence_would_lead(searcher, monkeypatch):
     monkeypatch.setattr(extractive, "LEAD_FRAMED", False)
+    monkeypatch.setattr(extractive, "SECTION_MODEL_WEIGHT", 0.0)  # the learned section prior alone also reads 이상반응
     pred = CRAG(backend=searcher)(question="게보린 먹고 속이 쓰려요")
     assert not body(pred.answer).splitlines()[0].startswith("[이상반응(부작용)]")
 
