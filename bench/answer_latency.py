@@ -75,14 +75,16 @@ def build(index_dir: str | None):
 
 def forget(searcher) -> None:
     """Clear the searcher's memos kept per question text (`Searcher.forget_texts`), the sentence ranking's Kiwi
-    analyses and the aspect vocabulary's asked aspects, so a memo saves only what one answer reads more than once
-    (retrieval, the frame and the answer each read the question). The program's small LRU caches
-    (`sentences.sentence_tokens`, `chosen_by`, `extractive._frame`, the grounding check's document forms) also hold
-    leaflet sentences every answer reads, so they stay: a later pass may reuse an earlier one's entries (`--repeat 1`
-    times each question once)."""
+    analyses, the aspect vocabulary's asked aspects and the answering-section model's probabilities, so a memo saves
+    only what one answer reads more than once (retrieval, the frame and the answer each read the question). The
+    program's small LRU caches (`sentences.sentence_tokens`, `chosen_by`, `extractive._frame`, the grounding check's
+    document forms) also hold leaflet sentences every answer reads, so they stay: a later pass may reuse an earlier
+    one's entries (`--repeat 1` times each question once)."""
     from programs.sentences import leaflet_tokenizer
     from retrievers.aspects import load_vocabulary
+    from retrievers.section_model import load_section_model
 
+    load_section_model().forget()
     if hasattr(searcher, "forget_texts"):
         searcher.forget_texts()
     elif hasattr(getattr(searcher, "dense", None), "forget_queries"):

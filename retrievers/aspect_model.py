@@ -21,15 +21,14 @@ from __future__ import annotations
 
 import functools
 import json
-import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
 from retrievers.aspect_names import ASPECTS
-from retrievers.char_ngrams import tfidf_weights
-from retrievers.memo import remembered
+from retrievers.char_ngrams import NgramLinearModel
 from retrievers.refit import digests, fail, parse_out, write_model
 from retrievers.unseen import evaluated_questions, far_from
 
@@ -40,7 +39,6 @@ NGRAMS = (1, 3)
 MIN_DF = 2
 C_GRID = (1.0, 3.0, 10.0, 30.0, 100.0)
 FOLDS = 5
-MEMO = 1024  # questions remembered
 ASKED = 0.5  # each aspect's own boundary: at or above, the question asks it
 # probabilities as the data has them: with classes weighted to balance, a rare aspect was read into common wording
 # (두통에 먹는 약: interactions 0.84) and the 5-fold log loss was higher (0.0605 against 0.0583)
@@ -48,46 +46,23 @@ CLASS_WEIGHT = None
 
 
 @dataclass(frozen=True)
-class AspectModel:
-    """The fitted model: each n-gram's column and IDF, and per aspect a coefficient row and an intercept."""
+class AspectModel(NgramLinearModel):
+    """The fitted model: one logistic regression per aspect (`labels`), each its own yes or no."""
 
-    aspects: tuple[str, ...]
-    columns: dict[str, int]
-    idf: np.ndarray
-    coef: np.ndarray  # aspects x n-grams
-    intercepts: np.ndarray
-    ngrams: tuple[int, int] = NGRAMS
-    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+    LABELS: ClassVar[str] = "aspects"
 
-    def probabilities(self, question: str) -> dict[str, float]:
-        """Each aspect's probability that `question` asks it (0–1), remembered for recent questions (retrieval, the
-        program and the answer each read the frame)."""
-        return dict(remembered(self._memo, question, lambda: self._probabilities(question), MEMO))
+    @property
+    def aspects(self) -> tuple[str, ...]:
+        return self.labels
 
-    def forget(self) -> None:
-        """Drop the questions remembered (a benchmark times each question as a new one)."""
-        self._memo.clear()
-
-    def _probabilities(self, question: str) -> tuple[tuple[str, float], ...]:
-        cols, weights = tfidf_weights(question, self.columns, self.idf, self.ngrams)
-        scores = self.intercepts + self.coef[:, cols] @ weights
-        return tuple((a, 1.0 / (1.0 + math.exp(-float(s)))) for a, s in zip(self.aspects, scores, strict=True))
+    @staticmethod
+    def _link(scores: np.ndarray) -> np.ndarray:
+        return 1.0 / (1.0 + np.exp(-scores))
 
     def asked(self, question: str, threshold: float = ASKED) -> list[str]:
         """The aspects `question` asks by the model, most probable first."""
         p = self.probabilities(question)
         return sorted((a for a in self.aspects if p[a] >= threshold), key=lambda a: -p[a])
-
-    @classmethod
-    def from_dict(cls, data: dict) -> AspectModel:
-        return cls(
-            tuple(data["aspects"]),
-            {g: i for i, g in enumerate(data["vocabulary"])},
-            np.asarray(data["idf"], dtype=np.float64),
-            np.asarray(data["coef"], dtype=np.float64),
-            np.asarray(data["intercepts"], dtype=np.float64),
-            tuple(data["ngrams"]),
-        )
 
 
 @functools.lru_cache(maxsize=1)

@@ -1,6 +1,6 @@
 """Character n-grams within words and their TF-IDF weights, as scikit-learn's ``char_wb`` analyzer and
-``TfidfVectorizer(sublinear_tf=True)`` make them: what the learned scope and aspect models read, without
-scikit-learn at run time.
+``TfidfVectorizer(sublinear_tf=True)`` make them: what the learned scope, aspect and section models read, without
+scikit-learn at run time; `NgramLinearModel`, the per-label linear scores the aspect and section models share.
 
 Example:
     >>> char_wb_ngrams("콧속 헐", 2, 2)
@@ -14,8 +14,12 @@ Example:
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
+
+from retrievers.memo import remembered
 
 
 def char_wb_ngrams(text: str, lo: int, hi: int) -> list[str]:
@@ -46,3 +50,49 @@ def tfidf_weights(text: str, columns: dict[str, int], idf: np.ndarray, ngrams: t
     weights = tf * idf[cols]
     norm = float(np.linalg.norm(weights))
     return cols, (weights / norm if norm else weights)
+
+
+@dataclass(frozen=True)
+class NgramLinearModel:
+    """A fitted linear model over `tfidf_weights`, read from its JSON (no scikit-learn, no pickle): each n-gram's
+    column and IDF, and per label a coefficient row and an intercept. A subclass turns the scores into probabilities
+    (`_link`) and names the JSON key of its labels (`LABELS`); each text's probabilities are remembered for recent
+    texts (retrieval, the program and the answer each read the same question)."""
+
+    labels: tuple[str, ...]
+    columns: dict[str, int]
+    idf: np.ndarray
+    coef: np.ndarray  # labels x n-grams
+    intercepts: np.ndarray
+    ngrams: tuple[int, int] = (1, 3)
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+    LABELS: ClassVar[str] = "labels"
+    MEMO: ClassVar[int] = 1024  # texts remembered
+
+    def probabilities(self, text: str) -> dict[str, float]:
+        """Each label's probability for `text`."""
+        return dict(remembered(self._memo, text, lambda: self._probabilities(text), self.MEMO))
+
+    def forget(self) -> None:
+        """Drop the texts remembered (a benchmark times each question as a new one)."""
+        self._memo.clear()
+
+    def _probabilities(self, text: str) -> tuple[tuple[str, float], ...]:
+        cols, weights = tfidf_weights(text, self.columns, self.idf, self.ngrams)
+        scores = self.intercepts + self.coef[:, cols] @ weights
+        return tuple(zip(self.labels, (float(p) for p in self._link(scores)), strict=True))
+
+    @staticmethod
+    def _link(scores: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    @classmethod
+    def from_dict(cls, data: dict):
+        return cls(
+            tuple(data[cls.LABELS]),
+            {g: i for i, g in enumerate(data["vocabulary"])},
+            np.asarray(data["idf"], dtype=np.float64),
+            np.asarray(data["coef"], dtype=np.float64),
+            np.asarray(data["intercepts"], dtype=np.float64),
+            tuple(data["ngrams"]),
+        )

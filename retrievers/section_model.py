@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import functools
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 
-from retrievers.char_ngrams import tfidf_weights
-from retrievers.memo import remembered
+from retrievers.char_ngrams import NgramLinearModel
 from retrievers.refit import digests, fail, parse_out, write_model
 from retrievers.unseen import evaluated_questions, far_from
 
@@ -40,7 +40,6 @@ NGRAMS = (1, 3)
 MIN_DF = 2
 C_GRID = (1.0, 4.0, 16.0, 64.0)
 FOLDS = 5
-MEMO = 1024  # questions remembered
 CLASS_WEIGHT = "balanced"
 
 
@@ -54,39 +53,15 @@ def section_of(sid: str) -> str:
 
 
 @dataclass(frozen=True)
-class SectionModel:
-    """The fitted model: each n-gram's column and IDF, and per section a coefficient row and an intercept."""
+class SectionModel(NgramLinearModel):
+    """The fitted model: one multinomial regression over the sections (`labels`); the probabilities add up to 1."""
 
-    sections: tuple[str, ...]
-    columns: dict[str, int]
-    idf: np.ndarray
-    coef: np.ndarray  # sections x n-grams
-    intercepts: np.ndarray
-    ngrams: tuple[int, int] = NGRAMS
-    _memo: dict = field(default_factory=dict, compare=False, repr=False)
+    LABELS: ClassVar[str] = "sections"
 
-    def probabilities(self, question: str) -> dict[str, float]:
-        """Each section's probability that it holds the answer to `question` (they add up to 1), remembered for
-        recent questions."""
-        return dict(remembered(self._memo, question, lambda: self._probabilities(question), MEMO))
-
-    def _probabilities(self, question: str) -> tuple[tuple[str, float], ...]:
-        cols, weights = tfidf_weights(question, self.columns, self.idf, self.ngrams)
-        scores = self.intercepts + self.coef[:, cols] @ weights
+    @staticmethod
+    def _link(scores: np.ndarray) -> np.ndarray:
         p = np.exp(scores - scores.max())
-        p /= p.sum()
-        return tuple((s, float(v)) for s, v in zip(self.sections, p, strict=True))
-
-    @classmethod
-    def from_dict(cls, data: dict) -> SectionModel:
-        return cls(
-            tuple(data["sections"]),
-            {g: i for i, g in enumerate(data["vocabulary"])},
-            np.asarray(data["idf"], dtype=np.float64),
-            np.asarray(data["coef"], dtype=np.float64),
-            np.asarray(data["intercepts"], dtype=np.float64),
-            tuple(data["ngrams"]),
-        )
+        return p / p.sum()
 
 
 @functools.lru_cache(maxsize=1)
