@@ -95,9 +95,15 @@ class Candidates:
         products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
         family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
         preferred = self.by_dosage_form(products, qa.query)
+        # for a young child, each named ingredient's products that dose the child (아세트아미노펜 4살 -> 세토펜현탁액,
+        # 챔프시럽), even in a DUR question (5살 아들 아세트아미노펜 먹여도: the age rule, and the children's syrups)
+        child_products = {
+            canon: self.dosing_the_child(set(self.ingredient_products(canon)), qa.query)
+            for canon in sorted(qa.names.ingredients)
+        }
         if for_child := self.dosing_the_child(products | family, qa.query):
             preferred, products, family = for_child, products | for_child, family - for_child
-        elif self.ingredient_dosing_the_child(qa):  # 아세트아미노펜 4살: the products named after it are adults'
+        elif any(child_products.values()):  # the products named after the ingredient dose adults only
             preferred = set()
         for seq in sorted(products):  # sorted: ties rank the same in every process (str hashes vary)
             for i in self.product_docs.get(seq, []):
@@ -110,10 +116,8 @@ class Candidates:
         for canon in sorted(qa.names.ingredients):
             for i in self.dur_by_ingredient.get(canon, []):
                 out[i] = 1.0
-            weights = self.ingredient_products(canon, dur_question, leaflet_question)
-            # for a young child, the ingredient's products that dose the child, even in a DUR question (5살 아들
-            # 아세트아미노펜 먹여도: the age rule, and the children's syrups)
-            for_child = self.dosing_the_child(set(weights) | set(self.ingredient_products(canon)), qa.query)
+            weights = self.ingredient_products(canon, dur_question, leaflet_question)  # within the defaults' products
+            for_child = child_products[canon]
             weights.update({seq: max(weights.get(seq, 0.0), SINGLE_WEIGHT) for seq in for_child})
             in_form = self.by_dosage_form(set(weights), qa.query)
             in_form = (in_form & self.as_named(canon, set(weights), qa)) or in_form  # the form asked decides first
@@ -229,14 +233,6 @@ class Candidates:
         if ages is None or ages[1] > CHILD_AGE or len(products) < 2 or any(w in query for w in ADULT_PRODUCT_WORDS):
             return set()
         return {seq for seq in products if doses_child(self.section_text(seq, "useMethod"), ages)}
-
-    def ingredient_dosing_the_child(self, qa: QueryAnalysis) -> set[str]:
-        """The products of an ingredient the question names that dose the young child it is about (아세트아미노펜
-        4살 -> 세토펜현탁액, 챔프시럽); empty when it names none or is about no child under 12."""
-        out: set[str] = set()
-        for canon in sorted(qa.names.ingredients):
-            out |= self.dosing_the_child(set(self.ingredient_products(canon)), qa.query)
-        return out
 
     def section_text(self, seq: str, section: str) -> str:
         """The text of a product's leaflet section ("" when the index lacks it)."""
