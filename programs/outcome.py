@@ -114,10 +114,11 @@ def uncovered_only(words, named: bool, supplements=(), corpus_speaks: bool = Fal
     """Whether the question is about uncovered medicines alone: it names some (`words`) and no medicine the corpus
     has (`named`). A supplement (`supplements`, a reviewed list checked against the corpus's names; also an
     ingredient only DUR rules know, 졸피뎀) is enough unless the rest of the question names a class the leaflets
-    have products of or a symptom (`corpus_speaks`: 감기약이랑 홍삼, 프로폴리스 목 아플 때, 아카보즈 먹는데
-    감기약). A word nobody knows (리피토; 파브론 골드 감기에) is enough: a misspelt name (로페라미트, 개보린) is read
-    as the name it is a syllable or two off before this, so it is `named`; a sound word (꾸륵꾸륵) is never counted
-    unknown (`retrievers.query_coverage.mimetic`)."""
+    have products of, or a symptom it asks what to take for (`corpus_speaks`: 감기약이랑 홍삼, 홍삼 먹는데 두통약 뭐
+    먹어요, 아카보즈 먹는데 감기약; not 두통 있을 때 오메가3 먹어도: the symptom is when it is taken). A word
+    nobody knows (리피토; 파브론 골드 감기에) is enough: a misspelt name (로페라미트, 개보린) is read as the name it
+    is a syllable or two off before this, so it is `named`; a sound word (꾸륵꾸륵) is never counted unknown
+    (`retrievers.query_coverage.mimetic`)."""
     if not words or named:
         return False
     if all(w in supplements for w in words):

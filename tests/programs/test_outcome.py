@@ -204,6 +204,7 @@ def test_a_medicine_a_clinic_gave_beside_a_class_the_leaflets_have_opens_the_ans
     "question",
     [
         "홍삼 먹고 나서 속이 쓰려요 홍삼 때문인가요?",  # an effect noticed after the supplement: no leaflet says it
+        "두통 있을 때 오메가3 먹어도 돼요?",  # the symptom it would be taken in, when nothing is asked for it
         "혈압약 먹기 시작하고 발목이 붓는데 부작용인가요?",  # the same for a kind of prescription medicine
         "남편이 탈모약 먹는데 임신 준비 중이면 끊어야 하나요?",  # 임신 준비 is who it is for, nothing to treat
         # what a prescribed medicine was given for, when the question does not ask what to take for it
