@@ -69,6 +69,8 @@ _ASKS = re.compile(
     r"[?？]|나요|까요|는지|는가|되나|될까|돼요|되요|되죠|어때|괜찮|뭐|몇|언제|얼마|어떻게|어떡|무슨|왜|맞아|맞나"
 )
 _SENTENCE_END = re.compile(r"(?<=[?？.!])\s+|\n+")
+# where a list's last item ends and the clause closing the list starts: "체중 증가가 나타나는", "발진 등이 나타나는"
+_LIST_CLOSE = re.compile(r"\s*등[이을의]?\s|(?<=[가-힣])[이가]\s+(?:나타나|나타날|생기|생길|발생)")
 _LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sentence: "[용법·용량] "
 
 
@@ -263,6 +265,12 @@ class SentenceRanker:
             for i in inner
             if self.speaks_to(items[i]) or self.names_short_noun(items[i]) or any(w in items[i] for w in also)
         ]
+        # the list's last item, before the clause closing it (…, 체중 증가가 나타나는 경우 복용을 중지): the items
+        # before it say nothing of what was asked
+        last = len(items) - 1
+        close = _LIST_CLOSE.search(items[last]) if not keep and last > 1 else None
+        if close and self.speaks_to(items[last][: close.start()]):
+            keep = [last]
         # no item names what was asked: those naming the symptoms listed beside it, which scored the sentence
         keep = keep or [i for i in inner if self.names_neighbour(items[i])]
         if not keep:

@@ -553,6 +553,9 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
         ("배 아픈데 먹어도 돼요", "복통이 나타날 수 있습니다."),
         ("허리가 아파서 붙이려는데요", "요통에 사용합니다."),
         ("속이 쓰려요 먹어도 되나", "속쓰림이 나타날 수 있습니다."),
+        ("지르텍 먹으면 살찐다던데 진짜예요?", "드물게 체중 증가가 나타날 수 있습니다."),
+        ("알레르기약 먹으면 살이 쪄요?", "체중증가가 나타날 수 있습니다."),
+        ("변비약 먹으면 살 빠져요?", "체중감소가 나타날 수 있습니다."),
     ],
 )
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
@@ -593,3 +596,22 @@ def test_a_cut_list_keeps_the_item_naming_a_one_syllable_noun_the_question_write
     sentence = ", ".join(items) + " 등이 나타나는 경우 사용을 즉각 중지하십시오."
     cut = SentenceRanker("니코틴 패치 붙이고 자면 꿈을 이상하게 꿔요").excerpt(sentence)
     assert "…" in cut and "비정상적 꿈" in cut
+
+
+def test_weight_as_people_say_it_is_no_dose_per_kilogram():
+    """살찌 → 체중 증가, never 체중 alone: "체중 1 kg당" is how much a child takes, not weight gained."""
+    ranker = SentenceRanker("이 시럽 먹으면 살쪄요?")
+    assert ranker.parts("체중 1 kg당 10 mg을 복용합니다.")["overlap"] == 0
+    assert ranker.parts("체중 증가가 나타날 수 있습니다.")["overlap"] > 0
+
+
+def test_a_cut_list_keeps_its_last_item_when_that_is_what_was_asked():
+    """…, 비염, 체중 증가가 나타나는 경우 복용을 즉각 중지: the asked item is the list's last, before the clause
+    closing it; the items before it are cut, not quoted whole."""
+    closing = "체중 증가가 나타나는 경우 복용을 즉각 중지하고 의사와 상의하십시오."
+    sentence = "졸음, 두통, " + "어지러움, " * 40 + "비염, " + closing
+    cut = SentenceRanker("지르텍 먹으면 살찐다던데 진짜예요?").excerpt(sentence)
+    assert cut == "졸음, … 비염, " + closing
+    # a last item that is no list item (…가능성이 있는 여성은 복용하지 마십시오) does not cut the list
+    caution = "이 약을 복용하기 전에 영아, " + "고열, " * 40 + "임신하고 있을 가능성이 있는 여성은 의사와 상의하십시오."
+    assert SentenceRanker("임신 가능성 있으면 먹어도 돼요").excerpt(caution) == caution
