@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from programs.sentences import PERIODS, chosen_by, leaflet_tokenizer, sentence_tokens
+from programs.sentences import PERIODS, chosen_by, lay_words, leaflet_tokenizer, sentence_tokens
 from retrievers.aspects import load_vocabulary
 from retrievers.lexicon import Lexicon
 from retrievers.names import squash
@@ -139,6 +139,9 @@ def claim_nouns(question: str, names=(), claim: str | None = None) -> list[str]:
         if vocab.idf.get(word, vocab.idf_unseen) < COMMON_IDF:
             continue
         out.append(word)
+    if not out:  # no noun of its own (먹으면 살쪄요?): an everyday word in it, as the leaflets write it (체중 증가)
+        compact = squash(claim)
+        out = [words[0] for said, words in lay_words().items() if said in compact][:1]
     return out
 
 
@@ -169,7 +172,8 @@ def forms(word: str) -> tuple[str, ...]:
     seeded = any(word in (squash(s) for s in seeds) for seeds in vocab.seeds.values())
     asked = [] if seeded else [a for a, asks in vocab.asks.items() if word in (w.lstrip("^") for w in asks)]
     seeds = [squash(s) for a in asked for s in vocab.seeds[a] if len(squash(s)) >= 2]
-    return tuple(dict.fromkeys((word, *PERIODS.get(word, ()), *seeds)))
+    lay = [squash(w) for words in lay_words().values() if word in words for w in words]  # 체중 증가, 체중증가
+    return tuple(dict.fromkeys((squash(word), *PERIODS.get(word, ()), *seeds, *lay)))
 
 
 def effect_word(question: str, names=()) -> str | None:

@@ -82,8 +82,14 @@ def said_as_leaflets() -> dict[str, tuple[str, ...]]:
     >>> said_as_leaflets()["일주일"], said_as_leaflets()["이뽑"]
     (('1주', '7일'), ('발치', '치과'))
     """
+    return {**PERIODS, **lay_words()}
+
+
+@functools.lru_cache(maxsize=1)
+def lay_words() -> dict[str, tuple[str, ...]]:
+    """The everyday words of ``retrievers/data/lay_words.json`` -> the leaflet words for them (살쪄 → 체중 증가)."""
     lay = json.loads(LAY_WORDS_PATH.read_text(encoding="utf-8"))["words"]
-    return {**PERIODS, **{said: tuple(words) for said, words in lay.items()}}
+    return {said: tuple(words) for said, words in lay.items()}
 
 
 @functools.lru_cache(maxsize=1)

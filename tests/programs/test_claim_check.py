@@ -161,6 +161,26 @@ def test_an_effect_word_is_no_section_word_and_is_read_as_a_word_of_its_own():
     assert effect_notice(["장기 복용 시 약물 내성이 생길 수 있습니다."], "내성") == ""
 
 
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("타이레놀 먹으면 살쪄요?", "체중 증가"),
+        ("변비약 먹으면 살 빠져요?", "체중 감소"),
+        ("지르텍 먹으면 살이 쪄요?", "체중 증가"),
+    ],
+)
+def test_an_effect_without_a_noun_of_its_own_is_its_everyday_words_leaflet_word(question, word):
+    """먹으면 살쪄요: no noun but 살 (one syllable); the everyday word reads as the leaflets write it
+    (retrievers/data/lay_words.json), so a quoted list without weight gain gets the notice and one with it none."""
+    assert effect_word(question) == word
+    assert (
+        effect_notice(["구역, 구토, 식욕부진이 나타날 수 있습니다."], word)
+        == f"※ 찾은 설명서에는 '{word}'에 대한 내용이 없습니다."
+    )
+    assert effect_notice([f"드물게 {word}가 나타날 수 있습니다."], word) == ""
+    assert effect_notice([f"드물게 {word.replace(' ', '')}가 나타날 수 있습니다."], word) == ""
+
+
 def test_an_effect_the_leaflet_does_not_speak_of_is_said_so(searcher):
     """부루펜's leaflet on the mini index writes 갈락토오스 불내성, which says nothing of 내성."""
     question = "부루펜 자주 먹으면 내성 생겨요?"

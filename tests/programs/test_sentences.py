@@ -556,6 +556,7 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
         ("지르텍 먹으면 살찐다던데 진짜예요?", "드물게 체중 증가가 나타날 수 있습니다."),
         ("알레르기약 먹으면 살이 쪄요?", "체중증가가 나타날 수 있습니다."),
         ("변비약 먹으면 살 빠져요?", "체중감소가 나타날 수 있습니다."),
+        ("게보린 먹으면 토해요?", "구역, 구토가 나타날 수 있습니다."),
     ],
 )
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
