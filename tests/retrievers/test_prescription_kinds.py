@@ -51,7 +51,8 @@ def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind()
         ("약봉투에 식후 30분이라고 써있는데 바로 먹어도 돼요", "약봉투에"),  # the dispensing envelope
         ("피부과에서 소론도 받아서 먹는데 끊어도 돼요", "피부과에서 소론도 받아서"),  # the name between
         ("동네 내과에서 약 받았는데 타이레놀 같이 먹어도 돼요", "내과에서 약 받았"),
-        ("항생제 일주일치 받았는데 다 먹어야 돼요", "일주일치 받"),  # a days' supply: dispensed
+        ("항생제 일주일치 받았는데 다 먹어야 돼요", "항생제 일주일치 받"),  # a days' supply: dispensed, and its name
+        ("위장약 3일치 받아왔는데 감기약 같이 먹어도 돼요", "위장약 3일치 받"),  # the cold medicine is another one
         ("병원에서 3일분 약 받았어요", "병원에서 3일분 약 받았"),
         ("내과에서 진료 받았는데 감기약 먹어도 돼요", ""),  # a consultation, no medicine
         ("효과에서 차이 받았", ""),  # 효과 is no clinic
