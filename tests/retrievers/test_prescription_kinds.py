@@ -36,6 +36,14 @@ def test_a_kind_one_of_whose_ingredients_has_a_leaflet_is_no_prescription_kind()
     assert list(prescription_kinds("당뇨약 부작용", names_of(("게보린정", "아세트아미노펜")))) == ["당뇨약"]
 
 
+def test_an_antibiotic_swallowed_is_a_prescription_kind_and_an_ointment_is_not():
+    """먹는 항생제: every antibiotic taken by mouth is prescribed; the leaflets have antibiotic ointments."""
+    names = names_of(("후시딘연고", "퓨시드산나트륨"), rules=["독시사이클린"])
+    assert prescription_kinds("항생제 먹는 동안 유산균 먹어도 돼요?", names) == {"항생제": ("독시사이클린",)}
+    assert prescription_kinds("항생제 먹는 중인데 겔포스 같이 먹어도 되나요", names) == {"항생제": ("독시사이클린",)}
+    assert prescription_kinds("항생제 연고 상처에 발라도 돼요?", names) == {}
+
+
 @pytest.mark.parametrize(
     ("question", "phrase"),
     [
