@@ -54,8 +54,9 @@ CLAUSE_START = re.compile(
 )
 # an effect asked about: a clause after …(으)면 that ends the sentence as a question (생겨요?, 나아요?, 늦어지나요)
 EFFECT = re.compile(
-    r"(?<=[가-힣])면\s+(?P<effect>[^?.!,]{2,30}?)(?:나요|까요|어요|아요|여요|해요|요|죠|니)\s*[?？]?\s*$"
-)
+    r"(?:(?<=[가-힣])면|(?<=약|제|고|림|럽)으?로)\s+(?P<effect>[^?.!,]{2,30}?)(?:나요|까요|어요|아요|여요|해요|요|죠|니)"
+    r"\s*[?？]?\s*$"
+)  # …or after the medicine it would come from (변비약으로 살 빠지나요?, 이 연고로 흉터 없어져요?)
 # …whether one may, or how, when, how much: what to do, which the leaflets say
 MAY_OR_HOW = re.compile(r"돼|되|괜찮|안\s*좋|어떻|어떡|뭐|몇|얼마|언제")
 SENTENCES = re.compile(r"(?<=[?？.!])\s+")

@@ -147,6 +147,10 @@ def test_a_seed_word_is_not_widened_to_its_siblings():
         ("부루펜 먹으면 속 쓰릴 때 어떡해요?", ""),  # what to do
         ("부루펜 먹으면 내성 생긴다던데 진짜예요?", ""),  # a claim heard: the claim check's
         ("타이레놀 하루에 몇 알 먹어요?", ""),
+        ("변비약으로 살 빠지나요?", "살 빠지"),  # after the medicine it would come from
+        ("이 연고로 흉터 없어져요?", "흉터 없어져"),
+        ("타이레놀 시럽으로 바꿔도 돼요?", ""),  # whether one may
+        ("하루 두 번으로 늘려도 되나요", ""),  # no medicine before 으로
     ],
 )
 def test_an_effect_asked_about_is_the_clause_after_the_condition(question, effect):
