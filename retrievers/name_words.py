@@ -153,5 +153,6 @@ SPELLING_VARIANTS = (
     ("클로르", "클로"),
     ("메토르판", "메토판"),
     ("은행엽", "은행잎"),
+    ("시슬", "씨슬"),  # 밀크씨슬
 )
 # 2: salts written acid first and two spellings of one ingredient join their medicine's key

@@ -68,8 +68,12 @@ INSIDE_MAX = 6  # keys a word may be inside and still name their medicines
 FORM_SUFFIXES = [f for f in DOSAGE_FORMS if len(f) > 1]  # a word ending in one (목스프레이) names a kind, not a product
 CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
 # 2: salts written acid first and two spellings of one ingredient join their medicine's key; 3: a succinate written
-# 석시네이트 (독시라민석시네이트) joins its medicine's key as 숙신산염 does
-NAMES_VERSION = 3
+# 석시네이트 (독시라민석시네이트) joins its medicine's key as 숙신산염 does; 4: an ingredient DUR names joins the
+# leaflets' preparation of it (밀크시슬 → 밀크시슬열매)
+NAMES_VERSION = 4
+# what a leaflet's preparation of an ingredient adds to its name: the plant part, the gel, the granule, the extract's
+# solvent (밀크시슬열매, 수산화알루미늄겔, 세인트존스워트80%메탄올)
+PREPARATION = re.compile(r"(?:열매|엽|뿌리|겔|원료과립|\d+%(?:메탄올|에탄올))")
 _JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
 
 
@@ -143,7 +147,25 @@ class NameIndex:
                 index._add_ingredient(meta.get("partner", ""))
         index.max_len = max((len(k) for k in [*index.products, *index.ingredients]), default=2)
         index._merge_spellings()
+        index._merge_preparations()
         return index
+
+    def _merge_preparations(self) -> None:
+        """An ingredient DUR names with no leaflet of its own (밀크시슬, 세인트존스워트, 수산화알루미늄) joins the
+        leaflets' preparation of it, written as it and a preparation word (밀크시슬열매건조엑스 → 밀크시슬열매,
+        세인트존스워트80%메탄올엑스, 수산화알루미늄겔): a question naming the plant or the salt names those products.
+        Another compound that starts the same (니코틴산 / 니코틴산아미드, 아미노벤조산 / 아미노벤조산에틸) is no
+        preparation of it."""
+        canons = set(self.ingredients.values())
+        with_products = {c for c in canons if self.ingredient_products.get(c)}
+        target = {}
+        for c in canons - with_products:
+            found = sorted(d for d in with_products if d.startswith(c) and PREPARATION.fullmatch(d[len(c) :]))
+            if found:
+                target[c] = found[0]
+        self.ingredients = {key: target.get(canon, canon) for key, canon in self.ingredients.items()}
+        for old, keep in target.items():
+            self.ingredient_products[keep] |= self.ingredient_products.pop(old, set())
 
     def _merge_spellings(self) -> None:
         """One canonical key for an ingredient the corpus spells two ways (락툴로오즈/락툴로오스,

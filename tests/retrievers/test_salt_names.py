@@ -52,6 +52,41 @@ def test_an_acid_before_a_mineral_or_a_hydrate_is_the_medicine_itself():
     assert "제일철" not in ingredient_keys("글루콘산제일철수화물")
 
 
+DUR_ONLY = ("아기오락스", "밀크시슬", "니코틴산")  # DUR rows' ingredients that no leaflet writes as such
+
+
+def test_an_ingredient_dur_names_is_the_leaflets_preparation_of_it():
+    """아락실과립's 아기오락스 원료과립 is the 아기오락스 of the 임부금기 rule, 밀크시슬열매건조엑스 is 밀크시슬 (also
+    spelt 밀크씨슬): each joins the leaflets' key, so the rule binds the product and the name finds it. 니코틴산아미드
+    is another compound than 니코틴산, not a preparation of it."""
+    from retrievers.documents import Document
+
+    def leaflet(seq: str, name: str, ingredient: str) -> Document:
+        return Document(f"easydrug:{seq}:efcy", "x", {"item_name": name, "item_seq": seq, "main_ingr": ingredient})
+
+    docs = [
+        leaflet("198400661", "아락실과립", "아기오락스 원료과립(Agiolax pregranules)"),
+        leaflet("202200851", "리버칼에프연질캡슐350밀리그램(밀크시슬열매건조엑스)", "밀크시슬열매건조엑스"),
+        leaflet("201110262", "아미나엑스정(니코틴산아미드)", "니코틴산아미드"),
+        *(Document(f"dur:cc:{i}", "x", {"ingredient": w}) for i, w in enumerate(DUR_ONLY, 1)),
+    ]
+    names = NameIndex.from_documents(docs)
+    assert names.canonical("아기오락스") == names.canonical("아기오락스 원료과립(Agiolax pregranules)")
+    assert names.ingredient_products[names.canonical("아기오락스")] == {"198400661"}
+    assert names.match("밀크씨슬 먹어도 돼요").ingredients == names.match("밀크시슬").ingredients == {"밀크시슬열매"}
+    assert names.canonical("니코틴산") != names.canonical("니코틴산아미드")
+    assert not names.ingredient_products.get(names.canonical("니코틴산"))
+    # the 임부금기 rule on 아기오락스 forbids 아락실과립 to a pregnant asker
+    from programs.forbidden import Product, forbidding_rules
+    from programs.forbidden import asker as who
+
+    same = lambda a, b: names.canonical(a) == names.canonical(b)  # noqa: E731
+    text = "[임부금기] 아기오락스(Agiolax)은(는) 임부(임신부)에게 사용하면 안 되는 성분입니다. 대상 제형: 과립제."
+    rule = Document("dur:cc:9", text, {"dur_type": "임부금기", "ingredient": "아기오락스", "partner": ""})
+    product = Product("198400661", "아락실과립", ("아기오락스 원료과립(Agiolax pregranules)",))
+    assert forbidding_rules(product, [rule], who(None, "임신 20주인데 변비약 먹어도 돼요"), same) == [rule]
+
+
 @pytest.fixture(scope="module")
 def salt_index(tmp_path_factory):
     """An index of the mini corpus plus six real leaflets (`LEAFLETS`)."""
