@@ -13,11 +13,21 @@ from retrievers.name_words import DOSAGE_FORMS
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
 
 
+# dosage forms long enough to be a run of `NAME_PREFIX` on their own (스프레이, 현탁액, 연질캡슐): a question writing
+# one names a kind of product, not the product whose name ends in it (코 스프레이 → not 노즈원큐나잘스프레이)
+LONG_FORMS = re.compile("|".join(f for f in DOSAGE_FORMS if len(f) >= NAME_PREFIX))
+
+
 def mentions(question: str, name: str) -> bool:
     """The question mentions `name`: they share `NAME_PREFIX` or more consecutive characters (spaces and case
-    ignored; 대웅우루사연질캡슐 is mentioned by 우루사, 로페라미드염산염 by 로페라미드). Shorter names never count,
-    so 2-letter brands do not match everyday words."""
-    return _shares_run("".join(name.split()).lower(), "".join(question.split()).lower())
+    ignored; 대웅우루사연질캡슐 is mentioned by 우루사, 로페라미드염산염 by 로페라미드), the name's dosage form aside
+    (`LONG_FORMS`). Shorter names never count, so 2-letter brands do not match everyday words.
+
+    >>> name = "노즈원큐나잘스프레이"
+    >>> mentions("코 스프레이 뿌려도 돼요", name), mentions("노즈원큐 뿌려도 돼요", name)
+    (False, True)
+    """
+    return _shares_run(LONG_FORMS.sub(" ", "".join(name.split()).lower()), "".join(question.split()).lower())
 
 
 def _shares_run(name: str, asked: str) -> bool:

@@ -86,11 +86,21 @@ SAME = 0.85  # bigram Jaccard at which two sentences count as the same
 
 
 def same(a: str, b: str) -> bool:
-    """Two sentences the same up to a few characters (sibling products' leaflets)."""
+    """Two sentences the same up to a few characters (sibling products' leaflets), never two that state different
+    numbers (만 12세 미만 / 만 2세 미만, 1회 1정 / 1회 2정: an age or a dose is no few characters).
+
+    >>> same("만 12세 미만의 어린이는 이 약을 사용하지 마십시오.", "만 2세 미만의 어린이는 이 약을 사용하지 마십시오.")
+    False
+    """
     if letters(a) == letters(b):
         return True
+    if _NUMBER.findall(a) != _NUMBER.findall(b):
+        return False
     ga, gb = bigrams(a), bigrams(b)
     return min(len(ga), len(gb)) >= MIN_GRAMS and len(ga & gb) / len(ga | gb) >= SAME
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 @functools.lru_cache(maxsize=16384)
