@@ -36,7 +36,7 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     if types and out:
         try:
             rules, verdicts = user_rules.gather(
-                out, ingredients, who, backend.dur_rules, same_ingredient(backend), MAX_DUR_DOCS
+                out, ingredients, who, backend.dur_rules, same_ingredient(backend), MAX_DUR_DOCS, backend.get
             )
         except Exception as e:  # a backend without DUR rules must not stop the answer
             rules, verdicts = [], {}
@@ -89,7 +89,7 @@ def mark_forbidden(settings: CragSettings, backend, st: QuestionState, docs: lis
     `context_documents` (the budget ran out)."""
     who = asker(settings, st)
     try:
-        _, verdicts = user_rules.gather(docs, [], who, backend.dur_rules, same_ingredient(backend))
+        _, verdicts = user_rules.gather(docs, [], who, backend.dur_rules, same_ingredient(backend), leaflet=backend.get)
     except Exception:  # noqa: BLE001 — as in context_documents: no DUR rules, no verdicts
         return list(docs)
     return offer_guard.mark(list(docs), verdicts)

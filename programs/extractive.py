@@ -33,6 +33,7 @@ from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sen
 from programs.citations import short_product
 from programs.dur_rule import is_user_rule
 from programs.forbidden import Product
+from programs.leaflet_age_limit import AGE_LABEL
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
 from programs.refinement import KnowledgeRefiner
@@ -226,8 +227,10 @@ def choose(
         if other and not doc.id.startswith("dur:"):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
             continue
-        if doc.metadata.get(offer_guard.VERDICT_ONLY):
-            continue
+        if doc.metadata.get(offer_guard.VERDICT_ONLY) and not (
+            doc.metadata.get("dur_type") == AGE_LABEL and is_named(doc)
+        ):
+            continue  # a rule added to cite a verdict; a named product's own age limit answers "may my child"
         section = doc.metadata.get("section")
         if section == "depositMethod" and not STORED & set(frame.aspects):
             continue  # 어린이의 손이 닿지 않는 곳에 보관: no answer to a question that asks nothing of keeping it

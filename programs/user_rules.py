@@ -20,14 +20,16 @@ Example:
 
 from __future__ import annotations
 
-from programs import dur_rule
+from programs import dur_rule, leaflet_age_limit
 from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
 from programs.name_mentions import mentions
 from retrievers import form_kinds
 
 
-def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limit: int = 3):
-    """(the user's rules to quote, {item_seq: the rules that forbid that product})."""
+def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limit: int = 3, leaflet=None):
+    """(the user's rules to quote, {item_seq: the rules that forbid that product}); `leaflet` (a document id ->
+    the document, or None): where a product's own cautions are read for the age below which they forbid it
+    (programs/leaflet_age_limit.py), a rule like a DUR row's for a child the profile or the question names."""
     types = who.dur_types()
     if not types:
         return [], {}
@@ -40,6 +42,8 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
         product = Product.of(doc)
         products.append(product)
         verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same)
+        if leaflet is not None and who.ages:
+            verdicts[seq] += _age_rules(seq, who, leaflet)
     forbidding = {r.id for rules in verdicts.values() for r in rules}
     # a rule that forbids a product binds it, so `binds_held` keeps every forbidding rule
     rules = [
@@ -51,6 +55,15 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
     quoted = _one_per_label(rules, [])  # the same rule's rows for other forms are not quoted again
     quoted = quoted[:limit]
     return quoted, {seq: _one_per_label(rules, quoted) for seq, rules in verdicts.items() if rules}
+
+
+def _age_rules(seq: str, who: Asker, leaflet) -> list:
+    """The product's own caution that forbids it at the asker's ages, as a rule (at most one)."""
+    for section in leaflet_age_limit.CAUTION_SECTIONS:
+        doc = leaflet(f"easydrug:{seq}:{section}")
+        if doc is not None and (rule := leaflet_age_limit.age_rule(doc, who.ages)) is not None:
+            return [rule]
+    return []
 
 
 def binds_held(rule, products: list, same=same_name) -> bool:

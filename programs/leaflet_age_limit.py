@@ -1,0 +1,72 @@
+"""A product's own age limit, as its leaflet's cautions state it ("만 6세 미만의 소아는 이 약을 사용하지 마십시오"): a
+rule of the user's like a DUR 특정연령대금기 row, so a product whose leaflet forbids it below the asker's age is not
+offered to a child the profile or the question names (a 5-year-old asking about a nasal spray for 만 12세 이상).
+
+Only a sentence that forbids (…하지 마십시오) and states the age bound of a child (만 6세 미만의 소아, 30개월 이하의
+유아, 2세 미만 영아) counts; a sentence that asks to consult (상의하십시오) or binds a child only in a condition (수두
+또는 인플루엔자에 감염된 15세 미만) does not. The verdict cites the sentence as a rule of its own (`age_rule`): its
+document is the leaflet section, cut to the sentence, labelled ``연령금기`` with the bound.
+
+Example:
+    >>> limit("이 약에 과민증 환자, 만 6세 미만의 소아는 이 약을 사용하지 마십시오.")
+    (6.0, '만 6세 미만')
+    >>> limit("30개월 이하의 유아, 눈 주위에는 사용하지 마십시오.")
+    (2.5833, '30개월 이하')
+    >>> limit("만 15세 미만의 어린이는 의사 또는 약사와 상의하십시오.") is None
+    True
+    >>> forbids_asker((6.0, "만 6세 미만"), ((5.0, 6.0),)), forbids_asker((6.0, "만 6세 미만"), ((7.0, 8.0),))
+    (True, False)
+"""
+
+from __future__ import annotations
+
+import re
+
+from programs.offer_guard import NOT_FOR_USER
+from programs.text import split_sentences
+from retrievers.documents import Document
+
+CAUTION_SECTIONS = ("atpn", "atpnWarn")
+AGE_LABEL = "연령금기"  # the verdict's label (offer_guard's rule line reads it as an age rule)
+# "만 6세 미만의 소아", "30개월 이하의 유아", "2세 미만 영아", "12세 미만은": a child's age bound
+_BOUND = re.compile(
+    r"(?P<text>(?:만\s*)?(?P<n>\d+)\s*(?P<unit>세|개월)\s*(?P<kind>미만|이하))"
+    r"(?=\s*(?:의\s*)?(?:소아|영아|유아|어린이|영[·ㆍ]?유아|신생아|아이|청소년|은|는|에게|에는))"
+)
+_FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안)(?:하)?지\s*마(?:십시오|세요)")
+_CONDITION = re.compile(r"수두|인플루엔자|감염|의심되는")  # a child bound only in an illness (aspirin's Reye's)
+
+
+def limit(sentence: str) -> tuple[float, str] | None:
+    """(the age in years below which the sentence forbids the product, the bound as written), the oldest such bound
+    when it states several (만 3개월 미만의 영아 및 만 2세 미만의 소아 → 2 years); None when it forbids no age."""
+    if not _FORBIDS.search(sentence) or _CONDITION.search(sentence):
+        return None
+    bounds = []
+    for m in _BOUND.finditer(sentence):
+        years = int(m["n"]) / (12 if m["unit"] == "개월" else 1)
+        if m["kind"] == "이하":  # 6세 이하 takes in every 6-year-old, 30개월 이하 the 30th month
+            years += 1 / 12 if m["unit"] == "개월" else 1
+        bounds.append((round(years, 4), re.sub(r"\s+", " ", m["text"]).strip()))
+    return max(bounds) if bounds else None
+
+
+def forbids_asker(bound: tuple[float, str], ages: tuple[tuple[float, float], ...]) -> bool:
+    """Whether the asker is below the bound at every age they may be (an age span [low, high) in years)."""
+    return bool(ages) and all(high <= bound[0] for _, high in ages)
+
+
+def age_rule(section: Document, ages: tuple[tuple[float, float], ...]) -> Document | None:
+    """The leaflet section's sentence that forbids the product at the asker's ages, as a rule document citing it
+    (id ``…#age``, the section's metadata with ``dur_type`` 연령금기, the bound as its ``ingredient`` label, and the
+    verdict on its product citing itself); None when none does."""
+    if section.metadata.get("section") not in CAUTION_SECTIONS:
+        return None
+    head, _, body = section.text.partition("\n")
+    for sentence in split_sentences(body or head):
+        bound = limit(sentence)
+        if bound and forbids_asker(bound, ages):
+            meta = {**section.metadata, "dur_type": AGE_LABEL, "ingredient": bound[1], "partner": ""}
+            meta[NOT_FOR_USER] = [f"{section.id}#age"]  # the product it is the limit of is not for this asker
+            return Document(f"{section.id}#age", f"{head}\n{sentence}" if body else sentence, meta)
+    return None

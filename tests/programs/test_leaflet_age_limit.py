@@ -1,0 +1,46 @@
+"""A product's own age limit (programs/leaflet_age_limit.py) is a rule of a child's: the product is not offered to a
+child below it, whether the profile or the question gives the age, and the leaflet's sentence is cited."""
+
+from programs import offer_guard, user_rules
+from programs.crag import CRAG
+from programs.forbidden import Asker
+from retrievers.documents import Document
+
+SPRAY = {"item_seq": "9", "item_name": "가상나잘스프레이", "main_ingr": "자일로메타졸린염산염", "section": "atpn"}
+CAUTION = Document(
+    "easydrug:9:atpn",
+    "가상나잘스프레이\n[사용상 주의사항] 이 약에 과민증 환자, 만 6세 미만의 소아는 이 약을 사용하지 마십시오.",
+    SPRAY,
+)
+USE = Document("easydrug:9:useMethod", "가상나잘스프레이\n1회 1번 뿌립니다.", {**SPRAY, "section": "useMethod"})
+
+
+def verdicts(ages):
+    leaflet = {CAUTION.id: CAUTION}.get
+    _, out = user_rules.gather([USE], [], Asker(ages=ages), lambda ingredients, types: [], leaflet=leaflet)
+    return {seq: [r.id for r in rules] for seq, rules in out.items()}
+
+
+def test_a_child_below_the_leaflets_age_is_not_offered_the_product():
+    assert verdicts(((5.0, 6.0),)) == {"9": ["easydrug:9:atpn#age"]}
+    assert verdicts(((7.0, 8.0),)) == {}  # old enough
+    assert verdicts(((0.0, 12.0),)) == {}  # a child of any age up to 12 is not surely below 6
+
+
+def test_the_verdict_cites_the_leaflets_sentence_with_its_bound():
+    leaflet = {CAUTION.id: CAUTION}.get
+    _, out = user_rules.gather([USE], [], Asker(ages=((5.0, 6.0),)), lambda i, t: [], leaflet=leaflet)
+    docs = offer_guard.mark([USE], out)
+    assert offer_guard.marking(docs).endswith(": 가상나잘스프레이(연령금기 만 6세 미만 [문서 2]).")
+    assert docs[1].text.endswith("만 6세 미만의 소아는 이 약을 사용하지 마십시오.")
+
+
+def test_a_profiles_child_is_not_offered_what_its_leaflet_forbids_below_its_age(searcher):
+    """On the mini index: 게보린정's cautions forbid it under 15; a 5-year-old's profile withholds it, naming it only
+    in the line that says it is not for this user."""
+    question = "코막힘 스프레이 뿌려도 돼요?"
+    adult = CRAG(backend=searcher)(question=question)
+    child = CRAG(backend=searcher)(question=question, user={"age": 5})
+    assert any(ln.startswith("게보린정:") for ln in adult.answer.splitlines())
+    assert "게보린정(연령금기 15세 미만" in child.answer
+    assert not [ln for ln in child.answer.splitlines() if "게보린" in ln and offer_guard.MARK not in ln]
