@@ -38,8 +38,9 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
 
 
 def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
-    """For a question naming two medicines or more that it does not compare: per name retrieval read, the name and
-    the ingredients of the leaflets among `docs` whose product name holds it (spacing removed); [] otherwise.
+    """For a question naming two medicines or more (taken together or compared: 타이레놀이랑 이부프로펜 중 뭐가 나아요
+    asks about neither one's pair with a third drug): per name retrieval read, the name and the ingredients of the
+    leaflets among `docs` whose product name holds it (spacing removed); [] otherwise.
 
     >>> from retrievers.question_frame import QuestionFrame
     >>> doc = Document("easydrug:1:intrc", "x", {"item_name": "영진아스피린장용정", "main_ingr": "아스피린"})
@@ -55,7 +56,7 @@ def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
     [{'와파린'}, {'아스피린'}]
     """
     classed = len(names) == 1 and bool(frame.targets.classes)  # 와파린 먹는데 진통제: a medicine and a kind
-    if (len(names) < 2 and not classed) or frame.comparison:
+    if len(names) < 2 and not classed:
         return []
     sides = []
     for name in names:

@@ -57,3 +57,18 @@ def test_a_medicine_beside_a_kind_keeps_only_rows_pairing_it_with_the_kinds_prod
     sides = pair_sides(frame, [*rows, painkiller], ["와파린"])
     assert off_pair_rules(rows, sides) == {"dur:ac:1"}
     assert pair_sides(QuestionFrame("와파린 먹는데 뭐 조심해요"), [*rows, painkiller], ["와파린"]) == []  # no kind
+
+
+def test_two_medicines_compared_get_no_rule_of_either_with_a_third_drug():
+    """타이레놀이랑 이부프로펜 중 뭐가 나아요: a 병용금기 row of 이부프로펜 with 메토트렉세이트 answers neither the
+    comparison nor the asker (no profile)."""
+    from programs.two_medicines import off_pair_rules, pair_sides
+    from retrievers.documents import Document
+    from retrievers.question_frame import QuestionFrame
+
+    third = Document("dur:ac:1", "[병용금기] 이부프로펜(Ibuprofen)와(과) 메토트렉세이트(Methotrexate)", {})
+    both = Document("dur:ac:2", "[병용금기] 아세트아미노펜와(과) 이부프로펜", {})
+    leaflet = Document("easydrug:1:efcy", "x", {"item_name": "타이레놀정500밀리그람", "main_ingr": "아세트아미노펜"})
+    frame = QuestionFrame("생리통엔 타이레놀이랑 이부프로펜 중 뭐가 나아요", comparison=True)
+    sides = pair_sides(frame, [third, both, leaflet], ["타이레놀", "이부프로펜"])
+    assert off_pair_rules([third, both], sides) == {"dur:ac:1"}
