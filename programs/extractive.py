@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from programs import asker_condition, citations, comparison, offer_guard
+from programs import asker_condition, citations, comparison, offer_guard, taken_medicines
 from programs.answer_requirements import SECTION_WORDS
 from programs.aspect_check import TOGETHER_TEXT
 from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
@@ -446,6 +446,7 @@ def extractive_answer(
     notice: str = NO_LM_NOTICE,
     names=(),
     frame=None,
+    taking=(),
 ) -> str:
     """Quote the sentences that answer the question, citing each as ``[문서 N]`` (N = its position).
 
@@ -455,6 +456,8 @@ def extractive_answer(
         notice: the closing line saying how the answer was made.
         names: the product and ingredient names retrieval recognised in the question (`naming`).
         frame: the question's `QuestionFrame` as the program read it (with the index's names); read here when None.
+        taking: the medicines the user's profile lists: the answered products' leaflet sentence naming one is added
+            (programs/taken_medicines.py).
     """
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
@@ -496,10 +499,22 @@ def extractive_answer(
         if older_dose_left_out(question, docs, quotes, names, frame):
             opening = f"{OLDER_DOSE_NOTICE}\n{opening}".strip()
         body = [q.line() for q in quotes]
+    if taking:
+        body += taken_medicines.lines(taking, docs, answered_products(body, docs), "\n".join(body))
     opening = "\n".join(p for p in (withheld, opening) if p)
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()
     return "\n\n".join(p for p in [opening, "\n".join(body), SAFETY_LINE, notice] if p)
+
+
+def answered_products(body: list[str], docs: list[Document]) -> set[str]:
+    """The item_seqs of the leaflets the answer's lines cite, less those forbidden to the user."""
+    cited = {n for line in body for n in citations.cite_numbers(line) if 0 < n <= len(docs)}
+    return {
+        str(docs[n - 1].metadata.get("item_seq", ""))
+        for n in cited
+        if docs[n - 1].source == "easydrug" and not offer_guard.is_forbidden(docs[n - 1])
+    }
 
 
 def user_rules(question: str, docs: list[Document], terms, sections, names, frame) -> list[Quote]:

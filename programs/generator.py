@@ -69,6 +69,7 @@ class Generator(dspy.Module):
         cut_low_relevance: bool = True,
         names=(),
         frame=None,
+        taking=(),
     ) -> dspy.Prediction:
         run = run or Run(budget_limit=None)
         if mode == LOW_RELEVANCE and cut_low_relevance:
@@ -99,6 +100,6 @@ class Generator(dspy.Module):
                 )
         notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
         answer = extractive_answer(
-            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names, frame
+            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names, frame, taking
         )
         return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

@@ -251,6 +251,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
         cut_low_relevance=False,
         names=st.result.names if st.result else (),
         frame=question_frame(p.backend, st),
+        taking=tuple(st.profile.medicines) if st.profile else (),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
         out.answer,

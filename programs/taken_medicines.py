@@ -1,0 +1,44 @@
+"""What the answer's leaflets say of the medicines the user takes (the profile's ``medicines``): a profile informs the
+answer without taking it over, so the question's own quotes stay, and one more line quotes the sentence of an
+answered product's leaflet that names the user's medicine ("와파린, 플루클록사실린 등 다른 약물을 투여 받고 있는
+사람은 의사 또는 약사와 상의하십시오"), when the answer does not quote it already. A 병용금기 row that pairs the
+medicine with a product is the user's rule and is quoted as such (programs/user_rules.py); this is the leaflets' own
+word on it.
+
+Example:
+    >>> from retrievers.documents import Document
+    >>> meta = {"item_seq": "1", "item_name": "타이레놀정500밀리그람", "section": "atpn"}
+    >>> doc = Document("easydrug:1:atpn", "타이레놀정500밀리그람\\n과민증 환자는 복용하지 마십시오. "
+    ...                "와파린을 투여 받고 있는 사람은 의사 또는 약사와 상의하십시오.", meta)
+    >>> print("\\n".join(lines(["와파린"], [doc], {"1"}, quoted="")))
+    드시는 약(와파린)에 대해 설명서가 적은 내용입니다:
+    타이레놀정500밀리그람: 와파린을 투여 받고 있는 사람은 의사 또는 약사와 상의하십시오. [문서 1]
+"""
+
+from __future__ import annotations
+
+from programs import citations
+from programs.text import split_sentences
+from retrievers.documents import Document
+
+LEAD = "드시는 약({names})에 대해 설명서가 적은 내용입니다:"
+MAX_LINES = 2  # sentences quoted for the medicines taken, at most
+
+
+def lines(taking, docs: list[Document], products: set[str], quoted: str) -> list[str]:
+    """The lead and at most `MAX_LINES` quote lines: for each medicine taken (as the profile writes it), the first
+    sentence of a leaflet of the answer's `products` (item_seqs) that names it and is not in `quoted` (the
+    answer so far); [] when none does."""
+    out, said = [], []
+    for medicine in (m.strip() for m in taking if m and m.strip()):
+        for n, doc in enumerate(docs, 1):
+            if doc.source != "easydrug" or str(doc.metadata.get("item_seq", "")) not in products:
+                continue
+            head, _, body = doc.text.partition("\n")
+            sentence = next((s for s in split_sentences(body) if medicine in s and s not in quoted), None)
+            if sentence and len(out) < MAX_LINES:
+                product = citations.short_product(doc)
+                out.append(f"{product}: {sentence} {citations.cite([n])}")
+                said.append(medicine)
+                break
+    return [LEAD.format(names=", ".join(dict.fromkeys(said))), *out] if out else []
