@@ -229,3 +229,9 @@ def test_a_symptom_to_treat_beside_an_uncovered_medicine_still_opens_the_answer_
     pred = CRAG(backend=searcher)(question=question)
     assert pred.trace["stop_reason"] != NOT_IN_CORPUS
     assert any(c["cited"] and c["id"].startswith("easydrug:") for c in pred.citations)
+
+
+def test_an_unknown_name_kiwi_splits_is_named_as_written(searcher):
+    """Kiwi reads 아목시실린 as 아목 + …: the notice names the word the asker wrote, not its first piece."""
+    pred = CRAG(backend=searcher)(question="아목시실린 먹고 설사해요")
+    assert "'아목시실린'" in pred.answer and "'아목'" not in pred.answer
