@@ -33,8 +33,25 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
         if d.id.startswith("easydrug:") and is_named(d)
         for i in str(d.metadata.get("main_ingr", "")).split(",")
     ]
-    words = ("".join(n.split()) for n in (*names, *ingredients))
+    words = ("".join(n.split()) for n in (*names, *ingredients, *kind_words(ingredients)))
     return tuple(dict.fromkeys(w for w in words if w))
+
+
+def kind_words(ingredients) -> list[str]:
+    """The words for the kind of medicine the ingredients are, as the expansion rules that add an ingredient name it
+    (세티리진 → 항히스타민제): another leaflet's warning speaks of the kind ("항히스타민제를 함유하는 내복약과 함께
+    복용하지 마십시오"), not of the product. Only words naming a kind (ending in 제), not a symptom (알레르기).
+
+    >>> kind_words(["세티리진염산염"])
+    ['항히스타민제']
+    """
+    from retrievers.lexicon import Lexicon
+    from retrievers.names import squash
+
+    keys = [squash(i) for i in ingredients if i]
+    rules = Lexicon.load().expansion_rules
+    found = (m for matches, adds in rules for m in matches if any(a and a in k for a in adds for k in keys))
+    return list(dict.fromkeys(m for m in found if m.endswith("제") and len(m) >= 3))
 
 
 def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:

@@ -72,3 +72,21 @@ def test_two_medicines_compared_get_no_rule_of_either_with_a_third_drug():
     frame = QuestionFrame("생리통엔 타이레놀이랑 이부프로펜 중 뭐가 나아요", comparison=True)
     sides = pair_sides(frame, [third, both, leaflet], ["타이레놀", "이부프로펜"])
     assert off_pair_rules([third, both], sides) == {"dur:ac:1"}
+
+
+def test_a_medicine_beside_another_is_also_read_as_the_kind_it_is():
+    """판콜 마셨는데 판피린도: the leaflets warn against 다른 해열진통제, not against 판피린 by name; the pair's words
+    hold the named products' ingredients' kinds (세티리진 → 항히스타민제, 아세트아미노펜 → 진통제)."""
+    from programs.sentences import SentenceRanker
+    from programs.two_medicines import pair_medicines
+    from retrievers.documents import Document
+    from retrievers.question_frame import QuestionFrame
+
+    meta = {"item_name": "판피린티정", "main_ingr": "아세트아미노펜, 카페인무수물"}
+    doc = Document("easydrug:1:intrc", "판피린티정\n…", meta)
+    question = "판콜 마셨는데 판피린도 더 먹어도 되나?"
+    words = pair_medicines(QuestionFrame(question), [doc], ["판콜", "판피린"], lambda d: True)
+    assert "진통제" in words
+    ranker = SentenceRanker(question, ["판콜", "판피린"], medicines=words)
+    warning = "다른 해열진통제, 감기약과 함께 복용하지 마십시오."
+    assert ranker.score(warning) > ranker.score("정해진 용법과 용량을 잘 지키십시오.")
