@@ -36,7 +36,7 @@ def offered(row: dict, backend) -> set[str]:
 
 def judge(row: dict, backend) -> dict:
     """The forbidden products the answer offers (name -> rule ids) and its rule lines without their forms."""
-    from programs import dur_rule, offer_guard, user_rules
+    from programs import dur_rule, leaflet_age_limit, offer_guard
     from programs.forbidden import Product, asker, forbidding_rules
     from programs.profile import UserProfile
 
@@ -56,7 +56,7 @@ def judge(row: dict, backend) -> dict:
         rules = forbidding_rules(
             product, backend.dur_rules(list(product.ingredients), who.dur_types()), who, same_ingredient(backend)
         )
-        rules += user_rules._age_rules(product.item_seq, who, backend.get) if who.ages else []  # its leaflet's limit
+        rules += leaflet_age_limit.product_rule(product.item_seq, who.ages, backend.get)  # its leaflet's own limit
         if rules:
             offers[name] = [r.id for r in rules]
     formless = []

@@ -70,3 +70,13 @@ def age_rule(section: Document, ages: tuple[tuple[float, float], ...]) -> Docume
             meta[NOT_FOR_USER] = [f"{section.id}#age"]  # the product it is the limit of is not for this asker
             return Document(f"{section.id}#age", f"{head}\n{sentence}" if body else sentence, meta)
     return None
+
+
+def product_rule(seq: str, ages: tuple[tuple[float, float], ...], leaflet) -> list[Document]:
+    """The product's own caution that forbids it at the asker's `ages`, as a rule (`age_rule`; at most one, [] for
+    none or no ages); `leaflet`: a document id -> the document (the backend's ``get``)."""
+    for section in CAUTION_SECTIONS if ages else ():
+        doc = leaflet(f"easydrug:{seq}:{section}")
+        if doc is not None and (rule := age_rule(doc, ages)) is not None:
+            return [rule]
+    return []

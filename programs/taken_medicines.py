@@ -29,16 +29,19 @@ def lines(taking, docs: list[Document], products: set[str], quoted: str) -> list
     """The lead and at most `MAX_LINES` quote lines: for each medicine taken (as the profile writes it), the first
     sentence of a leaflet of the answer's `products` (item_seqs) that names it and is not in `quoted` (the
     answer so far); [] when none does."""
+    answered = [(n, d) for n, d in enumerate(docs, 1) if d.source == "easydrug" and _seq(d) in products]
     out, said = [], []
-    for medicine in (m.strip() for m in taking if m and m.strip()):
-        for n, doc in enumerate(docs, 1):
-            if doc.source != "easydrug" or str(doc.metadata.get("item_seq", "")) not in products:
-                continue
-            head, _, body = doc.text.partition("\n")
-            sentence = next((s for s in split_sentences(body) if medicine in s and s not in quoted), None)
-            if sentence and len(out) < MAX_LINES:
-                product = citations.short_product(doc)
-                out.append(f"{product}: {sentence} {citations.cite([n])}")
-                said.append(medicine)
-                break
-    return [LEAD.format(names=", ".join(dict.fromkeys(said))), *out] if out else []
+    for medicine in dict.fromkeys(m.strip() for m in taking if m and m.strip()):
+        found = ((n, d, s) for n, d in answered for s in split_sentences(d.text.partition("\n")[2]))
+        hit = next(((n, d, s) for n, d, s in found if medicine in s and s not in quoted), None)
+        if hit:
+            n, doc, sentence = hit
+            out.append(f"{citations.short_product(doc)}: {sentence} {citations.cite([n])}")
+            said.append(medicine)
+        if len(out) == MAX_LINES:
+            break
+    return [LEAD.format(names=", ".join(said)), *out] if out else []
+
+
+def _seq(doc: Document) -> str:
+    return str(doc.metadata.get("item_seq", ""))

@@ -7,7 +7,11 @@ of its leaflets among the documents (`main_ingr`): nothing is listed by hand.
 
 from __future__ import annotations
 
+import functools
+
 from retrievers.documents import Document
+from retrievers.lexicon import Lexicon
+from retrievers.names import squash
 
 
 def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, ...]:
@@ -45,13 +49,15 @@ def kind_words(ingredients) -> list[str]:
     >>> kind_words(["세티리진염산염"])
     ['항히스타민제']
     """
-    from retrievers.lexicon import Lexicon
-    from retrievers.names import squash
+    return list(dict.fromkeys(w for i in ingredients if i for w in _kind_words_of(squash(i))))
 
-    keys = [squash(i) for i in ingredients if i]
+
+@functools.lru_cache(maxsize=1024)
+def _kind_words_of(key: str) -> tuple[str, ...]:
+    """`kind_words` of one ingredient key, remembered (the rules are read once per ingredient, not per sentence)."""
     rules = Lexicon.load().expansion_rules
-    found = (m for matches, adds in rules for m in matches if any(a and a in k for a in adds for k in keys))
-    return list(dict.fromkeys(m for m in found if m.endswith("제") and len(m) >= 3))
+    found = (m for matches, adds in rules for m in matches if any(a and a in key for a in adds))
+    return tuple(dict.fromkeys(m for m in found if m.endswith("제") and len(m) >= 3))
 
 
 def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:

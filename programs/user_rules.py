@@ -42,8 +42,8 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
         product = Product.of(doc)
         products.append(product)
         verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same)
-        if leaflet is not None and who.ages:
-            verdicts[seq] += _age_rules(seq, who, leaflet)
+        if leaflet is not None:
+            verdicts[seq] += leaflet_age_limit.product_rule(seq, who.ages, leaflet)
     forbidding = {r.id for rules in verdicts.values() for r in rules}
     # a rule that forbids a product binds it, so `binds_held` keeps every forbidding rule
     rules = [
@@ -55,15 +55,6 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
     quoted = _one_per_label(rules, [])  # the same rule's rows for other forms are not quoted again
     quoted = quoted[:limit]
     return quoted, {seq: _one_per_label(rules, quoted) for seq, rules in verdicts.items() if rules}
-
-
-def _age_rules(seq: str, who: Asker, leaflet) -> list:
-    """The product's own caution that forbids it at the asker's ages, as a rule (at most one)."""
-    for section in leaflet_age_limit.CAUTION_SECTIONS:
-        doc = leaflet(f"easydrug:{seq}:{section}")
-        if doc is not None and (rule := leaflet_age_limit.age_rule(doc, who.ages)) is not None:
-            return [rule]
-    return []
 
 
 def binds_held(rule, products: list, same=same_name) -> bool:

@@ -74,7 +74,8 @@ NAMES_VERSION = 4
 # what a leaflet's preparation of an ingredient adds to its name: the plant part, the gel, the granule, the extract's
 # solvent (밀크시슬열매, 수산화알루미늄겔, 세인트존스워트80%메탄올)
 PREPARATION = re.compile(r"(?:열매|엽|뿌리|겔|원료과립|\d+%(?:메탄올|에탄올))")
-_JOSA = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
+# a particle or ending after a word (타이레놀이랑, 스프레이도, 점안액이요)
+PARTICLE = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
 
 
 def _attached_forms(words: list[str]) -> list[tuple[str, str]]:
@@ -280,7 +281,7 @@ class NameIndex:
         >>> index._word_as_written("판토가"), index._word_as_written("게보린은")
         ('판토가', '게보린')
         """
-        bare = _JOSA.sub("", word)
+        bare = PARTICLE.sub("", word)
         return word if bare != word and len(word) >= 3 and self._begins_a_name(word) else bare
 
     def _begins_a_name(self, word: str) -> bool:
@@ -297,9 +298,9 @@ class NameIndex:
         # 세토펜이알 as 세토펜 이알; not a word inside a name found whole (콜대원키즈콜드시럽's 콜드시럽)
         attached = [(b, f) for b, f in _attached_forms(words) if not any(b + f in k for k in found.keys)]
         for written, after in [*zip(words, words[1:], strict=False), *attached]:
-            word = _JOSA.sub("", written)
-            bare = _JOSA.sub("", after)  # 스프레이, 트로키도
-            barer = _JOSA.sub("", bare)  # 점안액이요
+            word = PARTICLE.sub("", written)
+            bare = PARTICLE.sub("", after)  # 스프레이, 트로키도
+            barer = PARTICLE.sub("", bare)  # 점안액이요
             form = next((QUESTION_FORMS[w] for w in (after, bare, barer) if w in QUESTION_FORMS), "")
             form = form or SPACED_FORMS.get(bare, "") or SPACED_FORMS.get(barer, "")
             if not form or len(word) < 2 or (len(word) == 2 and leaflet_word(word)) or word in self.ingredients:
@@ -308,7 +309,7 @@ class NameIndex:
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
             next_to: set[str] = set()  # the products whose name has the form right after the brand (아이엔점안액)
-            written_form = _JOSA.sub("", after)  # 좌약 as written, beside the form it reads as (좌제)
+            written_form = PARTICLE.sub("", after)  # 좌약 as written, beside the form it reads as (좌제)
             forms = (form, written_form, *FORMS_IN_NAMES.get(form, ()))
             # 부루펜 시럽: 어린이부루펜시럽; 써스펜 좌약: 복합써스펜좌약 (a combination sold under the brand)
             for brand in (word, CHILDREN_PREFIX + word, COMBINATION_PREFIX + word):
@@ -530,7 +531,7 @@ class NameIndex:
         >>> index.brands_before_extensions("브랜드1 플러스")
         []
         """
-        words = [_JOSA.sub("", squash(w)) for w in query.split()]
+        words = [PARTICLE.sub("", squash(w)) for w in query.split()]
         out = []
         for word, after in zip(words, words[1:], strict=False):
             if len(after) < 2 or after in QUESTION_FORMS or after in MEDICINE_NOUNS or not self.extends_names(after):

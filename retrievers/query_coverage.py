@@ -21,6 +21,7 @@ import re
 from collections.abc import Container, Iterable
 
 from retrievers.documents import Hit
+from retrievers.names import PARTICLE
 from retrievers.names import squash as _squash
 from retrievers.population import people_words
 
@@ -58,9 +59,6 @@ def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Itera
     ]
 
 
-_PARTICLE = re.compile(r"(?:이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|요)$")
-
-
 def whole_word(question: str, fragment: str) -> str:
     """The word of `question` (spaces apart, its particle and punctuation off) that holds `fragment`, a piece Kiwi
     split off an unknown name (아목 of 아목시실린); the fragment itself when no longer word holds it.
@@ -69,7 +67,7 @@ def whole_word(question: str, fragment: str) -> str:
     ('아목시실린', '리피토')
     """
     for word in question.split():
-        word = _PARTICLE.sub("", re.sub(r"[^\w]+$", "", word))
+        word = PARTICLE.sub("", re.sub(r"[^\w]+$", "", word))
         if fragment in word and len(word) > len(fragment):
             return word
     return fragment

@@ -2,7 +2,7 @@
 
 import pytest
 
-from programs import extractive, user_rules
+from programs import extractive, leaflet_age_limit
 from programs.child_dose import OLDER_DOSE_NOTICE, for_older_only, older_dose_sentences, oldest_age
 from programs.crag import CRAG
 
@@ -19,7 +19,7 @@ def test_without_the_checks_the_adult_dose_would_be_quoted(searcher, monkeypatch
     monkeypatch.setattr(extractive, "older_dose_sentences", lambda sentences, oldest: set())
     monkeypatch.setattr(extractive, "adult_products", lambda docs, question, names=(): set())
     # nor the products' own age limits (programs/leaflet_age_limit.py), which withhold an adult's tablet whole
-    monkeypatch.setattr(user_rules, "_age_rules", lambda seq, who, leaflet: [])
+    monkeypatch.setattr(leaflet_age_limit, "product_rule", lambda seq, ages, leaflet: [])
     pred = CRAG(backend=searcher)(question=QUESTION)
     assert "성인은 1회" in pred.answer or "소아 및 성인은" in pred.answer
 
