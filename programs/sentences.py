@@ -71,6 +71,7 @@ _ASKS = re.compile(
 _SENTENCE_END = re.compile(r"(?<=[?？.!])\s+|\n+")
 # where a list's last item ends and the clause closing the list starts: "체중 증가가 나타나는", "발진 등이 나타나는"
 _LIST_CLOSE = re.compile(r"\s*등[이을의]?\s|(?<=[가-힣])[이가]\s+(?:나타나|나타날|생기|생길|발생)")
+_NOT_UNITS = set("이가은는을를도만에의와과로요")  # particles after a bare number (20이요), not its unit
 _LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sentence: "[용법·용량] "
 
 
@@ -217,6 +218,9 @@ class SentenceRanker:
             if q not in self.words:  # weighed as the leaflet words it stands for (빠지 → 탈모), not as unseen
                 self.words[q] = LINK_SHARE * max(vocab.idf[s] for s in found)
         self.forms = {w: self._forms(w, said_as.get(w, ()), linked.get(w, ())) for w in self.words}
+        for w in self.words:
+            if w.isdigit():  # 임신 20주: the number with its unit, not the 20 of "20 mL"
+                self.forms[w] = number_forms(compact, w)
         # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
         self.total = sum(self.words.values())
@@ -350,6 +354,20 @@ class SentenceRanker:
         """
         low, high = self.ages or (0.0, 0.0)
         return float(any(a < high and low < b for a, b in dose_bands(sentence, children=False)))
+
+
+def number_forms(compact: str, number: str) -> tuple[str, ...]:
+    """How a sentence must write a number of the question (spacing removed) to speak of the same thing: with the
+    Hangul unit the question writes after it (임신 20주 is no "20 mL"; 12시간 is "12시간"), as it is when none
+    follows or the unit is Latin (500mg: "500 mg").
+
+    >>> number_forms("임신20주인데", "20"), number_forms("타이레놀500mg", "500"), number_forms("20이요", "20")
+    (('20주', '20 주'), ('500',), ('20',))
+    """
+    unit = re.search(rf"(?<!\d){number}([가-힣])", compact)
+    if not unit or unit.group(1) in _NOT_UNITS:
+        return (number,)
+    return (number + unit.group(1), f"{number} {unit.group(1)}")
 
 
 def told_only(question: str, aspects: list[str], vocab) -> set[str]:

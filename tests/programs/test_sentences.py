@@ -616,3 +616,14 @@ def test_a_cut_list_keeps_its_last_item_when_that_is_what_was_asked():
     # a last item that is no list item (…가능성이 있는 여성은 복용하지 마십시오) does not cut the list
     caution = "이 약을 복용하기 전에 영아, " + "고열, " * 40 + "임신하고 있을 가능성이 있는 여성은 의사와 상의하십시오."
     assert SentenceRanker("임신 가능성 있으면 먹어도 돼요").excerpt(caution) == caution
+
+
+def test_a_number_of_the_question_speaks_only_with_its_unit():
+    """임신 20주 is a week of pregnancy: a dosing sentence's "20 mL" must not outrank the caution on pregnancy."""
+    ranker = SentenceRanker("임신 20주 변비 심한데 변비약 먹어도 돼요?")
+    dose = "성인은 1회 15 g(30 mL), 6~11세는 1회 10 g(20 mL)을 항문내 주입합니다."
+    caution = "임부 또는 임신하고 있을 가능성이 있는 여성은 의사 또는 약사와 상의하십시오."
+    assert ranker.parts(dose)["overlap"] == 0.0
+    assert ranker.score(caution) > ranker.score(dose)
+    hours = SentenceRanker("12시간 간격으로 먹어도 돼요?")  # the unit the leaflets write too still counts
+    assert hours.parts("12시간 간격으로 복용합니다.")["overlap"] > 0 == hours.parts("1회 12 mL")["overlap"]
