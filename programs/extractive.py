@@ -196,6 +196,7 @@ def choose(
     shared: list[Quote] = []
     framed_quotes: set[int] = set()
     condition_quotes: set[int] = set()
+    limits: list[Quote] = []  # the age limits of products withheld from the asker (`leaflet_age_limit`)
     strips = refiner.strips(question, docs, terms, sections)
     framed = asked_sections(question, named=named_found or bool(names), frame=frame)
     leading = first_aspect_sections(question, named=named_found or bool(names), frame=frame)
@@ -226,6 +227,8 @@ def choose(
         other = not is_named(doc) and (named_found or offer_guard.is_forbidden(doc))
         if other and not doc.id.startswith("dur:"):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
+            if doc.metadata.get("dur_type") == AGE_LABEL:  # a withheld product's own age limit: quoted when
+                limits += [Quote(s.text, 0.0, [n]) for s in doc_strips[:1]]  # nothing else may be
             continue
         if doc.metadata.get(offer_guard.VERDICT_ONLY) and not (
             doc.metadata.get("dur_type") == AGE_LABEL and is_named(doc)
@@ -291,9 +294,15 @@ def choose(
         chosen.append(q)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
+    if not chosen and max_sentences:  # 7살 애 어른 소화제 먹여도: every product found is below its age limit
+        for q in limits:
+            if len(chosen) < max_sentences and not _merge(chosen, q.text, q.score, q.sources[0]):
+                chosen.append(q)
     if not named_found:  # a class or symptom question: say which product each sentence is from
         for q in chosen:
             q.product = short_product(_source(q, docs))
+            if offer_guard.is_forbidden(_source(q, docs)):  # its own age limit: marked as not for this user
+                q.product += f"({offer_guard.MARK})"
     # 임산부는 센나 들어간 변비약: the rule on 센나 answers it; those on the other laxatives' ingredients follow
     rules.sort(key=lambda q: -named_rules.get(id(q), 0))
     leading, after = about_the_answer(rules, chosen, docs, is_named, named_rules)
@@ -491,7 +500,7 @@ def extractive_answer(
         has_rules = bool(quotes) and is_user_rule(docs[quotes[0].sources[0] - 1])  # a rule opens the quotes
         lead_doc = _source(lead, docs) if lead else None
         opening = _opening(lead_doc, sections, has_rules) if lead_doc else ""
-        if lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a product the question names
+        if lead_doc is not None and offer_guard.is_forbidden(lead_doc) and is_named(lead_doc):  # one named
             withheld = offer_guard.marking(docs, {short_product(lead_doc)})
             opening = _opening(lead_doc, sections, has_rules, target="그 약")
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):

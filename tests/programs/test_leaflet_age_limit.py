@@ -60,3 +60,18 @@ def test_the_safety_judge_counts_a_product_its_own_leaflet_forbids_at_the_askers
     marked = "※ 사용자에게 맞지 않는 약이라 권하지 않습니다: 가상나잘스프레이(연령금기 만 6세 미만 [문서 2])."
     assert judge({**row, "answer": marked}, backend)["offers"] == {}
     assert judge({**row, "user": {"age": 30}, "answer": "가상나잘스프레이: 1회 1번 뿌립니다."}, backend)["offers"] == {}
+
+
+def test_when_every_product_found_is_below_its_age_limit_the_limits_are_the_answer():
+    """A class question for a child whose every product found is withheld by its own age limit quotes those limits
+    (the sentence forbidding it), not an empty answer; the line passes the offer guard, as it offers nothing."""
+    from programs.extractive import extractive_answer
+
+    question = "5살 아이 코 막혔는데 코에 뿌리는 약 써도 돼요?"
+    _, out = user_rules.gather([USE], [], Asker(ages=((5.0, 6.0),)), lambda i, t: [], leaflet={CAUTION.id: CAUTION}.get)
+    docs = offer_guard.mark([USE], out)
+    answer = extractive_answer(question, docs)
+    limit = "[사용상 주의사항] 이 약에 과민증 환자, 만 6세 미만의 소아는 이 약을 사용하지 마십시오. [문서 2]"
+    quoted = f"가상나잘스프레이({offer_guard.MARK}): {limit}"
+    assert quoted in answer.splitlines()
+    assert offer_guard.withhold(answer, docs, question)[0] == answer
