@@ -44,6 +44,16 @@ _NATIVE_AGE = re.compile(r"(열)?(한|두|세|네|다섯|여섯|일곱|여덟|�
 _BEFORE_FIRST_BIRTHDAY = re.compile(r"(?<![가-힣])돌\s*(?:전|도\s*안|안\s*(?:된|됐|지난))")
 _FIRST_BIRTHDAY = re.compile(r"(?<![가-힣])돌(?:쟁이|\s*(?:지난|지나|넘은|넘었|된|됐|막|무렵|아기))")
 _HUNDREDTH_DAY = re.compile(r"백일")
+# a later birthday counted the same way (세 돌 아기 is three, 두돌 지난 two): the native number before 돌
+_BIRTHDAY = re.compile(r"(?<![가-힣])(첫|두|세|네|다섯)\s?돌(?!아|멩|맹|잔치\s*떡)")
+_BIRTHDAY_YEARS = {"첫": 1, "두": 2, "세": 3, "네": 4, "다섯": 5}
+# a school year (초3, 중1, 고딩 2학년): the ages its pupils are over the school year, from the year of 초1 (6 to 8)
+_SCHOOL_YEAR = re.compile(
+    r"(?<![가-힣])(초|중|고)(?:등학생|등학교|학생|학교|딩)?\s?([1-6])\s?학년"
+    r"|(?<![가-힣])(초|중|고)([1-6])(?!\d|\s?(?:주|개월|시|일|회|번|알|정|포|병|년|분|mg|ml|mL))"
+)
+_SCHOOL_START = {"초": 5, "중": 11, "고": 14}  # 초n is n+5 to n+7, 중n n+11 to n+13, 고n n+14 to n+16
+_SCHOOL_YEARS = {"초": 6, "중": 3, "고": 3}
 
 
 @dataclass(frozen=True)
@@ -109,41 +119,49 @@ def group_of_age(years: float) -> str | None:
     return "elderly" if years >= ELDERLY_AGE else None
 
 
-def _age(question: str) -> tuple[float, str] | None:
-    """The age a question states, in years, and the words that stated it (18개월, 7살, 80대, 다섯 살)."""
+def _age(question: str) -> tuple[float, float, str] | None:
+    """The ages [low, high) in years a question states and the words that stated them (18개월, 7살, 80대, 다섯 살,
+    세 돌, 초3)."""
     if m := _MONTHS.search(question):
-        return int(m.group(1)) / 12, m.group(0)
+        return int(m.group(1)) / 12, (int(m.group(1)) + 1) / 12, m.group(0)
     if m := _YEARS.search(question):
-        return int(m.group(1)), m.group(0)
+        return int(m.group(1)), int(m.group(1)) + 1, m.group(0)
     if m := _DECADE.search(question):
-        return int(m.group(1)) * 10, m.group(0)
+        return int(m.group(1)) * 10, int(m.group(1)) * 10 + 10, m.group(0)
     for m in _NATIVE_AGE.finditer(question):
         if m.group(1) or m.group(2):
-            return (10 if m.group(1) else 0) + _NATIVE.get(m.group(2) or "", 0), m.group(0)
+            years = (10 if m.group(1) else 0) + _NATIVE.get(m.group(2) or "", 0)
+            return years, years + 1, m.group(0)
+    for m in _SCHOOL_YEAR.finditer(question):
+        school, year = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if int(year) <= _SCHOOL_YEARS[school]:
+            low = int(year) + _SCHOOL_START[school]
+            return low, low + 2, m.group(0)
+    if m := _BIRTHDAY.search(question):
+        years = _BIRTHDAY_YEARS[m.group(1)]
+        return years, years + 1, m.group(0)
     if m := _BEFORE_FIRST_BIRTHDAY.search(question):
-        return 0.0, m.group(0)
+        return 0.0, 1.0, m.group(0)
     if m := _FIRST_BIRTHDAY.search(question):
-        return 1.0, m.group(0)
+        return 1.0, 2.0, m.group(0)
     if m := _HUNDREDTH_DAY.search(question):
-        return 100 / 365, m.group(0)
+        return 100 / 365, 100 / 365 + 1 / 12, m.group(0)
     return None
 
 
 def stated_ages(question: str) -> tuple[float, float] | None:
     """The ages [low, high) in years the question states: 7살 is 7 to 8, 18개월 1.5 to 1.58, 80대 80 to 90, 돌 지난
-    아기 1 to 2, 돌 전 0 to 1, 백일 about three months.
+    아기 1 to 2 (세 돌 3 to 4), 돌 전 0 to 1, 백일 about three months, 초3 8 to 10 (a school year spans two ages).
 
     >>> stated_ages("7살 아들 해열제"), stated_ages("80대 아버지 변비약"), stated_ages("게보린 부작용")
     ((7, 8), (80, 90), None)
     >>> stated_ages("돌 지난 아기 감기약"), stated_ages("돌도 안 된 아기 열나요"), stated_ages("돌아가신 할머니 약")
     ((1.0, 2.0), (0.0, 1.0), None)
+    >>> stated_ages("세 돌 아기"), stated_ages("중학교 2학년 딸"), stated_ages("고1 아들"), stated_ages("먹고 2시간")
+    ((3, 4), (13, 15), (15, 17), None)
     """
     age = _age(question)
-    if age is None:
-        return None
-    years, words = age
-    step = 1 / 12 if "개월" in words or "백일" in words else 10 if "대" in words else 1
-    return years, years + step
+    return None if age is None else (age[0], age[1])
 
 
 def _occurs(word: str, squashed: str, not_inside: dict[str, tuple[str, ...]], spaced: str = "") -> bool:
@@ -202,7 +220,7 @@ def _read_population(question: str, names: tuple[str, ...]) -> Population:
     if (age := _age(question)) is not None:
         group = group_of_age(age[0])
         if group is not None or not found:
-            return Population(group, age[1]) if group else Population()
+            return Population(group, age[2]) if group else Population()
     if found:
         return Population(*found[0])
     if any(w in squashed for w in vocab["feeding"]):

@@ -79,6 +79,28 @@ def test_a_babys_age_counted_by_its_first_birthday_or_hundredth_day():
     assert read_population("돌 지난 아기 감기약").group == "infant"
 
 
+def test_a_later_birthday_is_counted_by_the_native_number_before_it():
+    """세 돌 아기 is three, not the one-year-old 돌 alone would say: a 만 2세 미만 limit does not bind them."""
+    from programs.leaflet_age_limit import forbids_asker
+    from retrievers.population import stated_ages
+
+    assert stated_ages("세 돌 아기 감기약 먹여도 돼요") == stated_ages("세돌 아기 감기약") == (3, 4)
+    assert stated_ages("두 돌 지난 아기 열나요") == (2, 3)
+    assert not forbids_asker((2.0, "만 2세 미만"), (stated_ages("세 돌 아기 감기약"),))
+
+
+def test_a_school_year_with_its_number_states_the_ages_of_its_pupils():
+    """초3 is 8 to 10, 중학교 2학년 13 to 15, 고1 15 to 17: a leaflet's 18세 미만 limit binds a 고1, not 고딩 alone."""
+    from programs.leaflet_age_limit import forbids_asker
+    from retrievers.population import stated_ages
+
+    assert stated_ages("초3 아들 해열제") == stated_ages("초딩 3학년 아들 해열제") == (8, 10)
+    assert stated_ages("중학교 2학년 딸 생리통") == (13, 15)
+    assert forbids_asker((18.0, "18세 미만"), (stated_ages("고1 아들 발톱무좀"),))
+    assert stated_ages("고딩 딸 이부프로펜") is None  # no year: the group's ages
+    assert stated_ages("임신 중 1주 지났어요") is None and stated_ages("먹고 2시간 뒤") is None
+
+
 def test_who_a_question_is_about_is_read_the_same_when_remembered():
     from retrievers.population import read_population
 
