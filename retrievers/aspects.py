@@ -52,6 +52,7 @@ class AspectVocabulary:
     mined: dict[str, tuple[str, ...]]
     idf: dict[str, float]
     idf_unseen: float
+    not_inside: dict[str, tuple[str, ...]] = field(default_factory=dict)  # an ask, the longer words it is none in
     _asked_memo: dict = field(default_factory=dict, compare=False, repr=False)  # see asked
 
     def asked(self, question: str, morphemes=(), spaced: str | None = None) -> list[str]:
@@ -73,7 +74,12 @@ class AspectVocabulary:
         def says(word: str) -> bool:
             if word.startswith(WORD_START):
                 return bool(word_start(word[1:]).search(question if spaced is None else spaced))
-            return word in found if len(word) == 1 else "".join(word.split()) in compact  # 효과 언제 as written
+            if len(word) == 1:
+                return word in found
+            flat = "".join(word.split())  # 효과 언제 as written; not where it starts a longer word (갈아 붙여)
+            longer = self.not_inside.get(flat, ())
+            at = [i for i in range(len(compact)) if compact.startswith(flat, i)]
+            return any(not any(compact.startswith(x, i) for x in longer) for i in at)
 
         said = {a: ["".join(w.lstrip(WORD_START).split()) for w in self.asks[a] if says(w)] for a in self.seeds}
         # an aspect whose every word said is part of a longer word another aspect said is that one's (언제 in 언제쯤
@@ -136,7 +142,8 @@ def word_start(word: str) -> re.Pattern:
 
 @functools.lru_cache(maxsize=1)
 def load_vocabulary() -> AspectVocabulary:
-    seeds = json.loads(Path(SEEDS_PATH).read_text(encoding="utf-8"))["aspects"]
+    data = json.loads(Path(SEEDS_PATH).read_text(encoding="utf-8"))
+    seeds = data["aspects"]
     words = json.loads(Path(WORDS_PATH).read_text(encoding="utf-8"))
     return AspectVocabulary(
         seeds={a: tuple(s["seeds"]) for a, s in seeds.items()},
@@ -144,4 +151,5 @@ def load_vocabulary() -> AspectVocabulary:
         mined={a: tuple(words["aspects"].get(a, {})) for a in seeds},
         idf=words["idf"],
         idf_unseen=words["idf_unseen"],
+        not_inside={w: tuple(v) for w, v in data.get("not_inside", {}).items()},
     )

@@ -170,6 +170,23 @@ def test_keeping_an_enteric_coating_whole_speaks_to_crushing():
     assert vocab.match("crushing", "조갑파손, 탈모가 나타날 수 있습니다.") < 1.0
 
 
+def test_a_days_dose_taken_in_parts_is_no_splitting_of_a_tablet():
+    """분할 복용 (a day's dose in two or three parts) told a 변비약 쪼개서 question it may split a tablet; 씹지 말고
+    still answers it."""
+    vocab = load_vocabulary()
+    assert vocab.match("crushing", "변비증에는 1일 8정(2 g)을 1~2회 분할 복용합니다.") == 0.0
+    assert vocab.match("crushing", "장용성 정제이므로 깨물거나 부수지 말고 그대로 복용하십시오.") == 1.0
+
+
+def test_changing_a_patch_is_no_grinding_of_a_tablet(tok):
+    """갈아 붙이다 is putting on a new patch; 갈아서 먹다 still asks about crushing."""
+    vocab = load_vocabulary()
+    assert "crushing" not in vocab.asked("파스 몇 시간마다 갈아 붙여야 돼요", tok("파스 몇 시간마다 갈아 붙여야 돼요"))
+    assert "crushing" not in vocab.asked("파스 하루에 몇번 갈아줘요", tok("파스 하루에 몇번 갈아줘요"))
+    assert "crushing" in vocab.asked("알약 갈아서 먹어도 돼요", tok("알약 갈아서 먹어도 돼요"))
+    assert "crushing" in vocab.asked("약 갈아 먹여도 되나요 파스 말고", tok("약 갈아 먹여도 되나요 파스 말고"))
+
+
 def test_not_eating_right_after_using_it_speaks_to_meals(tok):
     """구내염 연고 바르고 바로 밥 먹어도: the leaflets say 사용 후 바로 음식을 먹지 마십시오."""
     vocab = load_vocabulary()
