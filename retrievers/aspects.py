@@ -33,6 +33,8 @@ AMOUNT = re.compile(
 # period): a sentence saying one speaks to how long to take it. An age is none (만 3개월 이상, 생후 6개월 이상,
 # 3개월 이상의 영아 say who may take it), nor how long a symptom has lasted (1주 이상 지속되는 기침), nor the weeks
 # since another medicine was stopped (MAO억제제 … 복용을 중단한 후 2주 이내의 사람)
+# how long an opened pack may be used (개봉 후 4주가 지나면, 용기 개봉 후 3개월 이내에): a use-by date of its own
+OPENED_FOR = re.compile(r"개봉\s*(?:한\s*)?후(?:에는|에)?\s*\d+\s*(?:주|개월|일|년)")
 PERIOD = re.compile(
     r"(?<![\d.])(?<!만)(?<!만 )(?<!생후)(?<!생후 )(?<!중단한 후 )(?<!중단 후 )"
     r"\d+\s*(?:일|주|주일|개월)\s*(?:간|동안|정도|째|이상|이내|까지)"
@@ -105,6 +107,8 @@ class AspectVocabulary:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""
         spaced = " " + sentence  # a seed written with a leading space (" 물과 함께") also starts a sentence
         if any(w in spaced for w in self.seeds[aspect]) or (aspect == "duration" and PERIOD.search(sentence)):
+            return 1.0
+        if aspect == "expiry" and OPENED_FOR.search(sentence):  # 개봉 후 4주가 지나면 사용하지 마십시오
             return 1.0
         return MINED_SHARE if any(w in sentence for w in self.mined[aspect]) else 0.0
 

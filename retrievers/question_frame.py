@@ -226,12 +226,17 @@ def read_targets(question: str, names: NameIndex, lexicon: Lexicon, found: NameM
     return Targets(*(tuple(dict.fromkeys(x)) for x in (products, ingredients, classes, symptoms)))
 
 
+ANY_MEDICINE = ("다른약", "딴약")  # another medicine, no kind said: a second drug, not a class that chooses products
+
+
 def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], list[str]]:
     """The class words (a rule word or a kind of medicine written with 약/제: 감기약, 두통약, 해열제, 가래약) and the
     symptom words (the other rule words) of a question.
 
     >>> classes_and_symptoms("감기약 먹었는데 콧물이 안 멈춰요", Lexicon.load())
     (['감기약'], ['콧물'])
+    >>> classes_and_symptoms("위장약 다른약이랑 간격 둬야돼요", Lexicon.load())[0]
+    ['위장약']
     """
     q = squash(question)
     classes, symptoms = [], []
@@ -243,7 +248,11 @@ def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], li
             classes.append(word + q[at + len(word)])
         else:
             symptoms.append(word)
-    classes += [w for w in lexicon.other_medicine_words if w in q and not any(w in c or c in w for c in classes)]
+    classes += [
+        w
+        for w in lexicon.other_medicine_words
+        if w in q and w not in ANY_MEDICINE and not any(w in c or c in w for c in classes)
+    ]
     classes += [w for w in kind_words(question) if not any(w in c or c in w for c in classes)]
     classes = [c for c in classes if not any(c != o and c in o for o in classes)]
     return list(dict.fromkeys(classes)), list(dict.fromkeys(symptoms))

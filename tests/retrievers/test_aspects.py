@@ -178,6 +178,15 @@ def test_a_days_dose_taken_in_parts_is_no_splitting_of_a_tablet():
     assert vocab.match("crushing", "장용성 정제이므로 깨물거나 부수지 말고 그대로 복용하십시오.") == 1.0
 
 
+def test_how_long_an_opened_pack_may_be_used_speaks_to_expiry():
+    """인공눈물 개봉하고 한달 지났는데: 개봉 후 4주가 지나면 사용하지 마십시오 answers it (the notice said it did not);
+    a line only on keeping it cold after opening does not."""
+    vocab = load_vocabulary()
+    assert vocab.match("expiry", "개봉 후 4주가 지나면 사용하지 마십시오.") == 1.0
+    assert vocab.match("expiry", "용기 개봉 후 3개월 이내에 복용하십시오.") == 1.0
+    assert vocab.match("expiry", "개봉 후에는 냉장 보관하십시오.") < 1.0
+
+
 def test_changing_a_patch_is_no_grinding_of_a_tablet(tok):
     """갈아 붙이다 is putting on a new patch; 갈아서 먹다 still asks about crushing."""
     vocab = load_vocabulary()

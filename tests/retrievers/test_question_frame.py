@@ -243,3 +243,11 @@ def test_one_more_of_a_second_medicine_asks_first_whether_the_two_go_together(re
     """타이레놀 먹었는데 판피린 한병 더: the amount is of the second medicine, on top of the first."""
     assert read("머리아파서 게보린 먹었는데 판콜에이 한병 더 마셔도 되나요?").aspects[0] == "interactions"
     assert read("판콜에이 한병 더 마셔도 되나요?").aspects[0] == "dosage"  # one medicine: how much of it
+
+
+def test_another_medicine_of_no_kind_is_a_second_drug_not_a_class():
+    """위장약 다른약이랑 간격: 다른약 chooses no products (read as a class it made every quoted 위장약 line off target);
+    it is still the other drug the question pairs with."""
+    frame = read_frame("위장약 다른약이랑 시간 간격 둬야됨?", NameIndex(), Lexicon.load())
+    assert frame.targets.classes == ("위장약",)
+    assert "다른약" in frame.other_drugs
