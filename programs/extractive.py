@@ -517,13 +517,16 @@ def extractive_answer(
 
 
 def answered_products(body: list[str], docs: list[Document]) -> set[str]:
-    """The item_seqs of the leaflets the answer's lines cite, less those forbidden to the user."""
+    """The item_seqs of the leaflets the answer's lines cite, less those forbidden to the user; when the lines name
+    products (a class answer: "명랑에스산: …"), only those named — a product that only shares a quoted sentence
+    (cited beside it) is not one the answer offers."""
     cited = {n for line in body for n in citations.cite_numbers(line) if 0 < n <= len(docs)}
-    return {
-        str(docs[n - 1].metadata.get("item_seq", ""))
-        for n in cited
-        if docs[n - 1].source == "easydrug" and not offer_guard.is_forbidden(docs[n - 1])
-    }
+    allowed = [
+        docs[n - 1] for n in cited if docs[n - 1].source == "easydrug" and not offer_guard.is_forbidden(docs[n - 1])
+    ]
+    text = "\n".join(body)
+    named = [d for d in allowed if short_product(d) and short_product(d) + ":" in text]
+    return {str(d.metadata.get("item_seq", "")) for d in named or allowed}
 
 
 def user_rules(question: str, docs: list[Document], terms, sections, names, frame) -> list[Quote]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from programs import citations
 from programs.text import split_sentences
 from retrievers.documents import Document
+from retrievers.not_covered import medicine_leaflet_words
 
 LEAD = "드시는 약({names})에 대해 설명서가 적은 내용입니다:"
 MAX_LINES = 2  # sentences quoted for the medicines taken, at most
@@ -27,13 +28,18 @@ MAX_LINES = 2  # sentences quoted for the medicines taken, at most
 
 def lines(taking, docs: list[Document], products: set[str], quoted: str) -> list[str]:
     """The lead and at most `MAX_LINES` quote lines: for each medicine taken (as the profile writes it), the first
-    sentence of a leaflet of the answer's `products` (item_seqs) that names it and is not in `quoted` (the
+    sentence of a leaflet of the answer's `products` (item_seqs) that names it — or, when none does, its kind as the
+    leaflets name it (와파린 → "항응고제 … 함께 복용 시 의사 또는 약사와 상의하십시오") — and is not in `quoted` (the
     answer so far); [] when none does."""
     answered = [(n, d) for n, d in enumerate(docs, 1) if d.source == "easydrug" and _seq(d) in products]
     out, said = [], []
     for medicine in dict.fromkeys(m.strip() for m in taking if m and m.strip()):
-        found = ((n, d, s) for n, d in answered for s in split_sentences(d.text.partition("\n")[2]))
-        hit = next(((n, d, s) for n, d, s in found if medicine in s and s not in quoted), None)
+        sentences = [(n, d, s) for n, d in answered for s in split_sentences(d.text.partition("\n")[2])]
+        # the medicine by its name first, else by its kind as the leaflets name it (와파린 → 항응고제)
+        for word in (medicine, *medicine_leaflet_words(medicine)):
+            hit = next(((n, d, s) for n, d, s in sentences if word in s and s not in quoted), None)
+            if hit:
+                break
         if hit:
             n, doc, sentence = hit
             out.append(f"{citations.short_product(doc)}: {sentence} {citations.cite([n])}")

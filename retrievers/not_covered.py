@@ -127,6 +127,20 @@ def kind_leaflet_words(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for words in found for w in words))
 
 
+def medicine_leaflet_words(medicine: str) -> tuple[str, ...]:
+    """How the leaflets name the prescription kind a medicine the user takes belongs to, by the kind's word or one of
+    its ingredients (와파린 → 항응고제, 와파린, 혈액응고; 혈압약 → 혈압강하제, 고혈압 …); () for none.
+
+    >>> medicine_leaflet_words("와파린나트륨")[:2], medicine_leaflet_words("타이레놀")
+    (('항응고제', '와파린'), ())
+    """
+    flat = "".join(medicine.split())
+    found = (
+        kind.leaflet_words for kind in _kinds() if kind.pattern.search(flat) or any(i in flat for i in kind.ingredients)
+    )
+    return tuple(dict.fromkeys(w for words in found for w in words))
+
+
 PRESCRIBED_WORD = "처방받은 약"  # how the answer names a medicine the question says was prescribed
 # a medicine the question says a clinic gave (병원에서 받은, 피부과에서 처방받은, 처방 받은, 지어 온): a prescription
 # medicine, whose leaflet e약은요 (over-the-counter medicines) does not hold

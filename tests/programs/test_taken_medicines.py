@@ -29,3 +29,26 @@ def test_no_line_from_a_product_not_for_the_user_or_not_answered():
     from programs.extractive import answered_products
 
     assert answered_products(["가상정: 와파린을 복용하는 사람은 상의하십시오. [문서 1]"], forbidden) == set()
+
+
+def test_a_leaflet_naming_only_the_kind_of_the_users_medicine_is_quoted():
+    """와파린 is an 항응고제: a leaflet that lists 항응고제 (not the name) among the medicines to ask about is its word
+    on the user's medicine; a sentence naming the medicine itself comes first."""
+    meta = {"item_seq": "1", "item_name": "가상이부프로펜캡슐", "section": "atpn"}
+    kind = "당뇨약, 항응고제, 이뇨제와 함께 복용 시 의사 또는 약사와 상의하십시오."
+    doc = Document("easydrug:1:atpn", f"가상이부프로펜캡슐\n과민증 환자는 복용하지 마십시오. {kind}", meta)
+    assert taken_medicines.lines(["와파린"], [doc], {"1"}, quoted="")[1] == f"가상이부프로펜캡슐: {kind} [문서 1]"
+    named = Document("easydrug:1:atpn", f"가상이부프로펜캡슐\n{kind} 와파린을 복용하는 사람은 상의하십시오.", meta)
+    assert "와파린을" in taken_medicines.lines(["와파린"], [named], {"1"}, quoted="")[1]
+    assert taken_medicines.lines(["타이레놀"], [doc], {"1"}, quoted="") == []  # no kind the leaflets name
+
+
+def test_a_product_that_only_shares_a_quoted_sentence_is_not_an_answered_one():
+    """A class answer offers the products it names; another leaflet cited beside the same sentence is not offered, so
+    the user's-medicine line is never taken from it (it would read as offering that product)."""
+    from programs.extractive import answered_products
+
+    first = Document("easydrug:1:efcy", "가상산\n두통에 사용합니다.", {"item_seq": "1", "item_name": "가상산"})
+    second = Document("easydrug:2:efcy", "가상캡슐\n두통에 사용합니다.", {"item_seq": "2", "item_name": "가상캡슐"})
+    assert answered_products(["가상산: 두통에 사용합니다. [문서 1, 2]"], [first, second]) == {"1"}
+    assert answered_products(["두통에 사용합니다. [문서 1, 2]"], [first, second]) == {"1", "2"}  # none named
