@@ -2,7 +2,8 @@
 rule of the user's like a DUR 특정연령대금기 row, so a product whose leaflet forbids it below the asker's age is not
 offered to a child the profile or the question names (a 5-year-old asking about a nasal spray for 만 12세 이상).
 
-Only a sentence that forbids (…하지 마십시오) and states the age bound of a child (만 6세 미만의 소아, 30개월 이하의
+Only a sentence that forbids (…하지 마십시오) or leaves the dose to a doctor (용법·용량: 만 6세 미만 소아는
+의사의 지시에 따릅니다, labelled ``의사 지시``) and states the age bound of a child (만 6세 미만의 소아, 30개월 이하의
 유아, 2세 미만 영아) counts; a sentence that asks to consult (상의하십시오) or binds a child only in a condition (수두
 또는 인플루엔자에 감염된 15세 미만) does not. The verdict cites the sentence as a rule of its own (`age_rule`): its
 document is the leaflet section, cut to the sentence, labelled ``연령금기`` with the bound.
@@ -14,6 +15,8 @@ Example:
     (2.5833, '30개월 이하')
     >>> limit("만 15세 미만의 어린이는 의사 또는 약사와 상의하십시오.") is None
     True
+    >>> limit("만 6세 미만 소아는 의사의 지시에 따릅니다.")
+    (6.0, '만 6세 미만')
     >>> forbids_asker((6.0, "만 6세 미만"), ((5.0, 6.0),)), forbids_asker((6.0, "만 6세 미만"), ((7.0, 8.0),))
     (True, False)
 """
@@ -35,12 +38,16 @@ _BOUND = re.compile(
 )
 _FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안)(?:하)?지\s*마(?:십시오|세요)")
 _CONDITION = re.compile(r"수두|인플루엔자|감염|의심되는")  # a child bound only in an illness (aspirin's Reye's)
+# a dose left to a doctor below an age (만 6세 미만 소아는 의사의 지시에 따릅니다): no over-the-counter use at that age
+_DOCTOR = re.compile(r"의사의?\s*지시에\s*따르|의사의?\s*지시에\s*따라|의사의?\s*지시에\s*따릅")
+DOSE_SECTION = "useMethod"  # where a dose left to a doctor is written
+DOCTOR_LABEL = "의사 지시"  # such a bound's label in the marking: 스노콜정(의사 지시 만 6세 미만 [문서 2])
 
 
 def limit(sentence: str) -> tuple[float, str] | None:
     """(the age in years below which the sentence forbids the product, the bound as written), the oldest such bound
     when it states several (만 3개월 미만의 영아 및 만 2세 미만의 소아 → 2 years); None when it forbids no age."""
-    if not _FORBIDS.search(sentence) or _CONDITION.search(sentence):
+    if not (_FORBIDS.search(sentence) or _DOCTOR.search(sentence)) or _CONDITION.search(sentence):
         return None
     bounds = []
     for m in _BOUND.finditer(sentence):
@@ -60,13 +67,15 @@ def age_rule(section: Document, ages: tuple[tuple[float, float], ...]) -> Docume
     """The leaflet section's sentence that forbids the product at the asker's ages, as a rule document citing it
     (id ``…#age``, the section's metadata with ``dur_type`` 연령금기, the bound as its ``ingredient`` label, and the
     verdict on its product citing itself); None when none does."""
-    if section.metadata.get("section") not in CAUTION_SECTIONS:
+    if section.metadata.get("section") not in (*CAUTION_SECTIONS, DOSE_SECTION):
         return None
     head, _, body = section.text.partition("\n")
     for sentence in split_sentences(body or head):
         bound = limit(sentence)
         if bound and forbids_asker(bound, ages):
             meta = {**section.metadata, "dur_type": AGE_LABEL, "ingredient": bound[1], "partner": ""}
+            if not _FORBIDS.search(sentence):  # left to a doctor, not forbidden: said as it is
+                meta["rule_label"] = DOCTOR_LABEL
             meta[NOT_FOR_USER] = [f"{section.id}#age"]  # the product it is the limit of is not for this asker
             return Document(f"{section.id}#age", f"{head}\n{sentence}" if body else sentence, meta)
     return None
@@ -75,7 +84,7 @@ def age_rule(section: Document, ages: tuple[tuple[float, float], ...]) -> Docume
 def product_rule(seq: str, ages: tuple[tuple[float, float], ...], leaflet) -> list[Document]:
     """The product's own caution that forbids it at the asker's `ages`, as a rule (`age_rule`; at most one, [] for
     none or no ages); `leaflet`: a document id -> the document (the backend's ``get``)."""
-    for section in CAUTION_SECTIONS if ages else ():
+    for section in (*CAUTION_SECTIONS, DOSE_SECTION) if ages else ():
         doc = leaflet(f"easydrug:{seq}:{section}")
         if doc is not None and (rule := age_rule(doc, ages)) is not None:
             return [rule]

@@ -90,7 +90,8 @@ def _why(rule_ids: list[str], docs: list[Document], where: dict[str, int]) -> st
         if rule_id in where:
             meta = docs[where[rule_id] - 1].metadata
             label = "+".join(p for p in (meta.get("ingredient", ""), meta.get("partner", "")) if p)
-            groups.setdefault(meta.get("dur_type", "DUR"), []).append((label, where[rule_id]))
+            kind = meta.get("rule_label") or meta.get("dur_type", "DUR")  # 의사 지시: a leaflet's own age bound
+            groups.setdefault(kind, []).append((label, where[rule_id]))
     parts = []
     for kind, items in groups.items():
         labels = "·".join(dict.fromkeys(label for label, _ in items))

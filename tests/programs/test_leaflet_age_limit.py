@@ -75,3 +75,18 @@ def test_when_every_product_found_is_below_its_age_limit_the_limits_are_the_answ
     quoted = f"가상나잘스프레이({offer_guard.MARK}): {limit}"
     assert quoted in answer.splitlines()
     assert offer_guard.withhold(answer, docs, question)[0] == answer
+
+
+def test_a_dose_left_to_a_doctor_below_an_age_withholds_the_product_from_a_younger_child():
+    """용법·용량 "만 6세 미만 소아는 의사의 지시에 따릅니다": no over-the-counter dose for a 5-year-old, so the
+    product is not offered to one; the marking says it is left to a doctor, not that it is forbidden."""
+    meta = {"item_seq": "8", "item_name": "가상콜정", "main_ingr": "클로르페니라민", "section": "useMethod"}
+    text = "가상콜정\n성인은 1회 1정. 만 6세 미만 소아는 의사의 지시에 따릅니다."
+    dose = Document("easydrug:8:useMethod", text, meta)
+    efcy = Document("easydrug:8:efcy", "가상콜정\n코막힘에 사용합니다.", {**meta, "section": "efcy"})
+    leaflet = {dose.id: dose}.get
+    _, out = user_rules.gather([efcy], [], Asker(ages=((5.0, 6.0),)), lambda i, t: [], leaflet=leaflet)
+    docs = offer_guard.mark([efcy], out)
+    assert offer_guard.marking(docs).endswith(": 가상콜정(의사 지시 만 6세 미만 [문서 2]).")
+    _, older = user_rules.gather([efcy], [], Asker(ages=((7.0, 8.0),)), lambda i, t: [], leaflet=leaflet)
+    assert older == {}
