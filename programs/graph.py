@@ -20,6 +20,7 @@ import time
 
 from programs import answer_check, class_aspect, extractive, query_check, routing, sentences, spans
 from programs.answer_context import context_documents
+from programs.answer_ending import answer_target
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
 from programs.fallback import FallBack
 from programs.generator import format_context
@@ -43,6 +44,10 @@ from programs.routing import (
 )
 from programs.state import QuestionState
 from retrievers.oos_guard import OOS_MESSAGE
+
+# the no-LM evaluator also reads whether the cited leaflets are of the products, class or names the question asks
+# about (programs/answer_target.on_target): a re-search that drifted to another class scores below the first answer
+OFF_TARGET_CHECK = True
 
 
 def hashes(docs) -> list[str]:
@@ -403,8 +408,9 @@ def evaluate(p: Parts, st: QuestionState) -> dict:
         run=st.run,
         profile=st.profile,
         sections=st.result.sections if st.result else (),
-        frame=question_frame(p.backend, st),
+        frame=(frame := question_frame(p.backend, st)),
         morphemes=st.morphemes,
+        keep=answer_target(p, st, frame) if OFF_TARGET_CHECK else None,
     )
     st.feedback = fb
     st.score_history.append(fb.overall)

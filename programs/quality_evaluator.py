@@ -81,6 +81,7 @@ def heuristic_evaluation(
     profile=None,
     frame=None,
     morphemes=(),
+    keep=None,
 ) -> QualityFeedback:
     """Score an answer by what the question asked for (programs/answer_requirements.py), not by its length.
 
@@ -92,7 +93,8 @@ def heuristic_evaluation(
       items when there are any: a cold-medicine answer for a pregnant user must cite something about pregnancy).
 
     An answer that speaks to none of the aspects asked, or cites only leaflets of products other than the one the
-    question names (`programs/target_check.py`), answers another question: completeness and accuracy are 0,
+    question names (`programs/target_check.py`) or, with `keep` (`programs/answer_target.on_target`), none of the
+    products of the class or names it asks about, answers another question: completeness and accuracy are 0,
     so the quality stays below any threshold above 0.4 and the loop searches again.
     The missing requirements and aspects become `missing_info`, which the rewrite adds to the next search.
     """
@@ -111,6 +113,8 @@ def heuristic_evaluation(
         a = 1.0 - sum(r.kind == "safety" for r in gaps) / len(safety) if safety else (1.0 if ids else 0.5)
         cited = [d for d in docs if d.id in ids]
         elsewhere = off_target(frame, cited)  # grounded, but in other products' leaflets: no ground for this one
+        leaflets = [d for d in cited if d.id.startswith("easydrug:")]
+        elsewhere = elsewhere or (keep is not None and bool(leaflets) and not any(keep(d) for d in leaflets))
         if (check and check.missed_all) or elsewhere:
             c, a = 0.0, 0.0
         judged = safety or reqs  # the user's safety items decide what a cited document must touch
@@ -163,9 +167,10 @@ class QualityEvaluator(dspy.Module):
         sections=(),
         frame=None,
         morphemes=(),
+        keep=None,
     ) -> QualityFeedback:
         run, s = run or Run(budget_limit=None), self.settings
-        heuristic = dict(sections=sections, profile=profile, frame=frame, morphemes=morphemes)
+        heuristic = dict(sections=sections, profile=profile, frame=frame, morphemes=morphemes, keep=keep)
         if not use_lm or not run.has_lm("judge"):
             why = "LLM evaluation off" if not use_lm else "no LM"
             return heuristic_evaluation(

@@ -37,3 +37,52 @@ def test_only_leaflets_are_judged_and_a_question_naming_no_product_is_not():
     assert not off_target(FRAME, [RULE])  # a DUR row is about an ingredient
     assert not off_target(QuestionFrame("해열제 먹여도 돼요"), [OTHER])
     assert not off_target(None, [OTHER])
+
+
+def test_an_answer_from_leaflets_outside_the_asked_class_rates_below_one_from_its_products():
+    """여드름 연고 … 14살: a re-search that added 연령금기 어린이 found children's ibuprofen syrups, whose cautions
+    scored higher than the acne creams' answer and shipped; with the class's products known (`keep`), they rate as
+    another question's answer."""
+    question = "중딩 아들 14살 여드름 연고 발라도 돼요?"
+    frame = QuestionFrame(question, targets=Targets(classes=("연고",), symptoms=("여드름",)), aspects=("child_use",))
+    cream = Document(
+        "easydrug:1:atpn",
+        "가상여드름연고\n신생아는 의사 또는 약사와 상의하십시오.",
+        {"item_name": "가상여드름연고", "item_seq": "1", "section": "atpn"},
+    )
+    syrup = Document(
+        "easydrug:2:atpn",
+        "어린이가상시럽\n소아는 의사 또는 약사와 상의하십시오.",
+        {"item_name": "어린이가상시럽", "item_seq": "2", "section": "atpn"},
+    )
+
+    def keep(doc):
+        return doc.metadata.get("item_seq") == "1"  # the class's products, as the backend knows them
+
+    drifted = heuristic_evaluation(
+        question, "소아는 의사 또는 약사와 상의하십시오. [문서 1]", [syrup], frame=frame, keep=keep
+    )
+    first = heuristic_evaluation(
+        question, "신생아는 의사 또는 약사와 상의하십시오. [문서 1]", [cream], frame=frame, keep=keep
+    )
+    assert (drifted.completeness, drifted.accuracy) == (0.0, 0.0)
+    assert drifted.overall < first.overall
+    unkept = heuristic_evaluation(question, "소아는 의사 또는 약사와 상의하십시오. [문서 1]", [syrup], frame=frame)
+    assert unkept.overall == first.overall > drifted.overall  # without the class's products it tied the first
+
+
+def test_the_program_gives_the_evaluator_the_questions_targets(searcher, monkeypatch):
+    """The corrective loop's evaluation reads the class's products (`programs/graph.evaluate` passes `keep`)."""
+    from programs import quality_evaluator
+    from programs.crag import CRAG
+
+    seen = []
+    real = quality_evaluator.heuristic_evaluation
+
+    def recording(*args, **kwargs):
+        seen.append(kwargs.get("keep"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(quality_evaluator, "heuristic_evaluation", recording)
+    CRAG(backend=searcher)(question="두통약 먹고 속이 쓰려요")
+    assert seen and all(callable(k) for k in seen)
