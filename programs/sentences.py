@@ -72,6 +72,10 @@ _SENTENCE_END = re.compile(r"(?<=[?？.!])\s+|\n+")
 # where a list's last item ends and the clause closing the list starts: "체중 증가가 나타나는", "발진 등이 나타나는"
 _LIST_CLOSE = re.compile(r"\s*등[이을의]?\s|(?<=[가-힣])[이가]\s+(?:나타나|나타날|생기|생길|발생)")
 _NOT_UNITS = set("이가은는을를도만에의와과로요")  # particles after a bare number (20이요), not its unit
+# a medicine taken, as a question tells it before what followed (먹고, 먹은 후, 먹었더니, 바르고 나서, 복용 후)
+_TAKEN = re.compile(
+    r"(?:먹|드시|마시|바르|발랐|붙이|붙였|뿌리|뿌렸|넣)(?:고|은후|은뒤|으면|었더니|더니|었는데)|복용(?:후|하고|했더니|한후)"
+)  # matched in the question with its spaces removed
 _LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sentence: "[용법·용량] "
 
 
@@ -91,6 +95,28 @@ def lay_words() -> dict[str, tuple[str, ...]]:
     """The everyday words of ``retrievers/data/lay_words.json`` -> the leaflet words for them (살쪄 → 체중 증가)."""
     lay = json.loads(LAY_WORDS_PATH.read_text(encoding="utf-8"))["words"]
     return {said: tuple(words) for said, words in lay.items()}
+
+
+@functools.lru_cache(maxsize=1)
+def after_taking_words() -> dict[str, tuple[str, ...]]:
+    """The everyday words of ``lay_words.json`` read as the leaflets' only after a medicine was taken (잠이 안 와요 →
+    불면, in 감기약 먹고 잠이 안 와요; not in 코막혀서 잠을 못 자는데, where it is why the medicine is taken)."""
+    lay = json.loads(LAY_WORDS_PATH.read_text(encoding="utf-8")).get("after_taking", {})
+    return {said: tuple(words) for said, words in lay.items()}
+
+
+def said_after_taking(compact: str) -> dict[str, tuple[str, ...]]:
+    """The `after_taking_words` the question (spacing removed) says after a verb of taking a medicine.
+
+    >>> said_after_taking("감기약먹고잠이안와요"), said_after_taking("코막혀서잠을못자는데코스프레이써도")
+    ({'잠이안와': ('불면',)}, {})
+    """
+    out = {}
+    for said, words in after_taking_words().items():
+        at = compact.find(said)
+        if at > 0 and _TAKEN.search(compact[:at]):
+            out[said] = words
+    return out
 
 
 @functools.lru_cache(maxsize=1)
@@ -194,7 +220,7 @@ class SentenceRanker:
         # a period as people say it, read in the question's text (Kiwi splits 한달 and knows no 사흘), and an
         # everyday word for what leaflets say in their own words (노랗게 → 황색, 이 뽑아요 → 발치)
         compact = "".join(question.split())
-        said_as = said_as_leaflets()
+        said_as = {**said_as_leaflets(), **said_after_taking(compact)}
         for said in said_as:
             if said in compact and said not in self.words:
                 self.words[said] = vocab.idf.get(said, vocab.idf_unseen)

@@ -557,11 +557,20 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
         ("알레르기약 먹으면 살이 쪄요?", "체중증가가 나타날 수 있습니다."),
         ("변비약 먹으면 살 빠져요?", "체중감소가 나타날 수 있습니다."),
         ("게보린 먹으면 토해요?", "구역, 구토가 나타날 수 있습니다."),
+        ("코감기약 먹고 밤에 잠이 하나도 안와요", "떨림, 불면이 나타날 수 있습니다."),
+        ("감기약 먹고 잠을 못 자요", "떨림, 불면이 나타날 수 있습니다."),
     ],
 )
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
     """retrievers/data/lay_words.json: each way people say it finds the leaflet's word."""
     assert SentenceRanker(question).parts(sentence)["overlap"] > 0
+
+
+def test_not_sleeping_is_the_leaflets_insomnia_only_after_a_medicine_was_taken():
+    """코막혀서 잠을 못 자는데 is why the spray is wanted, not an effect to look up (lay_words.json after_taking)."""
+    insomnia = "떨림, 불면이 나타날 수 있습니다."
+    assert SentenceRanker("감기약 먹고 잠을 못 자요").parts(insomnia)["overlap"] > 0
+    assert SentenceRanker("7살 아이 코막혀서 잠을 못 자는데 코 스프레이 써도 되나요?").parts(insomnia)["overlap"] == 0
 
 
 @pytest.mark.parametrize(
