@@ -166,6 +166,8 @@ COMPARE_WORDS = tuple(
 )
 # A이랑 B 중에 덜 (더) …, 둘 중에 더 …: which of two is less or more; 먹는 중에 더, 임신 중에 더 are "while"
 PAIR_RANKED = re.compile(r"(?:랑|하고|와|과)\s+\S+\s+중에?\s*(?:덜|더)\s|(?:둘|두\s*(?:개|가지))\s*중에?\s*(?:덜|더)\s")
+# one medicine taken until now, another instead (화이투벤 먹다가 테라플루로 바꿔도): a switch, beside the comparison
+SWITCH = re.compile(r"(?:먹|쓰|바르|붙이|뿌리|넣|마시|복용하)(?:다가|던거|던걸|던것|던).{0,24}(?:바꿔|바꾸|바꿨|대신)")
 TIME_GAP = re.compile(r"(?:시간|분|간격)차이|차이(?:를)?두")  # 몇 시간 차이 두고: a gap in time, no comparison
 CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽", "물약", "영양제")
 FORM_ENDINGS = ("연고", "시럽", "스프레이", "질정", "물약", "안약", "파스")  # a kind of medicine by its form
@@ -342,6 +344,8 @@ def read_aspects(
         aspects = ["side_effects", *[a for a in aspects if a != "side_effects"]]
     if compared:
         aspects = ["comparison", *(aspects or ["efficacy"])]  # 뭐가 나아요, 차이가 뭐예요: which of two, for what
+        if SWITCH.search(squash(question)) and "interactions" not in aspects:
+            aspects.append("interactions")  # A 먹다가 B로 바꿔도: what the leaflets say of taking it after another
     return aspects or ["efficacy"]
 
 

@@ -251,3 +251,14 @@ def test_another_medicine_of_no_kind_is_a_second_drug_not_a_class():
     frame = read_frame("위장약 다른약이랑 시간 간격 둬야됨?", NameIndex(), Lexicon.load())
     assert frame.targets.classes == ("위장약",)
     assert "다른약" in frame.other_drugs
+
+
+@pytest.mark.parametrize(
+    "question", ["화이투벤 먹다가 테라플루로 바꿔 먹어도 되나요", "타이레놀 먹던거 대신 이부프로펜 먹어도 돼요"]
+)
+def test_a_switch_from_one_medicine_to_another_also_asks_how_they_go_together(question):
+    """A 먹다가 B로 바꿔도: beside the two set side by side, the leaflets' lines on another medicine of the kind
+    (아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오) answer it; a plain comparison asks no such thing."""
+    names = NameIndex()
+    assert "interactions" in read_frame(question, names, Lexicon.load()).aspects
+    assert "interactions" not in read_frame("지르텍이랑 클라리틴 중에 뭐가 나아요", names, Lexicon.load()).aspects
