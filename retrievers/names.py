@@ -377,7 +377,7 @@ class NameIndex:
             ),
             key=lambda x: (-x[0], x[1]),
         )
-        if not scored or scored[0][0] < CLOSE_RATIO:
+        if not scored or scored[0][0] < CLOSE_RATIO or not _letters_close(word, scored[0][1]):
             return ""
         if len(scored) > 1 and scored[1][0] == scored[0][0] and not self._same_name(scored[0][1], scored[1][1]):
             return ""  # two names equally close: the word does not say which
@@ -577,6 +577,19 @@ class NameIndex:
     def user_words(self) -> list[str]:
         """Names to teach the tokenizer so they stay whole (Korean keys only)."""
         return sorted(k for k in {*self.products, *self.ingredients} if re.fullmatch(r"[가-힣]{2,}", k))
+
+
+def _letters_close(word: str, key: str) -> bool:
+    """A word with a number is close to a key only when its letters are too: 콘택600 is no 콘600 (the shared 600
+    made them look alike), 타이레놀500 is 타이레놀정500.
+
+    >>> _letters_close("콘택600", "콘600"), _letters_close("타이레놀500", "타이레놀정500"), _letters_close("진", "x")
+    (False, True, True)
+    """
+    if not any(c.isdigit() for c in word):
+        return True
+    letters, key_letters = (re.sub(r"[\d.]+", "", w) for w in (word, key))
+    return SequenceMatcher(None, letters, key_letters, autojunk=False).ratio() >= CLOSE_RATIO
 
 
 def leaflet_word(word: str) -> bool:

@@ -152,6 +152,13 @@ def test_close_spelling_leaves_ordinary_words_and_particles_alone(names):
     assert names.match("로라타딘 먹으면 졸려요").heard == {}  # spelt right: nothing was read otherwise
 
 
+def test_a_number_shared_with_a_name_does_not_make_a_misspelling_of_it(names):
+    """콘택600 is no 콘600 (콘600정): with the 600 both write, the letters 콘택 and 콘 are what differ."""
+    assert "콘600" in names.products
+    assert "콘600" not in names.match("콘택600 몇시간마다 먹어요?").keys
+    assert names.match("펙소페나진 하루 몇알").heard == {"펙소페나진": "펙소페나딘"}  # no number: read as before
+
+
 def test_a_child_is_no_products_name_but_the_names_it_starts_are(names):
     assert names.match("아이가 매번 토해요").keys == []  # 아이 is a child, not 아이골드정 or 아이플러스
     assert "아이골드정" in names.match("아이골드정 먹어도 돼요").keys
