@@ -63,6 +63,8 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("80대 아버지 드려도 될까요", "elderly"),
         ("변비약 언제 먹어요 자기 전에?", "timing"),
         ("며칠까지 먹어도 돼요", "duration"),
+        ("무좀약 가려운거 없어지면 바르는거 중단해도 되나요", "duration"),  # 증상이 감소하더라도 4주 동안 계속
+        ("이제 안 아픈데 그만 먹어도 돼요?", "duration"),
         ("냉장고에 보관해야 하나요", "storage"),
         ("먹고 술 마셔도 돼요", "alcohol"),
         ("임신 12주인데 먹어도 되나요", "pregnancy"),
