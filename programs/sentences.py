@@ -363,10 +363,22 @@ class SentenceRanker:
                 found += idf
             elif any(n in sentence for n in self.near[w]):
                 found += NEIGHBOUR_SHARE * idf
+        fit = self.age_fit(sentence) if self.ages else 0.0
+        # a sentence whose written ages all miss the stated one (만 3개월 미만의 영아, for a 3-year-old) speaks of
+        # another child: its child words do not answer who the question is about
+        bands = dose_bands(sentence, children=False) if self.ages and not fit else []
+        other_age = bool(bands) and not any_child(sentence)
         return {
             "overlap": found / self.total if self.total else 0.0,
-            "aspect": max((self.vocab.match(a, sentence) * self.weights.get(a, 1.0) for a in self.aspects), default=0),
-            "age": self.age_fit(sentence) if self.ages else 0.0,
+            "aspect": max(
+                (
+                    self.vocab.match(a, sentence) * self.weights.get(a, 1.0)
+                    for a in self.aspects
+                    if not (other_age and a == "children")
+                ),
+                default=0,
+            ),
+            "age": fit,
             "bigram": gram_share(self.grams, sentence),
         }
 
@@ -394,6 +406,24 @@ def number_forms(compact: str, number: str) -> tuple[str, ...]:
     if not unit or unit.group(1) in _NOT_UNITS:
         return (number,)
     return (number + unit.group(1), f"{number} {unit.group(1)}")
+
+
+# an age bound with the child it binds (만 3개월 미만의 영아, 2세 미만 영유아): a child of that age only
+_AGED_CHILD = re.compile(
+    r"(?:만\s*)?\d+\s*(?:세|개월)\s*(?:이상|미만|이하)?\s*(?:및|~)?\s*(?:(?:만\s*)?\d+\s*(?:세|개월)\s*(?:미만|이하))?"
+    r"\s*(?:의\s*)?(?:영[ㆍ·]?유아|영유아|신생아|영아|유아|소아|어린이)"
+)
+_CHILD_WORDS = ("소아", "어린이", "유아", "영아", "신생아")
+
+
+def any_child(sentence: str) -> bool:
+    """The sentence speaks of children with no age bound on them too (유ㆍ소아(특히 2세 미만)), not only of a child of
+    a given age (만 3개월 미만의 영아).
+
+    >>> any_child("유ㆍ소아(특히 2세 미만), 고령자는 상의하십시오."), any_child("만 3개월 미만의 영아는 마십시오")
+    (True, False)
+    """
+    return any(w in _AGED_CHILD.sub(" ", sentence) for w in _CHILD_WORDS)
 
 
 def told_only(question: str, aspects: list[str], vocab) -> set[str]:

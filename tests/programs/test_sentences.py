@@ -329,6 +329,7 @@ def test_a_stated_age_leads_with_the_sentence_whose_ages_take_it_in(monkeypatch)
     first = body(extractive_answer(question, docs, sections=["atpn"])).splitlines()[0]
     assert "만 7세 이하" in first  # 7살 is inside 만 7세 이하; retrieval's first document would lead otherwise
     monkeypatch.setattr(sentences, "AGE_WEIGHT", 0.0)
+    monkeypatch.setattr(sentences, "any_child", lambda sentence: True)  # nor is 만 8세 이상 read as another age
     first = body(extractive_answer(question, docs, sections=["atpn"])).splitlines()[0]
     assert "만 8세 이상" in first
 
@@ -564,6 +565,19 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
     """retrievers/data/lay_words.json: each way people say it finds the leaflet's word."""
     assert SentenceRanker(question).parts(sentence)["overlap"] > 0
+
+
+def test_a_sentence_about_a_child_of_another_age_does_not_answer_who_the_question_is_about():
+    """세돌 아기 감기약: "만 3개월 미만의 영아" speaks of babies, not a 3-year-old, so the dose table with 만 3세
+    이상~만 7세 미만 outranks it; a sentence naming children in general (유ㆍ소아(특히 2세 미만)) still speaks
+    to them."""
+    ranker = SentenceRanker("세돌 아기 콧물 줄줄인데 먹일수 있는 감기약 있나요")
+    infants = "이 약에 과민증 환자, 만 3개월 미만의 영아는 복용하지 마십시오."
+    dose = "만 7세 이상~만 11세 미만 8 mL, 만 3세 이상~만 7세 미만 5 mL를 복용합니다."
+    general = "유ㆍ소아(특히 2세 미만), 고령자는 의사 또는 약사와 상의하십시오."
+    assert ranker.parts(infants)["aspect"] == 0 < ranker.parts(general)["aspect"]
+    assert ranker.score(dose) > ranker.score(infants)
+    assert SentenceRanker("아기 감기약 먹여도 돼요").parts(infants)["aspect"] > 0  # no age stated: any child
 
 
 def test_not_sleeping_is_the_leaflets_insomnia_only_after_a_medicine_was_taken():
