@@ -94,6 +94,10 @@ _NAME_ENDINGS = {
     **dict.fromkeys(("정", "환", "츄정", "정제"), {"tablet"}),
     **dict.fromkeys(("액",), {"oral_liquid", "skin", "mouth"}),
 }
+# products whose brand ends in 질, so that their name ends like a vaginal form while their leaflets say nothing
+# vaginal (reviewed over the corpus: an antihistamine tablet and two urea creams; every other 질정/질크림 product's
+# 효능 is a vaginal infection)
+JIL_BRANDS = frozenset({"마스질정", "맨질크림", "반질크림"})
 _DOSE = re.compile(
     r"[\d.,/%]+\s*(?:밀리그램|밀리그람|마이크로그램|그램|밀리리터|mg|g|ml|μg|%|퍼센트|iu|아이유|단위)?$", re.I
 )
@@ -126,6 +130,8 @@ def product_kinds(item_name: str) -> set[str]:
 
     >>> [sorted(product_kinds(n)) for n in ("타이레놀정500밀리그람(아세트아미노펜)", "챔프시럽", "오트리빈0.1%")]
     [['tablet'], ['oral_liquid'], ['any']]
+    >>> [sorted(product_kinds(n)) for n in ("마스질정(클레마스틴푸마르산염)", "카네스텐질정(클로트리마졸)")]
+    [['tablet'], ['vaginal']]
     """
     return set(_name_kinds(item_name))
 
@@ -139,6 +145,8 @@ def _name_kinds(item_name: str) -> frozenset[str]:
     name = name.split("(")[0]
     for _ in range(2):
         name = _DOSE.sub("", name)
+    if name in JIL_BRANDS:
+        name = name.replace("질", "", 1)  # 마스질정 is 마스질 + 정: a tablet, not a vaginal tablet
     for candidate in (name, _TRAILING.sub("", name)):
         for n in range(min(len(candidate), 8), 0, -1):
             if candidate[-n:] in _NAME_ENDINGS:
