@@ -23,11 +23,13 @@ from programs.answer_context import context_documents
 from programs.answer_ending import answer_target
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
 from programs.fallback import FallBack
+from programs.general_question import ANSWER as GENERAL_ANSWER
+from programs.general_question import asks_in_general
 from programs.generator import format_context
 from programs.hit_merge import merge_hits
 from programs.name_mentions import naming
-from programs.notices import FAILED_NOTICE, INSUFFICIENT_NOTICE
-from programs.outcome import DUR_NO_RULE, NOT_IN_CORPUS, not_in_corpus_answer, with_rules
+from programs.notices import FAILED_NOTICE, INSUFFICIENT_NOTICE, SAFETY_LINE
+from programs.outcome import DUR_NO_RULE, NOT_IN_CORPUS, NOT_IN_LEAFLETS, not_in_corpus_answer, with_rules
 from programs.parts import Parts
 from programs.quality_evaluator import QualityFeedback
 from programs.question_reading import dur_only, prescription_kinds, question_frame, uncovered, uncovered_rules
@@ -73,6 +75,9 @@ def retrieve(p: Parts, st: QuestionState) -> dict:
     if st.purpose == "question":
         st.own_result = result if usable else None
         st.result, st.out_of_scope = result, result.out_of_scope
+        st.general = asks_in_general(question_frame(p.backend, st))
+        if st.general:  # 전문의약품이랑 일반의약품 차이: about medicine, so never out of scope; no leaflet says it
+            st.out_of_scope = False
         if usable:
             st.uncovered, st.uncovered_alone = uncovered(p.backend, st)
         if usable and p.settings.web_references:
@@ -451,6 +456,9 @@ def stop(p: Parts, st: QuestionState) -> dict:
     st.stop_reason = reason
     if reason == "out_of_scope":
         st.answer, st.mode, st.method = OOS_MESSAGE, "out_of_scope", "guard"
+    elif reason == NOT_IN_LEAFLETS:  # medicines in general: nothing quoted, no LM call
+        st.answer, st.mode, st.method = f"{GENERAL_ANSWER}\n\n{SAFETY_LINE}", NOT_IN_LEAFLETS, "guard"
+        st.context_docs, st.contexts = [], []
     elif reason == NOT_IN_CORPUS:
         rules, rules_only = uncovered_rules(p.backend, st), dur_only(p.backend, st)
         kinds = prescription_kinds(p.backend, st)

@@ -220,6 +220,8 @@ def outcome(out_of_scope: bool, mode: str, aspect_flagged: bool, uncovered: bool
         return OUT_OF_SCOPE
     if mode == NOT_IN_CORPUS or uncovered:
         return NOT_IN_CORPUS
+    if mode == NOT_IN_LEAFLETS:  # about medicines in general (programs/general_question.py)
+        return NOT_IN_LEAFLETS
     if aspect_flagged:
         return NOT_IN_LEAFLETS
     return ANSWERED

@@ -217,10 +217,13 @@ def after_retrieve(state, settings) -> str:
 
 
 def retrieval_stop(state, settings) -> str:
-    """Why a search ends the question ("" when it does not): ``out_of_scope`` for the question as asked;
+    """Why a search ends the question ("" when it does not): ``not_in_leaflets`` for a question about medicines in
+    general (programs/general_question.py: never out of scope); ``out_of_scope`` for the question as asked;
     ``not_in_corpus`` when it names medicines the corpus lacks and none it has (`programs.outcome`);
     ``no_documents_on_research`` or ``duplicate_documents`` (docs/seeds/crag-self-refine-strategy.md §5) for a
     quality re-search."""
+    if state.purpose == "question" and state.general:
+        return "not_in_leaflets"  # about medicines in general (programs/general_question.py)
     if state.purpose == "question" and state.out_of_scope:
         return "out_of_scope"
     if state.purpose == "question" and state.uncovered_alone:

@@ -94,6 +94,7 @@ class QuestionState:
     morphemes: tuple = ()
     uncovered: tuple = ()  # medicines the question names that the corpus lacks (programs/outcome.py)
     uncovered_alone: bool = False  # ... and nothing it has: the not_in_corpus answer
+    general: bool = False  # about medicines in general, not one of them (programs/general_question.py)
     unknown_names: tuple = ()  # (result, words): the question's unknown names against that result's hits, read once
     rewrites: int = 0
     iterations: int = 0

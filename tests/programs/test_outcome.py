@@ -107,10 +107,12 @@ def test_a_question_about_something_else_is_still_out_of_scope(searcher):
 
 
 def test_the_not_in_corpus_route_ends_the_search():
-    state = SimpleNamespace(purpose="question", out_of_scope=False, uncovered_alone=True)
+    state = SimpleNamespace(purpose="question", out_of_scope=False, uncovered_alone=True, general=False)
     assert routing.retrieval_stop(state, None) == "not_in_corpus"
     state.uncovered_alone = False
     assert routing.retrieval_stop(state, None) == ""
+    state.general, state.out_of_scope = True, True  # medicines in general: about medicine, whatever the guard said
+    assert routing.retrieval_stop(state, None) == "not_in_leaflets"
 
 
 def test_a_word_nobody_knows_or_a_supplement_alone_is_a_medicine_the_corpus_lacks():
