@@ -37,7 +37,14 @@ from retrievers.age_doses import dose_bands
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
 from retrievers.population import ADULT_AGE, GROUP_ASPECT, leaflet_words
-from retrievers.question_frame import FRAME_VOCAB, GENERIC, POPULATION_ASPECTS, SECTION_ASPECT, QuestionFrame
+from retrievers.question_frame import (
+    FRAME_VOCAB,
+    GENERIC,
+    POPULATION_ASPECTS,
+    SECTION_ASPECT,
+    VOCAB_ASPECT,
+    QuestionFrame,
+)
 
 UNCHECKED = GENERIC | {"comparison"}
 # the sections (and DUR rule types) whose sentences answer an aspect: the frame's own map read backwards, plus the
@@ -77,6 +84,8 @@ WORDS = {
     "overdose": "과량 복용",
     "smoking": "흡연",
     "washing": "씻기·목욕",
+    "lens": "콘택트렌즈",
+    "sunlight": "햇빛(자외선)",
 }
 NOT_COVERED_NOTICE = "※ 찾은 설명서에는 {words}에 대한 내용이 없습니다."
 NOT_QUOTED_NOTICE = "※ 아래 인용한 문장에는 {words}에 대한 내용이 없습니다."
@@ -156,6 +165,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
     if aspect == "interactions" and TOGETHER_TEXT.search(quote.text):
         return True  # 다른 점안제와 동시에 사용할 경우 …: a 용법 line on another medicine used with it
     vocab = load_vocabulary()
+    if aspect in vocab.seeds and aspect not in FRAME_VOCAB:  # a situation checked as itself (lens, sunlight)
+        return vocab.match(aspect, quote.text) >= 1.0
     words = by_words or FRAME_VOCAB.get(aspect, ())
     return any(vocab.match(v, quote.text) >= 1.0 for v in (*words, *RELATED_VOCAB.get(aspect, ())))
 
@@ -163,9 +174,12 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
 def aspect_check(frame: QuestionFrame, quotes: list[Quoted], morphemes=()) -> AspectCheck:
     """Which of the frame's particular aspects (generic ones and comparison left out) the quotes speak to;
     `morphemes`: the question's Kiwi morphemes, for the vocabulary's one-syllable question words (씹, 술)."""
-    asked = tuple(a for a in frame.aspects if a not in UNCHECKED)
+    said = load_vocabulary().asked(frame.question, morphemes)
+    worded = set(said)
+    # a situation whose frame aspect is a generic one (렌즈 낀 채로, 햇빛 쬐도: cautions) is checked as itself, first
+    situations = tuple(v for v in said if VOCAB_ASPECT.get(v) in UNCHECKED)
+    asked = (*situations, *(a for a in frame.aspects if a not in UNCHECKED))
     group = frame.population.group
-    worded = set(load_vocabulary().asked(frame.question, morphemes))
     by_words = {a: tuple(v for v in FRAME_VOCAB.get(a, ()) if v in worded) for a in asked}
     spoken = tuple(a for a in asked if any(speaks_to(a, q, group, by_words[a]) for q in quotes))
     return AspectCheck(asked, spoken)

@@ -240,3 +240,15 @@ def test_a_line_on_another_medicine_used_with_it_speaks_to_interactions_in_any_s
     line = Quoted("다른 점안제와 동시에 사용할 경우, 적어도 15분의 간격을 두고 점안합니다.", "useMethod")
     assert speaks_to("interactions", line)
     assert not speaks_to("interactions", Quoted("1회 1~2방울씩 점안합니다.", "useMethod"))
+
+
+def test_a_situation_whose_aspect_is_a_generic_one_is_checked_as_itself():
+    """렌즈 낀 채로 넣어도, 햇빛 쬐도: the frame reads cautions (unchecked) and how it is used, so a lens caution was
+    told it says nothing of how to use it; the situation is checked first, by its own leaflet words."""
+    lens = QuestionFrame("렌즈 낀채로 안약 넣어도 되나요", aspects=("cautions", "how_to_take"))
+    quote = Quoted("소프트콘택트렌즈를 착용한 채 사용하지 마십시오.", "atpn")
+    check = aspect_check(lens, [quote])
+    assert check.asked[0] == "lens" and not check.missed_first
+    sun = QuestionFrame("물파스 바르고 햇빛 쬐도 돼요?", aspects=("interactions", "cautions"))
+    _, notice = self_check(sun, "눈 주위에 사용하지 마십시오. [문서 1]", [Document("easydrug:1:atpn", "x\n눈", {})])
+    assert notice.startswith("※ 찾은 설명서에는 햇빛(자외선)")
