@@ -64,6 +64,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("변비약 언제 먹어요 자기 전에?", "timing"),
         ("며칠까지 먹어도 돼요", "duration"),
         ("무좀약 가려운거 없어지면 바르는거 중단해도 되나요", "duration"),  # 증상이 감소하더라도 4주 동안 계속
+        ("티눈밴드 붙였는데 이따 수영장 가도 되나요?", "washing"),  # 붙인 채로 물 속에 들어가는 경우
         ("이제 안 아픈데 그만 먹어도 돼요?", "duration"),
         ("냉장고에 보관해야 하나요", "storage"),
         ("먹고 술 마셔도 돼요", "alcohol"),
@@ -284,3 +285,12 @@ def test_an_amount_of_a_drink_is_no_dose(tok, question):
 
 def test_an_amount_of_a_liquid_medicine_is_a_dose(tok):
     assert "dose" in load_vocabulary().asked("판피린 한병 더 마셔도 되나요", tok("판피린 한병 더 마셔도 되나요"))
+
+
+def test_swimming_asked_is_washing_but_a_swim_told_is_not(tok):
+    """수영장 가도 되나요 asks about water on the skin (이 약을 붙인 채로 물 속에 들어가는 경우 …); 수영장 다녀와서 눈이
+    따가운데 tells why the eye drops are wanted."""
+    vocab = load_vocabulary()
+    told = "수영장 다녀와서 눈이 따가운데 하루에 몇번까지 넣어요?"
+    assert "washing" not in vocab.asked(told, tok(told))
+    assert vocab.match("washing", "이 약을 붙인 채로 물 속에 들어가는 경우에는 약고가 녹을 수 있습니다.") == 1.0
