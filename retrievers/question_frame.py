@@ -222,7 +222,8 @@ def read_targets(question: str, names: NameIndex, lexicon: Lexicon, found: NameM
     classes (a rule word or a kind of medicine written with 약/제: 감기약, 두통약, 해열제) and symptoms (the other rule
     words)."""
     found = found if found is not None else names.match(question)
-    products = [names.display.get(k, k) for k in found.keys if k in names.products]
+    # a key the index holds, or a word read as the start of product names (마데카솔 → 마데카솔케어연고 …)
+    products = [names.display.get(k, k) for k in found.keys if k in names.products or k not in names.ingredients]
     ingredients = [k for k in found.keys if k in names.ingredients and k not in names.products]
     classes, symptoms = classes_and_symptoms(question, lexicon)
     return Targets(*(tuple(dict.fromkeys(x)) for x in (products, ingredients, classes, symptoms)))

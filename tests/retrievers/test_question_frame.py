@@ -262,3 +262,14 @@ def test_a_switch_from_one_medicine_to_another_also_asks_how_they_go_together(qu
     names = NameIndex()
     assert "interactions" in read_frame(question, names, Lexicon.load()).aspects
     assert "interactions" not in read_frame("지르텍이랑 클라리틴 중에 뭐가 나아요", names, Lexicon.load()).aspects
+
+
+def test_a_brand_read_as_the_start_of_product_names_is_a_product_target():
+    """마데카솔 is no key of its own but begins 마데카솔케어연고 …: with 후시딘 the question names two products, so
+    applying one on the other asks how they go together."""
+    from retrievers.corpus import load_corpus
+
+    names = NameIndex.from_documents(load_corpus())
+    frame = read_frame("후시딘이랑 마데카솔 같이 발라도 돼요?", names, Lexicon.load())
+    assert len(frame.targets.products) == 2 and "마데카솔" in frame.targets.products
+    assert "interactions" in frame.aspects
