@@ -79,7 +79,11 @@ class AspectVocabulary:
             if len(word) == 1:
                 return word in found
             flat = "".join(word.split())  # 효과 언제 as written; not where it starts a longer word (갈아 붙여)
-            longer = self.not_inside.get(flat, ())
+            if flat not in compact:
+                return False
+            longer = self.not_inside.get(flat)
+            if not longer:
+                return True
             at = [i for i in range(len(compact)) if compact.startswith(flat, i)]
             return any(not any(compact.startswith(x, i) for x in longer) for i in at)
 
