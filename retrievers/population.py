@@ -49,7 +49,7 @@ _BIRTHDAY = re.compile(r"(?<![가-힣])(첫|두|세|네|다섯)\s?돌(?!아|멩|
 _BIRTHDAY_YEARS = {"첫": 1, "두": 2, "세": 3, "네": 4, "다섯": 5}
 # a school year (초3, 중1, 고딩 2학년): the ages its pupils are over the school year, from the year of 초1 (6 to 8)
 _SCHOOL_YEAR = re.compile(
-    r"(?<![가-힣])(초|중|고)(?:등학생|등학교|학생|학교|딩)?\s?([1-6])\s?학년"
+    r"(?<![가-힣])(초|중|고)(?:등학생|등학교|학생|학교|등|딩)?\s?([1-6])\s?학년"
     r"|(?<![가-힣])(초|중|고)([1-6])(?!\d|\s?(?:주|개월|시|일|회|번|알|정|포|병|년|분|mg|ml|mL))"
 )
 _SCHOOL_START = {"초": 5, "중": 11, "고": 14}  # 초n is n+5 to n+7, 중n n+11 to n+13, 고n n+14 to n+16

@@ -95,6 +95,7 @@ def test_a_school_year_with_its_number_states_the_ages_of_its_pupils():
     from retrievers.population import stated_ages
 
     assert stated_ages("초3 아들 해열제") == stated_ages("초딩 3학년 아들 해열제") == (8, 10)
+    assert stated_ages("초등 5학년 딸 두통약") == (10, 12)
     assert stated_ages("중학교 2학년 딸 생리통") == (13, 15)
     assert forbids_asker((18.0, "18세 미만"), (stated_ages("고1 아들 발톱무좀"),))
     assert stated_ages("고딩 딸 이부프로펜") is None  # no year: the group's ages
