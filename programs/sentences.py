@@ -26,7 +26,7 @@ from retrievers.class_products import class_terms
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
 from retrievers.population import read_population, stated_ages
-from retrievers.question_frame import kind_words
+from retrievers.question_frame import AFTER_INTAKE, kind_words
 from retrievers.stem_nouns import nominal
 from retrievers.unimproved import unimproved_after
 
@@ -72,10 +72,6 @@ _SENTENCE_END = re.compile(r"(?<=[?？.!])\s+|\n+")
 # where a list's last item ends and the clause closing the list starts: "체중 증가가 나타나는", "발진 등이 나타나는"
 _LIST_CLOSE = re.compile(r"\s*등[이을의]?\s|(?<=[가-힣])[이가]\s+(?:나타나|나타날|생기|생길|발생)")
 _NOT_UNITS = set("이가은는을를도만에의와과로요")  # particles after a bare number (20이요), not its unit
-# a medicine taken, as a question tells it before what followed (먹고, 먹은 후, 먹었더니, 바르고 나서, 복용 후)
-_TAKEN = re.compile(
-    r"(?:먹|드시|마시|바르|발랐|붙이|붙였|뿌리|뿌렸|넣)(?:고|은후|은뒤|으면|었더니|더니|었는데)|복용(?:후|하고|했더니|한후)"
-)  # matched in the question with its spaces removed
 _LABEL = re.compile(r"^\[[^\]]*\]\s*")  # a section's label before its first sentence: "[용법·용량] "
 
 
@@ -114,7 +110,7 @@ def said_after_taking(compact: str) -> dict[str, tuple[str, ...]]:
     out = {}
     for said, words in after_taking_words().items():
         at = compact.find(said)
-        if at > 0 and _TAKEN.search(compact[:at]):
+        if at > 0 and any(w in compact[:at] for w in AFTER_INTAKE):  # 먹고, 먹었, 바르고, 복용 … before it
             out[said] = words
     return out
 

@@ -173,7 +173,8 @@ CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽",
 FORM_ENDINGS = ("연고", "시럽", "스프레이", "질정", "물약", "안약", "파스")  # a kind of medicine by its form
 # 약 or 제 after two syllables or more (두통약, 지사제): after one it is mostly another word (예약, 숙제, 실제)
 KIND_ENDINGS = ("약", "제", *FORM_ENDINGS)
-NOT_KINDS = frozenset("무슨약 어떤약 먹는약 다른약".split())  # words, not kinds
+# words, not kinds; 다른약, 딴약: another medicine, no kind said (a second drug, never a class choosing products)
+NOT_KINDS = frozenset("무슨약 어떤약 먹는약 다른약 딴약".split())
 _JOSA = re.compile(r"(?:이랑|랑|하고|을|를|은|는|이|가|도|만|에|에는|에도|과|와|으로|로|이나|나|부터|까지|처럼|같은)$")
 _CLASS_AFTER = re.compile(r"^(?:약|제)")
 
@@ -229,9 +230,6 @@ def read_targets(question: str, names: NameIndex, lexicon: Lexicon, found: NameM
     return Targets(*(tuple(dict.fromkeys(x)) for x in (products, ingredients, classes, symptoms)))
 
 
-ANY_MEDICINE = ("다른약", "딴약")  # another medicine, no kind said: a second drug, not a class that chooses products
-
-
 def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], list[str]]:
     """The class words (a rule word or a kind of medicine written with 약/제: 감기약, 두통약, 해열제, 가래약) and the
     symptom words (the other rule words) of a question.
@@ -254,7 +252,7 @@ def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], li
     classes += [
         w
         for w in lexicon.other_medicine_words
-        if w in q and w not in ANY_MEDICINE and not any(w in c or c in w for c in classes)
+        if w in q and w not in NOT_KINDS and not any(w in c or c in w for c in classes)
     ]
     classes += [w for w in kind_words(question) if not any(w in c or c in w for c in classes)]
     classes = [c for c in classes if not any(c != o and c in o for o in classes)]
