@@ -497,12 +497,13 @@ def extractive_answer(
     else:
         quotes = choose(question, docs, terms, sections, max_quotes, names, frame)
         lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
-        has_rules = bool(quotes) and is_user_rule(docs[quotes[0].sources[0] - 1])  # a rule opens the quotes
+        first_rule = docs[quotes[0].sources[0] - 1] if quotes else None
+        heading = rules_heading(first_rule) if first_rule is not None and is_user_rule(first_rule) else ""
         lead_doc = _source(lead, docs) if lead else None
-        opening = _opening(lead_doc, sections, has_rules) if lead_doc else ""
+        opening = _opening(lead_doc, sections, heading) if lead_doc else ""
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc) and is_named(lead_doc):  # one named
             withheld = offer_guard.marking(docs, {short_product(lead_doc)})
-            opening = _opening(lead_doc, sections, has_rules, target="그 약")
+            opening = _opening(lead_doc, sections, heading, target="그 약")
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
         if older_dose_left_out(question, docs, quotes, names, frame):
@@ -590,12 +591,25 @@ def _allowed(shared, docs: list[Document]):
     return shared if pairs else None
 
 
-def _opening(doc: Document, sections, has_rules: bool, target: str = "") -> str:
+def rules_heading(rule: Document) -> str:
+    """What opens an answer led by DUR rules: a 병용금기 row is about the medicines used together (the question's
+    pair or the user's medicine), the others about who takes it (the profile or the population the question states).
+
+    >>> rules_heading(Document("dur:1", "", {"dur_type": "병용금기"}))
+    '함께 쓰면 안 되는 성분의 DUR 규칙을 먼저 적었습니다. '
+    >>> rules_heading(Document("dur:2", "", {"dur_type": "임부금기"}))
+    '사용자에게 해당하는 DUR 규칙을 먼저 적었습니다. '
+    """
+    if rule.metadata.get("dur_type") == "병용금기":
+        return "함께 쓰면 안 되는 성분의 DUR 규칙을 먼저 적었습니다. "
+    return "사용자에게 해당하는 DUR 규칙을 먼저 적었습니다. "
+
+
+def _opening(doc: Document, sections, heading: str, target: str = "") -> str:
     """The target chosen and why: the leading sentence's product (or `target`: "그 약" for one the marking line
     names) and section, and the section asked (if any)."""
     label = doc.metadata.get("section_label") or doc.metadata.get("dur_type", "")
     target = " · ".join(p for p in (target or short_product(doc), label) if p)
     asked = [SECTION_WORDS[s] for s in sections if s in SECTION_WORDS][:2]
     why = f"(질문한 {'·'.join(asked)})" if asked and doc.metadata.get("section") in sections else ""
-    rules = "사용자에게 해당하는 DUR 규칙을 먼저 적었습니다. " if has_rules else ""
-    return f"{rules}{target}에서 찾은 내용입니다{why}."
+    return f"{heading}{target}에서 찾은 내용입니다{why}."

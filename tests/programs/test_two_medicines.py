@@ -29,6 +29,8 @@ def test_a_rule_of_the_users_own_medicine_stays_though_it_names_one_of_the_two(s
     user = {"medicines": ["케토코나졸"]}
     pred = CRAG(backend=searcher)(question="게보린이랑 알프라졸람 같이 먹어도 돼요?", user=user)
     assert "알프라졸람(Alprazolam)와(과) 케토코나졸(Ketoconazole)" in pred.answer
+    # the row is about the two used together, and its heading says so (not "who you are")
+    assert pred.answer.startswith("함께 쓰면 안 되는 성분의 DUR 규칙을 먼저 적었습니다.")
 
 
 def test_without_the_users_rules_kept_the_rule_naming_one_side_would_be_left_out(searcher):
