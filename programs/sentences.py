@@ -62,6 +62,12 @@ AGE_WEIGHT = 0.3  # a sentence whose written ages take in the age the question s
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
 BACKGROUND_SHARE = 0.5  # an aspect only a sentence that asks nothing names (비염 때문에 매일 먹어요) weighs this share
+# a sentence speaking to an asked situation only by another of its seeds than the one the question writes (씹어먹어도:
+# "물에 녹여" beside "씹지 말고"; 우유랑: 자몽 beside 우유) speaks to it this surely; not for who it is for, nor for the
+# aspects whose seeds are the possible answers to one question (식전 or 식후, 실온 or 냉장, 4시간 간격 or 몇시간마다,
+# 계속 or 5일 이상, 1회 or 최대), not distinct situations
+SIBLING_SHARE = 0.8
+NOT_SIBLINGS = frozenset({"duration", "dose", "meal", "timing", "storage"})
 NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
 # a sentence of the question that asks: a question mark, or a Korean ending or word that asks
@@ -195,6 +201,7 @@ class SentenceRanker:
             # (하루에 세네번씩: the dose it was used at)
             self.aspects.append("duration")
         background = told_only(question, self.aspects, vocab)
+        self.own_seeds = own_seeds(question, self.aspects, vocab)
         self.weights = {a: BACKGROUND_SHARE if a in background else 1.0 for a in self.aspects}
         group = VOCAB_GROUP.get(read_population(question, names).group or "")
         if group and group not in self.aspects:
@@ -368,7 +375,7 @@ class SentenceRanker:
             "overlap": found / self.total if self.total else 0.0,
             "aspect": max(
                 (
-                    self.vocab.match(a, sentence) * self.weights.get(a, 1.0)
+                    self.vocab.match(a, sentence) * self.weights.get(a, 1.0) * self._own_share(a, sentence)
                     for a in self.aspects
                     if not (other_age and a == "children")
                 ),
@@ -377,6 +384,11 @@ class SentenceRanker:
             "age": fit,
             "bigram": gram_share(self.grams, sentence),
         }
+
+    def _own_share(self, aspect: str, sentence: str) -> float:
+        """`SIBLING_SHARE` when the question writes seeds of `aspect` and the sentence carries none of them, else 1."""
+        own = self.own_seeds.get(aspect)
+        return SIBLING_SHARE if own and not any(w in sentence for w in own) else 1.0
 
     def age_fit(self, sentence: str) -> float:
         """1 when an age band the sentence writes out takes in the question's stated age (만 3세 이상~만 7세
@@ -388,6 +400,27 @@ class SentenceRanker:
         """
         low, high = self.ages or (0.0, 0.0)
         return float(any(a < high and low < b for a, b in dose_bands(sentence, children=False)))
+
+
+def own_seeds(question: str, aspects, vocab) -> dict[str, tuple[str, ...]]:
+    """Per asked situation aspect, the seeds of it the question itself writes (씹어먹어도 → 씹): a sentence carrying one
+    answers before one carrying only its siblings (물에 녹여). Who it is for, durations and doses have none.
+
+    >>> own_seeds("소화제 알약 씹어먹어도 되나요", ["crushing"], load_vocabulary())
+    {'crushing': ('씹',)}
+    >>> vocab = load_vocabulary()
+    >>> own_seeds("약 부숴서 먹어도", ["crushing"], vocab), own_seeds("계속 먹어도", ["duration"], vocab)
+    ({}, {})
+    """
+    compact = "".join(question.split())
+    out = {}
+    for a in aspects:
+        if a in POPULATION or a in NOT_SIBLINGS or a not in vocab.seeds:
+            continue
+        said = tuple(w for w in vocab.seeds[a] if w.strip() and "".join(w.split()) in compact)
+        if said:
+            out[a] = said
+    return out
 
 
 def number_forms(compact: str, number: str) -> tuple[str, ...]:

@@ -651,3 +651,22 @@ def test_a_number_of_the_question_speaks_only_with_its_unit():
     assert ranker.score(caution) > ranker.score(dose)
     hours = SentenceRanker("12시간 간격으로 먹어도 돼요?")  # the unit the leaflets write too still counts
     assert hours.parts("12시간 간격으로 복용합니다.")["overlap"] > 0 == hours.parts("1회 12 mL")["overlap"]
+
+
+def test_the_situation_word_the_question_writes_answers_before_its_siblings():
+    """씹어먹어도: "씹지 말고 삼켜" answers; "물에 녹여" is another way of taking it apart (a sibling seed of the same
+    aspect) and ranks below it, where the two had tied."""
+    ranker = SentenceRanker("소화제 알약 큰데 씹어먹어도 되나요?")
+    chew = ranker.score("성인은 1회 1~2캡슐을 1일 1~3회 식전에 씹지 말고 삼켜 복용합니다.")
+    dissolve = ranker.score("모유영양의 경우에는 소량의 물에 녹여 수유도중에 복용합니다.")
+    assert chew > dissolve > 0
+    # 우유랑: the line on milk before the line on grapefruit juice
+    milk = SentenceRanker("변비약 우유랑 먹어도 돼요?")
+    assert milk.score("우유와 함께 복용하지 마십시오.") > milk.score("자몽주스와 함께 복용하지 마십시오.")
+
+
+def test_seeds_that_are_answers_to_one_question_are_no_siblings():
+    """몇시간마다: "4시간 간격으로" answers as well as a line with 시간마다 (timing's seeds are its answers)."""
+    ranker = SentenceRanker("아시클로버 크림 몇시간마다 발라요?")
+    interval = ranker.parts("약 4시간 간격으로 1일 5회 바릅니다.")["aspect"]
+    assert interval > 0 and interval == ranker.parts("4시간마다 바릅니다.")["aspect"]
