@@ -43,6 +43,7 @@ from programs.text import same, split_sentences
 from programs.two_medicines import pair_medicines
 from programs.user_rules import binds_one_of
 from retrievers.age_doses import child_ages, doses_child
+from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
 from retrievers.name_keys import ingredient_key
@@ -269,7 +270,7 @@ def choose(
             q = Quote(text, round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             candidates.append(q)
-            if LEAD_FRAMED and (section or _dur_section(doc)) in leading:
+            if LEAD_FRAMED and (section or _dur_section(doc)) in leading and leads_as_framed(frame, s.text):
                 framed_quotes.add(id(q))
             if condition or (section == "efcy" and is_named(doc) and any(c in s.text for c in treated)):
                 condition_quotes.add(id(q))
@@ -368,6 +369,21 @@ def asked_sections(question: str, named: bool = False, frame=None) -> set[str]:
     frame = frame or _frame(question, named)
     out = {section for a in frame.aspects for section in ASPECT_SECTIONS.get(a, ())}
     return out | ({"efcy"} if "efficacy" in frame.aspects and not named else set())
+
+
+def leads_as_framed(frame, sentence: str) -> bool:
+    """A sentence of the section the frame's first aspect asks may lead as that section's answer; for a duration,
+    whose 사용상 주의사항 section holds every warning, only one that speaks of a period or of going on (5일 이상,
+    장기간, 계속): 며칠 발라요 is not answered by the section's first list of conditions.
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> frame = QuestionFrame("며칠 바르면 되나요", aspects=("duration",))
+    >>> leads_as_framed(frame, "5일 이상 사용하지 마십시오."), leads_as_framed(frame, "임부는 의사와 상의하십시오.")
+    (True, False)
+    """
+    if not frame.aspects or frame.aspects[0] != "duration":
+        return True
+    return bool(PERIOD.search(sentence)) or load_vocabulary().match("duration", sentence) >= 1.0
 
 
 def first_aspect_sections(question: str, named: bool = False, frame=None) -> tuple[str, ...]:

@@ -670,3 +670,18 @@ def test_seeds_that_are_answers_to_one_question_are_no_siblings():
     ranker = SentenceRanker("아시클로버 크림 몇시간마다 발라요?")
     interval = ranker.parts("약 4시간 간격으로 1일 5회 바릅니다.")["aspect"]
     assert interval > 0 and interval == ranker.parts("4시간마다 바릅니다.")["aspect"]
+
+
+def test_a_duration_question_is_not_led_by_the_cautions_sections_first_conditions():
+    """며칠 바르면 되나요 asks a duration, whose section is 사용상 주의사항; a line there that says no period does not
+    lead as that section's answer: the 용법 line with the period does."""
+    from retrievers.question_frame import QuestionFrame
+
+    docs = [
+        leaflet("5", "아시클로버크림", "useMethod", "1일 5회 바릅니다. 치료는 5일간 계속하여야 합니다."),
+        leaflet("5", "아시클로버크림", "atpn", "이 약을 사용하기 전에 면역결핍 환자는 의사 또는 약사와 상의하십시오."),
+    ]
+    question = "아시클로버 크림 며칠 바르면 되나요"
+    frame = QuestionFrame(question, aspects=("duration", "how_to_take"))
+    quotes = extractive.choose(question, docs, sections=["atpn"], names=["아시클로버크림"], frame=frame)
+    assert "5일간" in quotes[0].text
