@@ -20,7 +20,13 @@ def test_class_terms_are_the_stem_and_the_rule_words():
 
 @pytest.mark.parametrize(
     ("word", "written"),
-    [("지사제", "설사"), ("진해거담제", "기침"), ("완하제", "변비"), ("항히스타민제", "알레르기성비염")],
+    [
+        ("지사제", "설사"),
+        ("진해거담제", "기침"),
+        ("완하제", "변비"),
+        ("항히스타민제", "알레르기성비염"),
+        ("위장약", "위산과다"),  # the leaflets' 위장 is the gas relievers' 위장관 내 가스; an antacid is for 위산과다
+    ],
 )
 def test_a_class_whose_stem_no_leaflet_writes_is_read_by_what_it_is_for(word, written):
     """지사제 (止瀉: stops diarrhoea): 효능 sections say 설사, never 지사; the class's rule word names its
