@@ -20,6 +20,8 @@ from retrievers.name_words import (
     DOSAGE_FORMS,
     HOUSE_PREFIXES,
     INGREDIENT_FORMS,
+    INORGANIC_ANIONS,
+    METALS,
     MINERAL_BASES,
     SALT_SUFFIXES,
     SPELLING_VARIANTS,
@@ -79,7 +81,10 @@ def ingredient_keys(name: str) -> set[str]:
         word = base
         keys.add(word)
     for _ in range(2):  # a salt and its hydrate (록소프로펜나트륨수화물), an ester (트리암시놀론아세토니드)
-        word = strip_suffix(word, SALT_SUFFIXES)
+        stripped = strip_suffix(word, SALT_SUFFIXES)
+        if stripped in INORGANIC_ANIONS and word[len(stripped) :].startswith(METALS):
+            break  # 탄산칼슘 is not 탄산
+        word = stripped
         keys.add(word)
     keys.add(strip_suffix(word, INGREDIENT_FORMS, min_left=3))
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from retrievers.candidates import COMBINATION_WEIGHT, OTHER_FORM_PENALTY
-from retrievers.names import NAMES_VERSION, NameIndex, ingredient_keys, load_names, save_names
+from retrievers.names import NAMES_VERSION, NameIndex, ingredient_key, ingredient_keys, load_names, save_names
 
 LEAFLETS = {
     "198601922": "헤파멜즈산(L-아스파르트산-L-오르니틴)",
@@ -168,3 +168,12 @@ def test_an_index_whose_name_dictionary_is_older_re_reads_the_names(salt_index, 
 def test_names_keep_their_version_through_json(tmp_path):
     save_names(NameIndex(), tmp_path / "names.json")
     assert load_names(tmp_path / "names.json").version == NAMES_VERSION
+
+
+def test_a_metal_after_an_inorganic_anion_is_half_the_medicine():
+    """탄산마그네슘's DUR 임부금기 row must not bind 개비스콘 (탄산칼슘, 탄산수소나트륨): cut to 탄산, all three would
+    be one ingredient. A metal after a medicine's acid is still its salt (디클로페낙나트륨 is 디클로페낙)."""
+    carbonates = [ingredient_key(n) for n in ("탄산마그네슘", "탄산칼슘", "탄산수소나트륨")]
+    assert len(set(carbonates)) == 3 and "탄산" not in carbonates
+    assert ingredient_key("산화마그네슘") != ingredient_key("수산화마그네슘")
+    assert ingredient_key("디클로페낙나트륨") == "디클로페낙"
