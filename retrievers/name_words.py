@@ -68,7 +68,9 @@ COUNTER_ION_PREFIXES = ("아스파르트산", "말레인산", "글루콘산", "�
 MINERAL_BASES = ("칼슘", "칼륨", "나트륨", "마그네슘", "아연", "제일철", "제이철", "철", "수화물", "일수화물")
 # Inorganic anions: a metal after one is no salt of a medicine but half of the medicine itself (탄산칼슘 and
 # 탄산마그네슘 are two antacids, 산화마그네슘 and 염화나트륨 no 산화 or 염화), so it is not cut from the name.
-INORGANIC_ANIONS = frozenset("탄산 탄산수소 인산 인산수소 황산 질산 구연산 산화 수산화 염화 규산 붕산 요오드화 브롬화".split())
+INORGANIC_ANIONS = frozenset(
+    "탄산 탄산수소 인산 인산수소 황산 질산 구연산 산화 수산화 염화 규산 붕산 요오드화 브롬화".split()
+)
 METALS = ("나트륨", "칼슘", "칼륨", "마그네슘")
 VARIANT_SUFFIXES = (
     "에이",
