@@ -33,7 +33,7 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     rules: list[Document] = []
     who = asker(settings, st)
     types = who.dur_types()
-    if types and out:
+    if (types or who.groups) and out:
         try:
             rules, verdicts = user_rules.gather(
                 out, ingredients, who, backend.dur_rules, same_ingredient(backend), MAX_DUR_DOCS, backend.get

@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from programs import leaflet_group_limit
 from programs.citations import CITE, cite_numbers, product
 from retrievers.age_doses import dose_bands
 from retrievers.aspects import PERIOD, load_vocabulary
@@ -47,6 +48,7 @@ from retrievers.question_frame import (
 )
 
 UNCHECKED = GENERIC | {"comparison"}
+LEAFLET_GROUP = {"pregnancy": "pregnant", "breastfeeding": "nursing"}  # the aspect -> leaflet_group_limit's group
 # the sections (and DUR rule types) whose sentences answer an aspect: the frame's own map read backwards, plus the
 # sections a question about a dose or a condition is answered from
 SECTIONS: dict[str, set[str]] = {}
@@ -151,6 +153,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
     """
     if quote.section in SECTIONS.get(aspect, ()) and (quote.rule or not by_words):
         return True  # a DUR rule of the aspect's type always answers it
+    if LEAFLET_GROUP.get(aspect) in leaflet_group_limit.forbids(quote.text):
+        return True  # 여성 환자 … 사용하지 마십시오 answers "임신 중인데 발라도" (programs/leaflet_group_limit.py)
     if aspect in POPULATION_ASPECTS:
         groups = (
             [group] if GROUP_ASPECT.get(group or "") == aspect else [g for g, a in GROUP_ASPECT.items() if a == aspect]

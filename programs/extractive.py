@@ -34,6 +34,7 @@ from programs.citations import short_product
 from programs.dur_rule import is_user_rule
 from programs.forbidden import Product
 from programs.leaflet_age_limit import AGE_LABEL
+from programs.leaflet_group_limit import LEAFLET_LABEL
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
 from programs.refinement import KnowledgeRefiner
@@ -54,6 +55,9 @@ from retrievers.question_frame import GENERIC, read_frame
 from retrievers.section_model import load_section_model
 
 POOL = 5  # documents considered (retrieval's top 5)
+# a product's own leaflet rule for the asker (its age limit, its 임부 / 수유부 prohibition): quoted for a product the
+# question names ("may I") and when every product found is withheld
+LEAFLET_RULES = frozenset({AGE_LABEL, LEAFLET_LABEL})
 TARGET_CHARS = 280  # further sentences are added only while the quotes stay this short
 RANK_STEP = 0.005  # a sentence loses this much per place its document is down the list (retrieval order first)
 SECTION_PRIOR = 0.15  # sentences of a section retrieval found the question asks about
@@ -198,6 +202,7 @@ def choose(
     framed_quotes: set[int] = set()
     condition_quotes: set[int] = set()
     limits: list[Quote] = []  # the age limits of products withheld from the asker (`leaflet_age_limit`)
+    own_rules: set[int] = set()  # a named product's own leaflet rule that withholds it from the asker
     strips = refiner.strips(question, docs, terms, sections)
     framed = asked_sections(question, named=named_found or bool(names), frame=frame)
     leading = first_aspect_sections(question, named=named_found or bool(names), frame=frame)
@@ -228,11 +233,11 @@ def choose(
         other = not is_named(doc) and (named_found or offer_guard.is_forbidden(doc))
         if other and not doc.id.startswith("dur:"):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
-            if doc.metadata.get("dur_type") == AGE_LABEL:  # a withheld product's own age limit: quoted when
+            if doc.metadata.get("dur_type") in LEAFLET_RULES:  # a withheld product's own limit: quoted when
                 limits += [Quote(s.text, 0.0, [n]) for s in doc_strips[:1]]  # nothing else may be
             continue
         if doc.metadata.get(offer_guard.VERDICT_ONLY) and not (
-            doc.metadata.get("dur_type") == AGE_LABEL and is_named(doc)
+            doc.metadata.get("dur_type") in LEAFLET_RULES and is_named(doc)
         ):
             continue  # a rule added to cite a verdict; a named product's own age limit answers "may my child"
         section = doc.metadata.get("section")
@@ -274,12 +279,16 @@ def choose(
                 framed_quotes.add(id(q))
             if condition or (section == "efcy" and is_named(doc) and any(c in s.text for c in treated)):
                 condition_quotes.add(id(q))
+            if doc.metadata.get(offer_guard.VERDICT_ONLY) and doc.metadata.get("dur_type") in LEAFLET_RULES:
+                own_rules.add(id(q))
     chosen: list[Quote] = []
     ranked = sorted(candidates, key=lambda q: -q.score)
     # the section the question's aspect asks leads, when one of its sentences speaks to the question at all
     lead = next((q for q in ranked if id(q) in framed_quotes and floor[id(q)] - FRAME_PRIOR >= MIN_SCORE), None)
     # a warning of the asker's condition answers "may I" before anything the frame asks (여드름 난데도 발라도)
     lead = next((q for q in ranked if id(q) in condition_quotes), lead)
+    # 임신 중인데 마이녹실 발라도: the named product's own rule that withholds it from the asker answers first
+    lead = next((q for q in ranked if id(q) in own_rules), lead)
     if lead is not None:
         ranked = [lead] + [q for q in ranked if q is not lead]
     for q in ranked:
@@ -299,6 +308,11 @@ def choose(
         for q in limits:
             if len(chosen) < max_sentences and not _merge(chosen, q.text, q.score, q.sources[0]):
                 chosen.append(q)
+    # 모유수유 중인데 수면유도제 먹어도: the line of a withheld product's leaflet forbidding it to the asker (임부,
+    # 수유부) answers "may I" first (an age limit only when nothing else may be quoted, above)
+    group = next((q for q in limits if docs[q.sources[0] - 1].metadata.get("dur_type") == LEAFLET_LABEL), None)
+    if group is not None and max_sentences and not any(same(group.text, c.text) for c in chosen):
+        chosen = [group, *chosen[: max_sentences - 1]]
     if not named_found:  # a class or symptom question: say which product each sentence is from
         for q in chosen:
             q.product = short_product(_source(q, docs))
@@ -520,6 +534,9 @@ def extractive_answer(
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc) and is_named(lead_doc):  # one named
             withheld = offer_guard.marking(docs, {short_product(lead_doc)})
             opening = _opening(lead_doc, sections, heading, target="그 약")
+        elif quoted := {short_product(d) for q in quotes for d in _sources(q, docs) if offer_guard.is_forbidden(d)}:
+            # a withheld product whose own line is quoted (its 임부 prohibition) is named in the marking too
+            withheld = offer_guard.marking(docs, {short_product(d) for d in found} | quoted)
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
         if older_dose_left_out(question, docs, quotes, names, frame):
@@ -619,6 +636,10 @@ def rules_heading(rule: Document) -> str:
     if rule.metadata.get("dur_type") == "병용금기":
         return "함께 쓰면 안 되는 성분의 DUR 규칙을 먼저 적었습니다. "
     return "사용자에게 해당하는 DUR 규칙을 먼저 적었습니다. "
+
+
+def _sources(quote: Quote, docs: list[Document]) -> list[Document]:
+    return [docs[n - 1] for n in quote.sources if 0 < n <= len(docs)]
 
 
 def _opening(doc: Document, sections, heading: str, target: str = "") -> str:

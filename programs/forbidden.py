@@ -36,16 +36,22 @@ SLOT_AGES = {"특정연령대금기": (0.0, 12.0), "노인주의": (65.0, OLDEST
 
 @dataclass(frozen=True)
 class Asker:
-    """Who the answer is for, as far as DUR rules go: pregnant, the ages they may be ([low, high) in years), the
-    medicines they take."""
+    """Who the answer is for, as far as DUR rules and the leaflets' own prohibitions go: pregnant, the ages they may
+    be ([low, high) in years), the medicines they take, nursing a baby (no DUR type: the leaflets' 수유부 lines)."""
 
     pregnant: bool = False
     ages: tuple[tuple[float, float], ...] = ()
     medicines: tuple[str, ...] = ()
+    nursing: bool = False
 
     @property
     def elderly(self) -> bool:
         return any(low >= ELDERLY_AGE for low, _ in self.ages)
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The groups a leaflet may forbid a product to (programs/leaflet_group_limit.py): pregnant, nursing."""
+        return (("pregnant",) if self.pregnant else ()) + (("nursing",) if self.nursing else ())
 
     def dur_types(self) -> list[str]:
         """The DUR rule types that can forbid a product to this asker."""
@@ -76,6 +82,8 @@ def asker(profile, question: str = "", names=()) -> Asker:
 
     >>> asker(None, "임신 중인데 감기약 뭐 먹어요").pregnant, asker(None, "80대 아버지 변비약").ages
     (True, ((80, 90),))
+    >>> asker(None, "모유 수유 중인데 변비약 먹어도 돼요").groups
+    ('nursing',)
     """
     pregnant = bool(profile and profile.pregnant)
     ages = [(float(profile.age), profile.age + 1.0)] if profile and profile.age is not None else []
@@ -92,7 +100,8 @@ def asker(profile, question: str = "", names=()) -> Asker:
         if slot in slots and not any(_within(a, span) for a in ages):
             ages.append(span)
     medicines = tuple(profile.medicines) if profile else ()
-    return Asker(pregnant, tuple(dict.fromkeys(ages)), medicines)
+    nursing = bool(profile and profile.breastfeeding) or bool(population and population.group == "breastfeeding")
+    return Asker(pregnant, tuple(dict.fromkeys(ages)), medicines, nursing)
 
 
 def _within(ages: tuple[float, float], span: tuple[float, float]) -> bool:

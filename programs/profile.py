@@ -1,4 +1,6 @@
-"""The optional user profile (age, sex, conditions, current medicines), its slots, and the DUR rule types that apply.
+"""The optional user profile (age, sex, conditions, current medicines, pregnant, breastfeeding), its slots, and the DUR
+rule types that apply (breastfeeding has none: it binds the leaflets' own 수유부 prohibitions,
+programs/leaflet_group_limit.py).
 
 A pregnant user pulls in 임부금기 rules, a user aged 65 or more 노인주의 rules, a child under 12 특정연령대금기 rules,
 and anyone who lists current medicines 병용금기 rules. Type names are the Korean names the corpus uses in
@@ -19,6 +21,7 @@ from dataclasses import dataclass, field
 ELDERLY_AGE = 65
 CHILD_AGE = 12
 _PREGNANT_WORDS = ("임신", "임부", "pregnan")
+_NURSING_WORDS = ("수유", "모유", "breastfeed", "nursing")
 YES_WORDS = ("true", "yes", "y", "1", "예", "네")
 NO_WORDS = ("false", "no", "n", "0", "", "아니오", "아니요")
 _SEX = {
@@ -82,6 +85,7 @@ class UserProfile:
     conditions: list[str] = field(default_factory=list)
     medicines: list[str] = field(default_factory=list)
     pregnant: bool = False
+    breastfeeding: bool = False
 
     @classmethod
     def from_dict(cls, data: dict | None) -> UserProfile:
@@ -91,7 +95,7 @@ class UserProfile:
             return cls()
         if not isinstance(data, dict):
             raise ProfileError("the user profile must be a JSON object")
-        unknown = set(data) - {"age", "sex", "conditions", "medicines", "pregnant"}
+        unknown = set(data) - {"age", "sex", "conditions", "medicines", "pregnant", "breastfeeding"}
         if unknown:
             raise ProfileError(f"unknown profile fields: {', '.join(sorted(unknown))}")
         age = data.get("age")
@@ -110,11 +114,16 @@ class UserProfile:
         pregnant = as_flag(data.get("pregnant"), "pregnant") or any(
             w in c.lower() for c in conditions for w in _PREGNANT_WORDS
         )
-        return cls(age, sex, conditions, _as_list(data.get("medicines"), "medicines"), pregnant)
+        breastfeeding = as_flag(data.get("breastfeeding"), "breastfeeding") or any(
+            w in c.lower() for c in conditions for w in _NURSING_WORDS
+        )
+        return cls(age, sex, conditions, _as_list(data.get("medicines"), "medicines"), pregnant, breastfeeding)
 
     @property
     def empty(self) -> bool:
-        return self.age is None and not (self.sex or self.conditions or self.medicines or self.pregnant)
+        return self.age is None and not (
+            self.sex or self.conditions or self.medicines or self.pregnant or self.breastfeeding
+        )
 
     @property
     def elderly(self) -> bool:
@@ -127,6 +136,8 @@ class UserProfile:
         conditions = list(self.conditions)
         if self.pregnant and not any(w in c for c in conditions for w in _PREGNANT_WORDS):
             conditions.append("임신 중")
+        if self.breastfeeding and not any(w in c for c in conditions for w in _NURSING_WORDS):
+            conditions.append("수유 중")
         parts = [who] if who else []
         if conditions:
             parts.append("질환: " + ", ".join(conditions))
@@ -137,7 +148,8 @@ class UserProfile:
     def slots(self) -> dict[str, str]:
         """The seed's slots: 나이, 성별, 질환, 약물 (only those known)."""
         slots = {"나이": str(self.age) if self.age is not None else "", "성별": self.sex}
-        slots["질환"] = ", ".join(self.conditions + (["임신"] if self.pregnant and not self.conditions else []))
+        said = (["임신"] if self.pregnant else []) + (["수유 중"] if self.breastfeeding else [])
+        slots["질환"] = ", ".join(self.conditions + (said if not self.conditions else []))
         slots["약물"] = ", ".join(self.medicines)
         return {k: v for k, v in slots.items() if v}
 
@@ -164,4 +176,5 @@ class UserProfile:
             "conditions": self.conditions,
             "medicines": self.medicines,
             "pregnant": self.pregnant,
+            "breastfeeding": self.breastfeeding,
         }

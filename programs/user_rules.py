@@ -20,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from programs import dur_rule, leaflet_age_limit
+from programs import dur_rule, leaflet_age_limit, leaflet_group_limit
 from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
 from programs.name_mentions import mentions
 from retrievers import form_kinds
@@ -29,9 +29,10 @@ from retrievers import form_kinds
 def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limit: int = 3, leaflet=None):
     """(the user's rules to quote, {item_seq: the rules that forbid that product}); `leaflet` (a document id ->
     the document, or None): where a product's own cautions are read for the age below which they forbid it
-    (programs/leaflet_age_limit.py), a rule like a DUR row's for a child the profile or the question names."""
+    (programs/leaflet_age_limit.py), a rule like a DUR row's for a child the profile or the question names, and for
+    a prohibition to pregnant or nursing women (programs/leaflet_group_limit.py)."""
     types = who.dur_types()
-    if not types:
+    if not types and not who.groups:
         return [], {}
     verdicts: dict[str, list] = {}
     products = []
@@ -41,14 +42,15 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
             continue
         product = Product.of(doc)
         products.append(product)
-        verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same)
+        verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same) if types else []
         if leaflet is not None:
             verdicts[seq] += leaflet_age_limit.product_rule(seq, who.ages, leaflet)
+            verdicts[seq] += leaflet_group_limit.product_rule(seq, who.groups, leaflet)
     forbidding = {r.id for rules in verdicts.values() for r in rules}
     # a rule that forbids a product binds it, so `binds_held` keeps every forbidding rule
     rules = [
         r
-        for r in (fetch(ingredients, types) if ingredients else [])
+        for r in (fetch(ingredients, types) if ingredients and types else [])
         if applies(r, who) and binds_held(r, products, same)
     ]
     rules.sort(key=lambda r: r.id not in forbidding)  # stable: the ingredients' order kept within each half

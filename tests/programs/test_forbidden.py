@@ -202,7 +202,9 @@ def test_an_lm_answer_never_offers_a_forbidden_product(searcher, scripted):
 
     first, lm = ask("두통에는 휴식이 좋습니다.\n\n전문가와 꼭 상담하세요.")
     prompt = next(m for name, m in lm.prompts if name.startswith("generate"))[-1]["content"]
-    assert "※ 사용자에게 맞지 않는 약입니다(임부금기 이부프로펜 [문서 1]): 이 제품을 권하지 마십시오." in prompt
+    # the DUR rule and the leaflet's own line (programs/leaflet_group_limit.py) are both cited
+    verdict = "(임부금기 이부프로펜 [문서 1]; 설명서 임신 말기 3개월 기간의 임부 금지 [문서 2])"
+    assert f"※ 사용자에게 맞지 않는 약입니다{verdict}: 이 제품을 권하지 마십시오." in prompt
     ids = [c["id"] for c in first.citations]
     bufen = ids.index("easydrug:197700120:efcy") + 1  # 부루펜정: 이부프로펜, 임부금기 in every form
     pred, _ = ask(f"부루펜정200밀리그램을 드셔 보세요. [문서 {bufen}]\n\n전문가와 꼭 상담하세요.")

@@ -85,6 +85,14 @@ def test_user_profile_pulls_in_the_dur_rule_and_a_strategy_profile_changes_the_s
     assert host.program_for("baseline").shared is host.program.shared
 
 
+def test_a_breastfeeding_user_is_read_as_the_cli_reads_it():
+    c = client(make_app())
+    data = c.post("/v1/ask", json={"question": "부루펜 먹어도 돼요?", "user": {"breastfeeding": "yes"}}).json()
+    assert "설명서 수유부 금지" in data["answer"].splitlines()[0]  # its leaflet forbids it to 수유부
+    bad = c.post("/v1/ask", json={"question": "부루펜 먹어도 돼요?", "user": {"breastfeeding": "maybe"}})
+    assert bad.status_code == 422 and "breastfeeding" in bad.text
+
+
 def test_search_returns_ranked_documents_and_flags_out_of_scope():
     c = client(make_app())
     data = c.get("/v1/search", params={"q": "게보린 부작용", "k": 3}).json()

@@ -31,14 +31,18 @@ FLAG_SCHEMA = {
 }
 
 
-def _flag(value):
-    """A yes/no field read as ``yaksa ask --user`` reads it: "false", "no" and 0 are no; anything its schema does not
-    list is refused (422 naming the field)."""
-    if isinstance(value, str) and value not in FLAG_WORDS:
-        raise ValueError(
-            f"pregnant must be true or false (or one of {', '.join(map(repr, FLAG_WORDS))}), not {value!r}"
-        )
-    return as_flag(value, "pregnant")
+def _flag(name: str):
+    """A yes/no field's reader, as ``yaksa ask --user`` reads it: "false", "no" and 0 are no; anything its schema
+    does not list is refused (422 naming the field)."""
+
+    def read(value):
+        if isinstance(value, str) and value not in FLAG_WORDS:
+            raise ValueError(
+                f"{name} must be true or false (or one of {', '.join(map(repr, FLAG_WORDS))}), not {value!r}"
+            )
+        return as_flag(value, name)
+
+    return read
 
 
 def _items(what: str) -> dict:
@@ -54,7 +58,7 @@ def _items(what: str) -> dict:
 
 class UserIn(BaseModel):
     """Who is asking (all optional). Pregnancy pulls in 임부금기 rules, age >= 65 노인주의, under 12 특정연령대금기,
-    current medicines 병용금기."""
+    current medicines 병용금기; pregnancy and breastfeeding also the leaflets' own 임부 / 수유부 prohibitions."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
@@ -68,8 +72,11 @@ class UserIn(BaseModel):
     )
     conditions: list[str] = Field(**_items("conditions, e.g. 고혈압"))
     medicines: list[str] = Field(**_items("medicines taken now"))
-    pregnant: Annotated[bool, BeforeValidator(_flag), WithJsonSchema(FLAG_SCHEMA)] = Field(
+    pregnant: Annotated[bool, BeforeValidator(_flag("pregnant")), WithJsonSchema(FLAG_SCHEMA)] = Field(
         False, description='pregnant (true / false; "yes" / "no", 1 / 0 read the same)'
+    )
+    breastfeeding: Annotated[bool, BeforeValidator(_flag("breastfeeding")), WithJsonSchema(FLAG_SCHEMA)] = Field(
+        False, description="nursing a baby: products whose leaflet forbids 수유부 are not offered (true / false)"
     )
 
 

@@ -56,7 +56,7 @@ def register(subparsers) -> None:
     p.add_argument(
         "--user",
         help='user profile JSON or @file.json: {"age": 70, "sex": "여", "conditions": [...], '
-        '"medicines": [...], "pregnant": false}',
+        '"medicines": [...], "pregnant": false, "breastfeeding": false}',
     )
     p.add_argument(
         "--budget", type=int, help=f"LM calls allowed for this question (default {CragSettings().lm_call_budget})"

@@ -1,0 +1,77 @@
+"""A product whose own leaflet forbids it to pregnant or nursing women is not offered to such an asker (the profile or
+the question), over the real mini index: 부루펜정200밀리그램's 사용상 주의사항 forbids it to "임신 말기 3개월 기간의
+임부, 수유부" (programs/leaflet_group_limit.py)."""
+
+import pytest
+
+from metrics.forbidden_offers import judge
+from programs import leaflet_group_limit, user_rules
+from programs.crag import CRAG
+from programs.forbidden import Asker, asker
+from programs.profile import ProfileError, UserProfile
+from retrievers.documents import Document
+
+BRUFEN = "부루펜정200밀리그램"
+
+
+def _row(pred, question: str, user: dict) -> dict:
+    return {"question": question, "user": user, "answer": pred.answer, "doc_ids": [c["id"] for c in pred.citations]}
+
+
+def test_a_nursing_asker_in_the_question_is_told_the_named_product_is_not_for_her(searcher):
+    question = "모유 수유 중인데 부루펜 먹어도 돼요?"
+    pred = CRAG(backend=searcher)(question=question)
+    marking, _, rest = pred.answer.partition("\n")
+    assert BRUFEN in marking and "설명서 수유부 금지" in marking
+    first_quote = next(line for line in rest.splitlines() if "[문서" in line)
+    assert "수유부" in first_quote and "복용하지 마십시오" in first_quote  # the line that forbids it leads
+    assert judge(_row(pred, question, {}), searcher)["offers"] == {}
+
+
+def test_a_nursing_profile_withholds_the_product_a_class_question_would_offer(searcher):
+    question = "머리가 아파요 진통제 뭐 먹어요?"
+    plain = CRAG(backend=searcher)(question=question)
+    assert BRUFEN in plain.answer.splitlines()[0]  # offered when nobody is nursing
+    user = {"breastfeeding": True}
+    pred = CRAG(backend=searcher)(question=question, user=user)
+    marking = pred.answer.splitlines()[0]
+    assert BRUFEN in marking and "사용자에게 맞지 않는 약" in marking
+    assert "게보린정" in pred.answer  # the other painkiller is still offered
+    assert judge(_row(pred, question, user), searcher)["offers"] == {}
+    # the judge sees the offer the unguarded answer makes to a nursing user
+    assert BRUFEN in judge(_row(plain, question, user), searcher)["offers"]
+
+
+def test_a_pregnant_asker_gets_the_leaflets_stage_in_the_verdict(searcher):
+    pred = CRAG(backend=searcher)(question="임신 중인데 부루펜 먹어도 돼요?")
+    assert "설명서 임신 말기 3개월 기간의 임부 금지" in pred.answer.splitlines()[0]
+
+
+def test_gather_reads_the_leaflet_only_for_the_askers_groups():
+    caution = Document(
+        "easydrug:9:atpn",
+        "어느크림\n[사용상 주의사항] 이 약에 과민증 환자, 임부 및 수유부는 이 약을 사용하지 마십시오.",
+        {"item_seq": "9", "item_name": "어느크림", "section": "atpn"},
+    )
+    efcy = Document("easydrug:9:efcy", "어느크림\n상처에 바릅니다.", {"item_seq": "9", "section": "efcy"})
+    docs = {caution.id: caution}.get
+    _, nursing = user_rules.gather([efcy], [], Asker(nursing=True), lambda i, t: [], leaflet=docs)
+    assert [r.id for r in nursing["9"]] == ["easydrug:9:atpn#nursing"]
+    assert nursing["9"][0].metadata["ingredient"] == "수유부 금지"
+    assert user_rules.gather([efcy], [], Asker(), lambda i, t: [], leaflet=docs) == ([], {})
+    assert leaflet_group_limit.product_rule("9", (), docs) == []
+
+
+def test_a_consulting_line_or_a_dose_limit_forbids_no_one():
+    assert leaflet_group_limit.forbids("이 약을 복용하기 전에 임부, 수유부는 의사 또는 약사와 상의하십시오.") == {}
+    assert leaflet_group_limit.forbids("임신 3개월 이내의 여성은 비타민A를 5,000 IU/일 이상 투여하지 마십시오.") == {}
+
+
+def test_the_profile_reads_breastfeeding_as_a_flag_or_a_condition():
+    assert UserProfile.from_dict({"breastfeeding": "false"}).breastfeeding is False
+    assert UserProfile.from_dict({"breastfeeding": "yes"}).breastfeeding is True
+    assert UserProfile.from_dict({"conditions": ["수유 중"]}).breastfeeding is True
+    assert "수유 중" in UserProfile.from_dict({"breastfeeding": True}).summary()
+    assert asker(UserProfile.from_dict({"breastfeeding": True})).groups == ("nursing",)
+    with pytest.raises(ProfileError, match="breastfeeding must be true or false"):
+        UserProfile.from_dict({"breastfeeding": "maybe"})
