@@ -2,17 +2,18 @@
 dosage forms it binds?
 
 Questions are generated: every DUR rule type with a profile that calls for it — 임부금기 × pregnant, 특정연령대금기 ×
-ages 1/5/10/15, 노인주의 × 75, 병용금기 × each of `MEDICINES` — times every common request of `REQUESTS` (two
-phrasings each), plus the same requests with the population stated in the question (`STATED`: 임신 중인데 …,
-5살 아이 …) and no profile, and each request alone (the baseline a medicine profile's answer is compared
-with): 520 questions.
+ages 1/5/10/15, 노인주의 × 75, 병용금기 × each of `MEDICINES` — and a nursing profile (the leaflets' own 수유부
+lines; DUR has no such type), times every common request of `REQUESTS` (two phrasings each), plus the same requests
+with the population stated in the question (`STATED`: 임신 중인데 …, 5살 아이 …, 모유 수유 중인데 …) and no
+profile, and each request alone (the baseline a medicine profile's answer is compared with): 572 questions.
 
 An answer **offers a forbidden product** when a leaflet product among its documents is named in a line of the
 answer that is not a "not for you" line (one holding "사용자에게 맞지 않는 약"), and the rules of the asker's types
 for that product's ingredients forbid it in its dosage form (programs/forbidden.py: the profile and the question's
-population, the rule's age, the pair's other side, the forms the rule binds). A **rule without its forms** is an
-answer line quoting a DUR rule (``[임부금기] …``) whose cited rule names dosage forms the line does not carry, or a
-line that is only "대상 제형: …".
+population, the rule's age, the pair's other side, the forms the rule binds), or its own leaflet forbids it to the
+asker (an age limit, a dose left to a doctor, a line forbidding it to 임부 or 수유부). A **rule without its forms** is
+an answer line quoting a DUR rule (``[임부금기] …``) whose cited rule names dosage forms the line does not carry, or
+a line that is only "대상 제형: …".
 
 With ``--local-lm 0.5b`` every LM role (query, grade, generate, verify, judge) runs on the local instruct model (the
 `local` extra, served by llama.cpp on 127.0.0.1), so the LM's own answers are judged too; ``--sample N`` asks N
@@ -59,8 +60,9 @@ ABLATIONS = (
     *(("특정연령대금기", {"age": age}) for age in (1, 5, 10, 15)),
     ("노인주의", {"age": 75}),
     *(("병용금기", {"medicines": [m]}) for m in MEDICINES),
+    ("수유부", {"breastfeeding": True}),
 )
-STATED = ("임신 중인데", "1살 아기", "5살 아이", "10살 아이", "15살 아이", "80대 어머니")
+STATED = ("임신 중인데", "1살 아기", "5살 아이", "10살 아이", "15살 아이", "80대 어머니", "모유 수유 중인데")
 
 
 def questions() -> list[dict]:
