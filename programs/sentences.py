@@ -212,7 +212,16 @@ class SentenceRanker:
         # leaflets (a product name or slang word cannot be in a sentence's body)
         # and not part of a symptom or class word (감기약, 두통): those chose the products, they are not asked about
         targets = chosen_by(question)
-        words = {w for w in morphemes if len(w) > 1 and w in vocab.idf and not any(w in t or t in w for t in targets)}
+        # nor a part of a name retrieval read (타이레놀 8시간 → 타이레놀8시간: its 시간 is no question of timing)
+        parts = ["".join(str(n).split()) for n in names]
+        words = {
+            w
+            for w in morphemes
+            if len(w) > 1
+            and w in vocab.idf
+            and not any(w in t or t in w for t in targets)
+            and not any(w in p and w != p for p in parts)
+        }
         self.words = {w: vocab.idf[w] for w in words}
         # two medicines asked together: each one's names and ingredients are what a sentence about the pair says
         # (타이레놀 beside 종합감기약 → "아세트아미노펜을 포함하는 다른 제품")

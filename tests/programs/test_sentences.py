@@ -685,3 +685,14 @@ def test_a_duration_question_is_not_led_by_the_cautions_sections_first_condition
     frame = QuestionFrame(question, aspects=("duration", "how_to_take"))
     quotes = extractive.choose(question, docs, sections=["atpn"], names=["아시클로버크림"], frame=frame)
     assert "5일간" in quotes[0].text
+
+
+def test_a_word_inside_a_name_retrieval_read_is_no_content_word():
+    """타이레놀 8시간 (read as 타이레놀8시간): its 시간 asks nothing of timing, so "매 8시간마다" does not outrank the
+    line on not breaking a sustained-release tablet for 반으로 쪼개 먹어도."""
+    question = "타이레놀 8시간 알약이 너무 커서 반으로 쪼개 먹어도됨?"
+    ranker = SentenceRanker(question, ("타이레놀8시간",))
+    assert "시간" not in ranker.words
+    whole = ranker.score("이 약은 서방형 제제이므로 정제를 으깨거나 씹거나 녹이지 말고 그대로 삼켜서 복용하십시오.")
+    assert whole > ranker.score("12세 이상의 소아와 성인은 1회 2정을 매 8시간마다 복용합니다.")
+    assert "시간" in SentenceRanker(question).words  # without the name read, the word counts
