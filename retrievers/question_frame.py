@@ -415,11 +415,18 @@ def read_frame(
     other = _other_drugs(question, targets, lexicon, comparison, found.keys)
     if other and not comparison:
         aspects = with_interactions(aspects, on_top=bool(ON_TOP.search(question)))
-    if asks_together(question, lexicon):
+    together = asks_together(question, lexicon)
+    if together:
         aspects = together_first(aspects)
     if learned:
         two = bool(other) or len(targets.products) + len(targets.ingredients) + len(targets.classes) > 1
         aspects = with_learned(aspects, load_aspect_model().probabilities(question), two_medicines=two)
+        if not comparison and aspects[:1] == ["comparison"] and not together and not TIME_GAP.search(squash(question)):
+            # 타이레놀이랑 게보린 중에 뭐가 나음: the model reads a comparison the rules did not; the two named are
+            # then compared, not a medicine taken beside another
+            comparison, other = True, ()
+            joined = "intrc" not in lexicon.asked(question, pairs=False)[0]  # 이랑 joins the two compared
+            aspects = [a for a in aspects if a != "interactions" or not joined]
     if "contraindication" in aspects and "cautions" not in aspects:
         aspects = [*aspects, "cautions"]  # a condition the asker has is one of the cautions (real-dev aspects +0.007)
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)

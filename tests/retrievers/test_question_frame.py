@@ -273,3 +273,12 @@ def test_a_brand_read_as_the_start_of_product_names_is_a_product_target():
     frame = read_frame("후시딘이랑 마데카솔 같이 발라도 돼요?", names, Lexicon.load())
     assert len(frame.targets.products) == 2 and "마데카솔" in frame.targets.products
     assert "interactions" in frame.aspects
+
+
+def test_a_comparison_the_learned_model_reads_compares_the_two_named(read):
+    """부루펜이랑 게보린 중에 생리통엔 뭐가 나음 (나음, not 나아요: no comparison rule matches): the aspect model reads
+    a comparison first, so the second name is one of the two compared, not a medicine taken beside the first, and
+    이랑 asks no interaction."""
+    frame = read("부루펜이랑 게보린 중에 생리통엔 뭐가 나음?")
+    assert frame.comparison and frame.aspects[0] == "comparison"
+    assert frame.other_drugs == () and "interactions" not in frame.aspects
