@@ -36,10 +36,10 @@ from retrievers.names import squash
 from retrievers.population import read_population
 from retrievers.question_frame import kind_words
 
-# a hearsay ending: …다던데, …다는데, …라던데, …다는 말(얘기·소리·글)이, …다고 하던데, …대요, …카더라; the 다 or 라
-# it starts with is kept with the claim (…생긴다, …위염이라)
+# a hearsay ending: …다던데, …다는데, …라던데, …다는 말(얘기·소리·글)이, …다는 게 (진짜예요), …다고 하던데, …대요,
+# …카더라; the 다 or 라 it starts with is kept with the claim (…생긴다, …위염이라)
 HEARD = re.compile(
-    r"(?<=[다라])\s*(?:던데|는데|더라|더군요|면서요|는\s*(?:말|얘기|소리|글|기사|이야기)|던\s*(?:말|얘기|소리|글))"
+    r"(?<=[다라])\s*(?:던데|는데|더라|더군요|면서요|는\s*(?:말|얘기|소리|글|기사|이야기|게|거|것)|던\s*(?:말|얘기|소리|글))"
     r"|(?<=[다라])고\s*(?:하던데|하는데|들었|하더라)|(?<=[가-힣])(?:대요|래요)|\s*카더라"
 )
 # right after the ending, the question asks whether it is so (진짜예요?, ㄹㅇ?, 사실이에요?, 맞나요?, 왜요?, 그런가요)
@@ -77,6 +77,8 @@ def heard_claim(question: str) -> str:
     '부루펜 먹으면 속 쓰리'
     >>> heard_claim("모유수유 중에 철분제 먹어도 되나요? 출산하고 빈혈이래요")  # a report after the question
     ''
+    >>> heard_claim("알레그라 먹는데 오렌지주스랑 먹으면 안된다는게 진짜에요?")  # …다는 게 진짜: not the effect 진짜
+    '알레그라 먹는데 오렌지주스랑 먹으면 안된다'
     """
     found = HEARD.search(question)
     if not found:

@@ -196,3 +196,13 @@ def test_an_effect_the_leaflet_does_not_speak_of_is_said_so(searcher):
     assert pred.trace["outcome"] == "not_in_leaflets"
     row = answer_row({"question": question, "gold": [], "answerable": False}, prediction_json(pred), 1.0)
     assert row["self_check_flagged"] and row["said_not_covered"]
+
+
+def test_a_claim_asked_as_the_thing_said_is_read_as_heard_not_as_an_effect():
+    """…먹으면 안된다는게 진짜에요?: what was heard (…안된다), asked whether it is so; "진짜" is not an effect the
+    question asks about (it had been: "찾은 설명서에는 '진짜'에 대한 내용이 없습니다" over the fruit-juice line)."""
+    from programs.claim_check import effect_word, heard_claim
+
+    question = "알레그라 먹는데 오렌지주스랑 먹으면 안된다는게 진짜에요?"
+    assert heard_claim(question).endswith("오렌지주스랑 먹으면 안된다")
+    assert effect_word(question, names=("알레그라",)) is None
