@@ -26,7 +26,7 @@ from retrievers.class_products import class_terms
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
 from retrievers.population import read_population, stated_ages
-from retrievers.question_frame import AFTER_INTAKE, kind_words
+from retrievers.question_frame import AFTER_INTAKE, SINCE_INTAKE, kind_words
 from retrievers.stem_nouns import nominal
 from retrievers.unimproved import unimproved_after
 
@@ -212,6 +212,12 @@ class SentenceRanker:
         # leaflets (a product name or slang word cannot be in a sentence's body)
         # and not part of a symptom or class word (감기약, 두통): those chose the products, they are not asked about
         targets = chosen_by(question)
+        compact_q = "".join(question.split())
+        if names and any(w in compact_q for w in SINCE_INTAKE):
+            # a product named chose the products: a symptom written after taking it is what the asker noticed since
+            # (래피콜 먹었더니 … 변비 생겼어요), a word its sentences answer by
+            kinds = kind_words(question)
+            targets = tuple(t for t in targets if any(t in k or k in t for k in kinds))
         # nor a part of a name retrieval read (타이레놀 8시간 → 타이레놀8시간: its 시간 is no question of timing)
         parts = ["".join(str(n).split()) for n in names]
         words = {

@@ -696,3 +696,13 @@ def test_a_word_inside_a_name_retrieval_read_is_no_content_word():
     whole = ranker.score("이 약은 서방형 제제이므로 정제를 으깨거나 씹거나 녹이지 말고 그대로 삼켜서 복용하십시오.")
     assert whole > ranker.score("12세 이상의 소아와 성인은 1회 2정을 매 8시간마다 복용합니다.")
     assert "시간" in SentenceRanker(question).words  # without the name read, the word counts
+
+
+def test_a_symptom_noticed_since_taking_a_named_product_is_a_content_word():
+    """래피콜 먹었더니 … 변비 생겼어요: the product was named, so 변비 chose nothing; it is what the asker noticed, and a
+    side-effect list is cut around it. Without the name it is the symptom that chose the products (변비약)."""
+    question = "래피콜 먹었더니 입이 바싹 마르고 변비 생겼어요ㅠ"
+    assert "변비" in SentenceRanker(question, ("래피콜",)).words
+    assert "변비" not in SentenceRanker(question).words
+    # a condition the medicine is taken for, with no intake before it, still chose nothing to quote by
+    assert "생리통" not in SentenceRanker("위염 있는데 생리통 때문에 부루펜 먹어도 되나요?", ("부루펜",)).words
