@@ -93,6 +93,17 @@ def _attached_forms(words: list[str]) -> list[tuple[str, str]]:
     return out
 
 
+def _form_with_word(word: str) -> tuple[str, str]:
+    """(the word before the form, the form as names hold it) for a word of two syllables or more written before a
+    question's dosage form (스팟크림 → 스팟, 크림); ("", "") for none.
+
+    >>> _form_with_word("스팟크림"), _form_with_word("크림"), _form_with_word("바르고")
+    (('스팟', '크림'), ('', ''), ('', ''))
+    """
+    form = next((f for f in QUESTION_FORMS if word.endswith(f) and len(word) - len(f) >= 2), "")
+    return (word[: -len(form)], QUESTION_FORMS[form]) if form else ("", "")
+
+
 @dataclass
 class NameMatch:
     """What `NameIndex.match` found: matched surface keys, product item_seqs and ingredient keys."""
@@ -304,6 +315,10 @@ class NameIndex:
             barer = PARTICLE.sub("", bare)  # 점안액이요
             form = next((QUESTION_FORMS[w] for w in (after, bare, barer) if w in QUESTION_FORMS), "")
             form = form or SPACED_FORMS.get(bare, "") or SPACED_FORMS.get(barer, "")
+            # 클리어틴 스팟크림: a form with a word of the name before it (클리어틴이부스팟톡크림), which the name
+            # must hold
+            extra, held = ("", "") if form else _form_with_word(bare)
+            form = form or held
             if not form or len(word) < 2 or (len(word) == 2 and leaflet_word(word)) or word in self.ingredients:
                 continue  # 니코틴 패치: an ingredient's patches, not one brand's
             if any(k.startswith(word) and form in k for k in found.keys):
@@ -316,6 +331,8 @@ class NameIndex:
             for brand in (word, CHILDREN_PREFIX + word, COMBINATION_PREFIX + word):
                 for key in self._keys_starting(brand):
                     rest = key[len(brand) :]
+                    if extra not in rest:
+                        continue
                     if any(f in rest for f in forms):
                         seqs |= self.products[key]
                     if any(rest.startswith(f) for f in forms):

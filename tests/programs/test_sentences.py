@@ -699,8 +699,8 @@ def test_a_word_inside_a_name_retrieval_read_is_no_content_word():
 
 
 def test_a_symptom_noticed_since_taking_a_named_product_is_a_content_word():
-    """래피콜 먹었더니 … 변비 생겼어요: the product was named, so 변비 chose nothing; it is what the asker noticed, and a
-    side-effect list is cut around it. Without the name it is the symptom that chose the products (변비약)."""
+    """래피콜 먹었더니 … 변비 생겼어요: the product was named, so 변비 chose nothing; it is what the asker noticed,
+    and a side-effect list is cut around it. Without the name it is the symptom that chose the products (변비약)."""
     question = "래피콜 먹었더니 입이 바싹 마르고 변비 생겼어요ㅠ"
     assert "변비" in SentenceRanker(question, ("래피콜",)).words
     assert "변비" not in SentenceRanker(question).words

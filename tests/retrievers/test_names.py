@@ -327,3 +327,19 @@ def test_the_keys_holding_a_word_are_those_a_scan_of_every_key_finds(names):
     for word in words:
         assert names._keys_holding(word, 10**6) == [k for k in keys if word in k and not k.startswith(word)], word
     assert len(names._keys_holding("정", 3)) == 3  # stops at the number asked for
+
+
+def test_a_form_written_with_a_word_of_the_name_picks_the_products_holding_both():
+    """클리어틴 스팟크림: the brand's solution is what 클리어틴 matches as a key, but 스팟크림 names its spot creams
+    (클리어틴이부스팟톡크림), whose keys hold both 스팟 and the cream; the solution steps back to a sibling."""
+    from retrievers.documents import Document
+    from retrievers.names import NameIndex
+
+    def leaflet(seq: str, name: str) -> Document:
+        return Document(f"easydrug:{seq}:efcy", "x", {"item_name": name, "item_seq": seq})
+
+    names = ("클리어틴외용액2%", "클리어틴이부스팟톡크림", "클리어틴이부더블스팟톡크림")
+    index = NameIndex.from_documents([leaflet(str(n), name) for n, name in enumerate(names, 1)])
+    found = index.match("클리어틴 스팟크림 바르고 화장해도 되나요")
+    assert found.products == {"2", "3"} and "1" in found.family
+    assert index.match("클리어틴 바르고 화장해도 되나요").products == {"1"}
