@@ -706,3 +706,12 @@ def test_a_symptom_noticed_since_taking_a_named_product_is_a_content_word():
     assert "변비" not in SentenceRanker(question).words
     # a condition the medicine is taken for, with no intake before it, still chose nothing to quote by
     assert "생리통" not in SentenceRanker("위염 있는데 생리통 때문에 부루펜 먹어도 되나요?", ("부루펜",)).words
+
+
+def test_using_it_again_is_the_leaflets_reuse():
+    """또 써도 / 다시 써도 (retrievers/data/lay_words.json): a single-use eye drop's "남은 액과 용기는 버립니다" and
+    "재사용하지 말며" answer it, before a line on the interval between two eye drops."""
+    ranker = SentenceRanker("1회용 인공눈물 뚜껑 닫아놨다가 저녁에 또 써도돼요?")
+    discard = ranker.score("필요시 1~2방울을 점안하고 점안 후 남은 액과 용기는 버립니다.")
+    assert discard > ranker.score("다른 점안제와 동시에 사용할 경우 적어도 15분의 간격을 두고 점안합니다.")
+    assert SentenceRanker("연고 다시 써도 돼요").score("일회 사용 후 재사용하지 마십시오.") > 0
