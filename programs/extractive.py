@@ -205,6 +205,8 @@ def choose(
     own_rules: set[int] = set()  # a named product's own leaflet rule that withholds it from the asker
     strips = refiner.strips(question, docs, terms, sections)
     framed = asked_sections(question, named=named_found or bool(names), frame=frame)
+    if tuple(frame.aspects) == ("efficacy",) and MAY_I.search(question):
+        framed = framed - {"efcy"}  # 질정 넣고 관계해도 되나여: "may I" with a class asks whether, not what it is for
     leading = first_aspect_sections(question, named=named_found or bool(names), frame=frame)
     child_age = oldest_age(question, names)  # None unless the question is about a child
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's

@@ -715,3 +715,14 @@ def test_using_it_again_is_the_leaflets_reuse():
     discard = ranker.score("필요시 1~2방울을 점안하고 점안 후 남은 액과 용기는 버립니다.")
     assert discard > ranker.score("다른 점안제와 동시에 사용할 경우 적어도 15분의 간격을 두고 점안합니다.")
     assert SentenceRanker("연고 다시 써도 돼요").score("일회 사용 후 재사용하지 마십시오.") > 0
+
+
+def test_may_i_with_a_class_and_nothing_else_asked_is_not_answered_by_what_it_is_for():
+    """질정 넣고 관계해도 되나여: a class (a form) and "may I", no aspect read; the 효능 section (the default frame) is
+    no answer when a warning speaks to what the asker would do (관계 → 성교, retrievers/data/lay_words.json)."""
+    docs = [
+        leaflet("6", "어느질정", "efcy", "이 약은 칸디다성 질염에 사용합니다."),
+        leaflet("6", "어느질정", "atpn", "이 약을 사용하는 동안에는 질내 성교를 피하는 것이 좋습니다."),
+    ]
+    quotes = extractive.choose("질정 넣고 관계해도 되나여.. 콘돔 쓰는데", docs, sections=["efcy"])
+    assert "성교" in quotes[0].text
