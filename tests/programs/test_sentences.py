@@ -726,3 +726,12 @@ def test_may_i_with_a_class_and_nothing_else_asked_is_not_answered_by_what_it_is
     ]
     quotes = extractive.choose("질정 넣고 관계해도 되나여.. 콘돔 쓰는데", docs, sections=["efcy"])
     assert "성교" in quotes[0].text
+
+
+def test_a_pimple_is_the_leaflets_acne():
+    """뾰루지 (retrievers/data/lay_words.json → 여드름): a steroid cream's "보통여드름 … 사용하지 마십시오" answers
+    쎄레스톤지 얼굴 뾰루지에 발라도 돼요."""
+    ranker = SentenceRanker("쎄레스톤지 얼굴 뾰루지에 발라도 돼요?", ("쎄레스톤지",))
+    assert ranker.score("입주위피부염, 보통여드름, 주사 환자는 이 약을 사용하지 마십시오.") > ranker.score(
+        "정해진 용법과 용량을 잘 지키십시오."
+    )
