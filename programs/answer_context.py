@@ -84,6 +84,12 @@ def asker(settings: CragSettings, st: QuestionState) -> forbidden.Asker:
     return forbidden.asker(st.profile, st.question, names)
 
 
+def asker_groups(settings: CragSettings, st: QuestionState) -> tuple[str, ...]:
+    """Who the asker is, for the leaflets' lines about them (programs/group_lines.py): pregnant, nursing, elderly."""
+    who = asker(settings, st)
+    return who.groups + (("elderly",) if who.elderly else ())
+
+
 def mark_forbidden(settings: CragSettings, backend, st: QuestionState, docs: list[Document]) -> list[Document]:
     """`docs` with the verdict on each product (the rules that forbid it appended), for an answer made outside
     `context_documents` (the budget ran out)."""

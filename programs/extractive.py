@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from programs import asker_condition, citations, comparison, offer_guard, taken_medicines
+from programs import asker_condition, citations, comparison, group_lines, offer_guard, taken_medicines
 from programs.answer_requirements import SECTION_WORDS
 from programs.aspect_check import TOGETHER_TEXT
 from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
@@ -488,6 +488,7 @@ def extractive_answer(
     names=(),
     frame=None,
     taking=(),
+    groups=(),
 ) -> str:
     """Quote the sentences that answer the question, citing each as ``[문서 N]`` (N = its position).
 
@@ -499,6 +500,8 @@ def extractive_answer(
         frame: the question's `QuestionFrame` as the program read it (with the index's names); read here when None.
         taking: the medicines the user's profile lists: the answered products' leaflet sentence naming one is added
             (programs/taken_medicines.py).
+        groups: who the asker is (``pregnant``, ``nursing``, ``elderly``; the profile or the question): a list of
+            products adds each one's caution naming the group (programs/group_lines.py).
     """
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
@@ -526,6 +529,8 @@ def extractive_answer(
         names = ", ".join(dict.fromkeys(short_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"{PRODUCT_LIST}: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{short_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
+        listed = [str(docs[q.sources[0] - 1].metadata.get("item_seq", "")) for q in products]
+        body += group_lines.lines(groups, docs, listed, "\n".join(body), question)
     else:
         quotes = choose(question, docs, terms, sections, max_quotes, names, frame)
         lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)

@@ -70,6 +70,7 @@ class Generator(dspy.Module):
         names=(),
         frame=None,
         taking=(),
+        groups=(),
     ) -> dspy.Prediction:
         run = run or Run(budget_limit=None)
         if mode == LOW_RELEVANCE and cut_low_relevance:
@@ -100,6 +101,6 @@ class Generator(dspy.Module):
                 )
         notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
         answer = extractive_answer(
-            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names, frame, taking
+            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names, frame, taking, groups
         )
         return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 
 from programs import answer_check, class_aspect, extractive, query_check, routing, sentences, spans
-from programs.answer_context import context_documents
+from programs.answer_context import asker_groups, context_documents
 from programs.answer_ending import answer_target
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
 from programs.fallback import FallBack
@@ -262,6 +262,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
         names=st.result.names if st.result else (),
         frame=question_frame(p.backend, st),
         taking=tuple(st.profile.medicines) if st.profile else (),
+        groups=asker_groups(p.settings, st),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
         out.answer,
