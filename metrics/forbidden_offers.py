@@ -5,7 +5,8 @@ An answer **offers a forbidden product** when a leaflet product among its docume
 that is not a "not for you" line (one holding "사용자에게 맞지 않는 약"), and the rules of the asker's types for that
 product's ingredients forbid it in its dosage form (programs/forbidden.py: the profile and the question's population,
 the rule's age, the pair's other side, the forms the rule binds), or its own leaflet forbids it below the asker's age
-(programs/leaflet_age_limit.py) or to a pregnant or nursing asker (programs/leaflet_group_limit.py). A **rule without
+(programs/leaflet_age_limit.py), to a pregnant or nursing asker (programs/leaflet_group_limit.py) or with a kind of
+medicine the user takes (programs/leaflet_pair_limit.py). A **rule without
 its forms** is an answer line
 quoting a DUR rule (``[임부금기] …``) whose cited rule names dosage forms the line does not carry, or a line that is
 only "대상 제형: …".
@@ -37,11 +38,14 @@ def offered(row: dict, backend) -> set[str]:
 
 def judge(row: dict, backend) -> dict:
     """The forbidden products the answer offers (name -> rule ids) and its rule lines without their forms."""
-    from programs import dur_rule, leaflet_age_limit, leaflet_group_limit, offer_guard
+    import dataclasses
+
+    from programs import dur_rule, leaflet_age_limit, leaflet_group_limit, leaflet_pair_limit, offer_guard
     from programs.forbidden import Product, asker, forbidding_rules
     from programs.profile import UserProfile
 
     who = asker(UserProfile.from_dict(row["user"]), row["question"])
+    who = dataclasses.replace(who, kinds=leaflet_pair_limit.kinds_taken(who.medicines, backend.names, backend.get))
     docs = [backend.get(i) for i in row["doc_ids"]]
     body = row["answer"].split("\n\n※ 언어 모델")[0]
     free = "".join(line for line in body.splitlines() if MARK not in line)
@@ -49,7 +53,7 @@ def judge(row: dict, backend) -> dict:
     offers: dict[str, list[str]] = {}
     names = {"".join(offer_guard.product_name(d).split()) for d in docs if d is not None and d.source == "easydrug"}
     for doc in docs:
-        if doc is None or doc.source != "easydrug" or not (who.dur_types() or who.groups):
+        if doc is None or doc.source != "easydrug" or not (who.dur_types() or who.groups or who.kinds):
             continue
         product = Product.of(doc)
         name = offer_guard.product_name(doc)
@@ -60,6 +64,7 @@ def judge(row: dict, backend) -> dict:
         rules = forbidding_rules(product, found, who, same_ingredient(backend)) if types else []
         rules += leaflet_age_limit.product_rule(product.item_seq, who.ages, backend.get)  # its leaflet's own limit
         rules += leaflet_group_limit.product_rule(product.item_seq, who.groups, backend.get)  # 임부 / 수유부
+        rules += leaflet_pair_limit.product_rule(product.item_seq, who.kinds, backend.get)  # 다른 해열진통제와
         if rules:
             offers[name] = [r.id for r in rules]
     formless = []

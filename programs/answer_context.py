@@ -5,7 +5,9 @@ when an LM writes the answer (programs/lm_context.py).
 
 from __future__ import annotations
 
-from programs import forbidden, offer_guard, safety_rules, two_medicines, user_rules
+import dataclasses
+
+from programs import forbidden, leaflet_pair_limit, offer_guard, safety_rules, two_medicines, user_rules
 from programs.lm_context import MAX_DOCS as CONTEXT_DOCS
 from programs.lm_context import ranked_context
 from programs.question_reading import question_frame
@@ -31,9 +33,9 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     if stray:  # 16개월 → the 16세미만 rules of other drugs: not the user's rules
         st.trace.step("stray_rules", dropped=sorted(stray))
     rules: list[Document] = []
-    who = asker(settings, st)
+    who = asker(settings, st, backend)
     types = who.dur_types()
-    if (types or who.groups) and out:
+    if (types or who.groups or who.kinds) and out:
         try:
             rules, verdicts = user_rules.gather(
                 out, ingredients, who, backend.dur_rules, same_ingredient(backend), MAX_DUR_DOCS, backend.get
@@ -75,13 +77,17 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     return out
 
 
-def asker(settings: CragSettings, st: QuestionState) -> forbidden.Asker:
+def asker(settings: CragSettings, st: QuestionState, backend=None) -> forbidden.Asker:
     """Who the DUR rules are for: the profile and the population the question states (none without
-    ``user_context``)."""
+    ``user_context``); with `backend`, also the kinds of the medicines the profile lists (해열진통제 …, read through
+    its names and leaflets: programs/leaflet_pair_limit.py)."""
     if not settings.user_context:
         return forbidden.Asker()
     names = st.result.names if st.result else ()
-    return forbidden.asker(st.profile, st.question, names)
+    who = forbidden.asker(st.profile, st.question, names)
+    if backend is not None and who.medicines:
+        who = dataclasses.replace(who, kinds=leaflet_pair_limit.kinds_taken(who.medicines, backend.names, backend.get))
+    return who
 
 
 def asker_groups(settings: CragSettings, st: QuestionState) -> tuple[str, ...]:
@@ -93,7 +99,7 @@ def asker_groups(settings: CragSettings, st: QuestionState) -> tuple[str, ...]:
 def mark_forbidden(settings: CragSettings, backend, st: QuestionState, docs: list[Document]) -> list[Document]:
     """`docs` with the verdict on each product (the rules that forbid it appended), for an answer made outside
     `context_documents` (the budget ran out)."""
-    who = asker(settings, st)
+    who = asker(settings, st, backend)
     try:
         _, verdicts = user_rules.gather(docs, [], who, backend.dur_rules, same_ingredient(backend), leaflet=backend.get)
     except Exception:  # noqa: BLE001 — as in context_documents: no DUR rules, no verdicts

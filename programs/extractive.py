@@ -529,6 +529,8 @@ def extractive_answer(
         names = ", ".join(dict.fromkeys(short_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"{PRODUCT_LIST}: {names}." if names else (NONE_ALLOWED if withheld else "")
         body = [q.line() for q in rules] + [f"{short_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
+        if not products:  # every product withheld: their own leaflets' lines say why (다른 해열진통제와 함께 …)
+            body += _leaflet_rule_lines(docs, max_quotes)
         listed = [str(docs[q.sources[0] - 1].metadata.get("item_seq", "")) for q in products]
         body += group_lines.lines(groups, docs, listed, "\n".join(body), question)
     else:
@@ -643,6 +645,17 @@ def rules_heading(rule: Document) -> str:
     if rule.metadata.get("dur_type") == "병용금기":
         return "함께 쓰면 안 되는 성분의 DUR 규칙을 먼저 적었습니다. "
     return "사용자에게 해당하는 DUR 규칙을 먼저 적었습니다. "
+
+
+def _leaflet_rule_lines(docs: list[Document], most: int) -> list[str]:
+    """The lines of the withheld products' own leaflets that forbid them to this asker (`LEAFLET_RULES`), each
+    marked as not for the user, one per text, at most `most`."""
+    out: dict[str, str] = {}
+    for n, doc in enumerate(docs, 1):
+        if doc.metadata.get(offer_guard.VERDICT_ONLY) and doc.metadata.get("dur_type") in LEAFLET_RULES:
+            text = doc.text.partition("\n")[2] or doc.text
+            out.setdefault(text, f"{short_product(doc)}({offer_guard.MARK}): {text} {citations.cite([n])}")
+    return list(out.values())[:most]
 
 
 def _sources(quote: Quote, docs: list[Document]) -> list[Document]:

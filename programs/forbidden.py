@@ -43,6 +43,7 @@ class Asker:
     ages: tuple[tuple[float, float], ...] = ()
     medicines: tuple[str, ...] = ()
     nursing: bool = False
+    kinds: tuple[str, ...] = ()  # the kinds of the medicines taken (해열진통제 …; programs/leaflet_pair_limit.py)
 
     @property
     def elderly(self) -> bool:

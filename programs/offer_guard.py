@@ -118,6 +118,13 @@ def names_of(docs: list[Document]) -> dict[str, str]:
     return out
 
 
+def _without(names, text: str) -> str:
+    """`text` with each of `names` taken out, longest first."""
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ") if name else text
+    return text
+
+
 def withhold(answer: str, docs: list[Document], question: str) -> tuple[str, list[str]]:
     """Take out every sentence that names a forbidden product the question does not name, unless it says the
     product is not for this user (금기, 안 됩니다 …); the marking line goes on top when a product the question
@@ -125,6 +132,8 @@ def withhold(answer: str, docs: list[Document], question: str) -> tuple[str, lis
     forbidden = names_of(docs)
     if not forbidden:
         return answer, []
+    # an allowed product whose name holds a forbidden one's stem (키미테패취 beside 키미테정) is not taken for it
+    allowed = {"".join(product_name(d).split()) for d in docs if d.source == "easydrug" and not is_forbidden(d)}
     asked = "".join(question.split())
     named_in_question = [n for n, stem in forbidden.items() if stem in asked]
     withheld: list[str] = []
@@ -135,7 +144,7 @@ def withhold(answer: str, docs: list[Document], question: str) -> tuple[str, lis
             continue
         kept = []
         for unit in split_units(line.strip()):
-            squashed = "".join(unit.split())
+            squashed = _without(allowed, "".join(unit.split()))
             hit = [n for n, stem in forbidden.items() if stem in squashed and n not in named_in_question]
             if hit and not forbids(unit) and not DUR_STATEMENT.match(unit):
                 withheld += hit

@@ -1,0 +1,109 @@
+"""A product whose own leaflet forbids taking it with a kind of medicine the user takes ("다른 해열진통제, 다른
+소염(항염)진통제 … 와 함께 복용하지 마십시오"): a rule of the user's like a DUR 병용금기 row, so a user on aspirin is
+not offered 게보린 for period pain. DUR pairs ingredients by name and has no row for two over-the-counter
+painkillers; the leaflets pair them by kind, and these two kinds are nearly all the kinds their "함께 … 하지
+마십시오" lines name.
+
+Which kind a medicine the user takes is comes from its ingredients (`KINDS`, genuine domain knowledge: aspirin is a
+해열진통제 and a 소염진통제; checked against the leaflets' 효능 in a test), read from the medicine as the profile writes
+it — an ingredient (아스피린), or a product the name index knows (타이레놀 → its ingredients).
+
+Example:
+    >>> forbids("다른 소염(항염)진통제, 다른 해열진통제와 함께 이 약을 복용하지 마십시오.", ("소염진통제",))
+    '소염진통제'
+    >>> forbids("다른 해열진통제와 함께 복용 시 의사 또는 약사와 상의하십시오.", ("해열진통제",))
+    ''
+"""
+
+from __future__ import annotations
+
+import re
+
+from programs.offer_guard import NOT_FOR_USER
+from programs.text import split_sentences
+from retrievers.documents import Document
+from retrievers.name_keys import ingredient_key
+
+SECTIONS = ("intrc", "atpnWarn", "atpn")
+LEAFLET_LABEL = "설명서"  # as programs/leaflet_group_limit.py: 게보린정(설명서 소염진통제 병용 금지 [문서 N])
+# the kinds each ingredient belongs to, by its canonical key (retrievers/name_keys.ingredient_key)
+KINDS = {
+    "아세트아미노펜": ("해열진통제",),
+    "이소프로필안티피린": ("해열진통제",),
+    "아스피린": ("해열진통제", "소염진통제"),
+    "아세틸살리실산": ("해열진통제", "소염진통제"),
+    "이부프로펜": ("해열진통제", "소염진통제"),
+    "덱시부프로펜": ("해열진통제", "소염진통제"),
+    "나프록센": ("해열진통제", "소염진통제"),
+    "케토프로펜": ("소염진통제",),
+    "록소프로펜": ("소염진통제",),
+    "디클로페낙": ("소염진통제",),
+    "케토롤락": ("소염진통제",),
+    "멜록시캄": ("소염진통제",),
+    "세레콕시브": ("소염진통제",),
+}
+# how the leaflets write each kind in a line saying what not to take it with
+WRITTEN = {
+    "해열진통제": re.compile(r"해열\s*진통제"),
+    "소염진통제": re.compile(r"소염\s*(?:\(항염\)\s*)?진통제"),
+}
+_FORBIDS = re.compile(r"(?:복용|사용|투여|병용)(?:하)?지\s*마(?:십시오|세요)")
+_TOGETHER = re.compile(r"함께|병용|같이|동시")
+_CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")
+
+
+def kinds_of(ingredients) -> tuple[str, ...]:
+    """The kinds of medicine the ingredients make (`KINDS`).
+
+    >>> kinds_of(["아스피린"]), kinds_of(["아세트아미노펜", "카페인무수물"]), kinds_of(["와파린나트륨"])
+    (('해열진통제', '소염진통제'), ('해열진통제',), ())
+    """
+    keys = [ingredient_key(i) for i in ingredients]
+    return tuple(dict.fromkeys(k for key in keys for k in KINDS.get(key, ())))
+
+
+def kinds_taken(medicines, names=None, leaflet=None) -> tuple[str, ...]:
+    """The kinds of the medicines the user takes: each one's ingredients as written, or, for a product `names` (the
+    backend's `NameIndex`) knows, its ingredients as its leaflet lists them (`leaflet`: a document id -> document)."""
+    ingredients = []
+    for medicine in medicines:
+        ingredients.append(medicine)
+        if names is None or leaflet is None:
+            continue
+        for seq in sorted(names.match(medicine).products)[:5]:
+            doc = leaflet(f"easydrug:{seq}:efcy")
+            if doc is not None:
+                ingredients += [i for i in str(doc.metadata.get("main_ingr", "")).split(",") if i.strip()]
+    return kinds_of(ingredients)
+
+
+def forbids(sentence: str, kinds) -> str:
+    """The first of `kinds` the sentence forbids taking the product with (named before a forbidding verb, with
+    함께 / 병용 / 같이, and no consulting clause between); "" for none."""
+    verb = _FORBIDS.search(sentence)
+    if not verb or not _TOGETHER.search(sentence):
+        return ""
+    for kind in kinds:
+        m = WRITTEN[kind].search(sentence, 0, verb.start()) if kind in WRITTEN else None
+        if m and not _CONSULT.search(sentence, m.end(), verb.start()):
+            return kind
+    return ""
+
+
+def product_rule(seq: str, kinds, leaflet) -> list[Document]:
+    """The product's own line that forbids taking it with one of the user's `kinds`, as a rule document citing it
+    (id ``…#pair``, ``dur_type`` 설명서, "<kind> 병용 금지" as its label, the verdict on its product citing itself);
+    [] for none; `leaflet`: a document id -> the document (the backend's ``get``)."""
+    for section in SECTIONS if kinds else ():
+        doc = leaflet(f"easydrug:{seq}:{section}")
+        if doc is None:
+            continue
+        head, _, body = doc.text.partition("\n")
+        for sentence in split_sentences(body or head):
+            kind = forbids(sentence, kinds)
+            if kind:
+                rule_id = f"{doc.id}#pair"
+                meta = {**doc.metadata, "dur_type": LEAFLET_LABEL, "ingredient": f"{kind} 병용 금지", "partner": ""}
+                meta[NOT_FOR_USER] = [rule_id]
+                return [Document(rule_id, f"{head}\n{sentence}" if body else sentence, meta)]
+    return []
