@@ -236,7 +236,9 @@ def choose(
         if other and not doc.id.startswith("dur:"):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
             if doc.metadata.get("dur_type") in LEAFLET_RULES:  # a withheld product's own limit: quoted when
-                limits += [Quote(s.text, 0.0, [n]) for s in doc_strips[:1]]  # nothing else may be
+                # nothing else may be, a long list cut to the items that say whom or what it forbids
+                said = limit_words(doc)
+                limits += [Quote(ranker.excerpt(s.text, also=said), 0.0, [n]) for s in doc_strips[:1]]
             continue
         if doc.metadata.get(offer_guard.VERDICT_ONLY) and not (
             doc.metadata.get("dur_type") in LEAFLET_RULES and is_named(doc)
@@ -551,6 +553,10 @@ def extractive_answer(
         if older_dose_left_out(question, docs, quotes, names, frame):
             opening = f"{OLDER_DOSE_NOTICE}\n{opening}".strip()
         body = [q.line() for q in quotes]
+        if not any(is_named(d) for d in found):  # a class or symptom question: the answered products' line on the asker
+            answered = [str(d.metadata.get("item_seq", "")) for q in quotes for d in _sources(q, docs)]
+            answered = [seq for seq in answered if seq and not offer_guard.is_forbidden(_leaflet_of(seq, docs))]
+            body += group_lines.lines(groups, docs, answered, "\n".join(body), question)
     if taking:
         body += taken_medicines.lines(taking, docs, answered_products(body, docs), "\n".join(body))
     opening = "\n".join(p for p in (withheld, opening) if p)
@@ -656,6 +662,22 @@ def _leaflet_rule_lines(docs: list[Document], most: int) -> list[str]:
             text = doc.text.partition("\n")[2] or doc.text
             out.setdefault(text, f"{short_product(doc)}({offer_guard.MARK}): {text} {citations.cite([n])}")
     return list(out.values())[:most]
+
+
+def limit_words(rule: Document) -> tuple[str, ...]:
+    """What a product's own leaflet rule forbids, as its label says it (수유부 금지 → 수유부, 해열진통제 병용 금지 →
+    해열진통제, 만 6세 미만): the items of its line a long list is cut to.
+
+    >>> limit_words(Document("x#pair", "", {"ingredient": "해열진통제 병용 금지"}))
+    ('해열진통제',)
+    """
+    label = str(rule.metadata.get("ingredient", "")).replace(" 병용 금지", "").replace(" 금지", "").strip()
+    return (label,) if label else ()
+
+
+def _leaflet_of(seq: str, docs: list[Document]) -> Document:
+    """A leaflet document of the product `seq` among `docs` (the verdict is on each of them)."""
+    return next(d for d in docs if d.source == "easydrug" and str(d.metadata.get("item_seq", "")) == seq)
 
 
 def _sources(quote: Quote, docs: list[Document]) -> list[Document]:

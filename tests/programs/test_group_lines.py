@@ -24,3 +24,13 @@ def test_an_elderly_asker_gets_the_lines_naming_the_elderly(searcher):
     assert pred.answer.splitlines()[0].startswith("효능·효과가 질문과 맞는 제품입니다: 게보린정")
     lead = pred.answer.index("설명서가 고령자에 대해 적은 내용입니다:")
     assert "고령자" in pred.answer[lead:].splitlines()[1]
+
+
+def test_a_class_question_about_a_situation_adds_the_answered_products_line_on_the_asker(searcher):
+    """감기약 먹고 운전해도 돼요 from a pregnant user: the answer quotes 판콜에이내복액's drowsiness line, and then what
+    its leaflet says of 임부 (it forbids nothing, so it stays an answer)."""
+    pred = CRAG(backend=searcher)(question="감기약 먹고 운전해도 돼요?", user={"pregnant": True})
+    assert "판콜에이내복액: 복용 후 졸음이 나타날 수 있으므로 운전" in pred.answer
+    lead = pred.answer.index("설명서가 임부에 대해 적은 내용입니다:")
+    line = pred.answer[lead:].splitlines()[1]
+    assert line.startswith("판콜에이내복액:") and "임부" in line
