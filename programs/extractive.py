@@ -205,8 +205,10 @@ def choose(
     own_rules: set[int] = set()  # a named product's own leaflet rule that withholds it from the asker
     strips = refiner.strips(question, docs, terms, sections)
     framed = asked_sections(question, named=named_found or bool(names), frame=frame)
-    if tuple(frame.aspects) == ("efficacy",) and MAY_I.search(question):
-        framed = framed - {"efcy"}  # 질정 넣고 관계해도 되나여: "may I" with a class asks whether, not what it is for
+    # 질정 넣고 관계해도 되나여: "may I" with a class and nothing else read asks whether, not what it is for, when a
+    # sentence of another section carries a word of the question (감기약 먹고 헬스해도: none does, 효능 stays)
+    may_i_default = "efcy" in framed and tuple(frame.aspects) == ("efficacy",) and bool(MAY_I.search(question))
+    efficacy_quotes: set[int] = set()
     leading = first_aspect_sections(question, named=named_found or bool(names), frame=frame)
     child_age = oldest_age(question, names)  # None unless the question is about a child
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
@@ -278,6 +280,8 @@ def choose(
             text = ranker.excerpt(s.text, also=asked_conditions if condition else ())
             q = Quote(text, round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
+            if section == "efcy":
+                efficacy_quotes.add(id(q))
             candidates.append(q)
             if LEAD_FRAMED and (section or _dur_section(doc)) in leading and leads_as_framed(frame, s.text):
                 framed_quotes.add(id(q))
@@ -286,6 +290,10 @@ def choose(
             if doc.metadata.get(offer_guard.VERDICT_ONLY) and doc.metadata.get("dur_type") in LEAFLET_RULES:
                 own_rules.add(id(q))
     chosen: list[Quote] = []
+    if may_i_default and _another_section_speaks(candidates, efficacy_quotes, ranker):
+        for q in candidates:
+            if id(q) in efficacy_quotes:
+                q.score, floor[id(q)] = round(q.score - FRAME_PRIOR, 4), floor[id(q)] - FRAME_PRIOR
     ranked = sorted(candidates, key=lambda q: -q.score)
     # the section the question's aspect asks leads, when one of its sentences speaks to the question at all
     lead = next((q for q in ranked if id(q) in framed_quotes and floor[id(q)] - FRAME_PRIOR >= MIN_SCORE), None)
@@ -662,6 +670,13 @@ def _leaflet_rule_lines(docs: list[Document], most: int) -> list[str]:
             text = doc.text.partition("\n")[2] or doc.text
             out.setdefault(text, f"{short_product(doc)}({offer_guard.MARK}): {text} {citations.cite([n])}")
     return list(out.values())[:most]
+
+
+def _another_section_speaks(candidates: list[Quote], efficacy: set[int], ranker: SentenceRanker, top: int = 5) -> bool:
+    """Whether one of the best `top` candidates outside the 효능 section (`efficacy`: their ids) carries a content
+    word of the question (its overlap, not only an aspect or a bigram)."""
+    others = sorted((q for q in candidates if id(q) not in efficacy), key=lambda q: -q.score)[:top]
+    return any(ranker.parts(q.text)["overlap"] > 0 for q in others)
 
 
 def limit_words(rule: Document) -> tuple[str, ...]:
