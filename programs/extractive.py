@@ -563,7 +563,7 @@ def extractive_answer(
         body = [q.line() for q in quotes]
         if not any(is_named(d) for d in found):  # a class or symptom question: the answered products' line on the asker
             answered = [str(d.metadata.get("item_seq", "")) for q in quotes for d in _sources(q, docs)]
-            answered = [seq for seq in answered if seq and not offer_guard.is_forbidden(_leaflet_of(seq, docs))]
+            answered = [seq for seq in answered if seq and not _withheld(seq, docs)]
             body += group_lines.lines(groups, docs, answered, "\n".join(body), question)
     if taking:
         body += taken_medicines.lines(taking, docs, answered_products(body, docs), "\n".join(body))
@@ -690,9 +690,10 @@ def limit_words(rule: Document) -> tuple[str, ...]:
     return (label,) if label else ()
 
 
-def _leaflet_of(seq: str, docs: list[Document]) -> Document:
-    """A leaflet document of the product `seq` among `docs` (the verdict is on each of them)."""
-    return next(d for d in docs if d.source == "easydrug" and str(d.metadata.get("item_seq", "")) == seq)
+def _withheld(seq: str, docs: list[Document]) -> bool:
+    """Whether the product `seq`'s leaflet documents among `docs` carry a verdict against the asker."""
+    own = [d for d in docs if d.source == "easydrug" and str(d.metadata.get("item_seq", "")) == seq]
+    return any(offer_guard.is_forbidden(d) for d in own)
 
 
 def _sources(quote: Quote, docs: list[Document]) -> list[Document]:
