@@ -24,6 +24,9 @@ def add_rules(st: QuestionState) -> list[str]:
     if unquoted:
         st.trace.step("safety_rules", cited_not_quoted=unquoted)
     st.answer, added = safety_rules.add_missing_rules(st.answer, st.context_docs)
+    st.answer, completed = safety_rules.with_forms(st.answer, st.context_docs)
+    if completed:
+        st.trace.step("rule_forms", lines=completed)  # an LM's rule line without the forms the rule binds
     st.answer, withheld = offer_guard.withhold(st.answer, st.context_docs, st.question)
     if withheld:
         st.trace.step("offers_withheld", products=withheld)

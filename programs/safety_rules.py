@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 
 from programs.answer_requirements import cited_ids
-from programs.citations import CITE, cite
-from programs.dur_rule import is_user_rule
+from programs.citations import CITE, cite, cite_numbers
+from programs.dur_rule import forms, is_user_rule
 from programs.grounding import forbids
 from programs.name_mentions import mentions, names_exactly, names_product
 from programs.text import same
@@ -104,6 +104,35 @@ def cited_unquoted(answer: str, docs: list) -> list[str]:
     rules = {d.id for d in docs if is_user_rule(d)}
     quoted = quoted_rules(answer, docs)
     return [i for i in dict.fromkeys(cited_ids(answer, numbered)) if i in rules and i not in quoted]
+
+
+# a line that quotes a DUR rule's statement: "[임부금기] 페닐레프린은(는) …", as the corpus writes rules
+_RULE_LINE = re.compile(r"^\s*\[(?:병용금기|임부금기|노인주의|특정연령대금기|연령금기|용량주의|투여기간주의)\]")
+
+
+def with_forms(answer: str, docs: list) -> tuple[str, int]:
+    """The answer with the dosage forms added to each line that quotes a DUR rule without them (an LM's rewording
+    drops "대상 제형: …"; the 아세트아미노펜 12세미만 rule binds 서방정 only): the forms of the rules the line cites,
+    before its citation. Returns the answer and how many lines were completed.
+
+    >>> from retrievers.documents import Document
+    >>> text = "[특정연령대금기] 아세트아미노펜은(는) 12세미만 환자에게 사용하면 안 됩니다. 대상 제형: 서방정."
+    >>> rule = Document("dur:bc:1", text, {"dur_type": "특정연령대금기"})
+    >>> with_forms("[특정연령대금기] 아세트아미노펜은 12세 미만에게 쓰면 안 됩니다. [문서 1]", [rule])[0]
+    '[특정연령대금기] 아세트아미노펜은 12세 미만에게 쓰면 안 됩니다. 대상 제형: 서방정. [문서 1]'
+    """
+    numbered = {i: d for i, d in enumerate(docs, 1)}
+    out, completed = [], 0
+    for line in answer.split("\n"):
+        cited = [numbered[n] for n in cite_numbers(line) if n in numbered]
+        bound = [f for d in cited if d.id.startswith("dur:") for f in forms(d.text)]
+        if _RULE_LINE.match(line) and bound and "대상 제형" not in line:
+            at = CITE.search(line)
+            said = f"대상 제형: {'/'.join(dict.fromkeys(bound))}."
+            line = f"{line[: at.start()].rstrip()} {said} {line[at.start() :]}" if at else f"{line} {said}"
+            completed += 1
+        out.append(line)
+    return "\n".join(out), completed
 
 
 def _letters(text: str) -> str:

@@ -240,3 +240,27 @@ def test_a_rule_naming_an_ingredient_that_holds_a_forbidden_products_name_is_kep
     out, withheld = offer_guard.withhold(answer, docs, "80대 어머니 콧물약 뭐 먹어요")
     assert withheld == ["페니라민정"] and "이 약은 콧물, 재채기에 사용합니다" not in out
     assert f"{statement} 대상 제형: 정제." in out
+
+
+def test_an_lm_rule_line_without_its_forms_gets_them(searcher):
+    """An LM that rewords a DUR rule drops "대상 제형: …"; the answer's rule line gets the forms the cited rule binds
+    (programs/safety_rules.with_forms, run by answer_policies.add_rules on every LM answer), so it never reads as
+    binding every form. Over the mini index's 이부프로펜 임부금기 row that lists its forms."""
+    from types import SimpleNamespace
+
+    from programs.answer_policies import add_rules
+    from programs.dur_rule import forms
+
+    rule = next(searcher.get(i) for i in ("dur:cc:2158", "dur:cc:3048") if forms(searcher.get(i).text))
+    steps = []
+    st = SimpleNamespace(
+        answer="[임부금기] 이부프로펜은 임신 중에 쓰면 안 됩니다. [문서 1]\n\n전문가와 꼭 상담하세요.",
+        context_docs=[rule],
+        question="임신 중인데 부루펜 먹어도 돼요?",
+        trace=SimpleNamespace(step=lambda name, **kw: steps.append(name)),
+    )
+    add_rules(st)
+    line = st.answer.splitlines()[0]
+    assert line.startswith("[임부금기] 이부프로펜은 임신 중에") and line.endswith("[문서 1]")
+    assert "대상 제형: 정제" in line
+    assert "rule_forms" in steps
