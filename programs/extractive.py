@@ -553,6 +553,9 @@ def extractive_answer(
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc) and is_named(lead_doc):  # one named
             withheld = offer_guard.marking(docs, {short_product(lead_doc)})
             opening = _opening(lead_doc, sections, heading, target="그 약")
+        elif lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a withheld product's own limit leads
+            target = f"{short_product(lead_doc)}({offer_guard.MARK})"
+            opening = _opening(lead_doc, sections, heading, target=target)
         elif quoted := {short_product(d) for q in quotes for d in _sources(q, docs) if offer_guard.is_forbidden(d)}:
             # a withheld product whose own line is quoted (its 임부 prohibition) is named in the marking too
             withheld = offer_guard.marking(docs, {short_product(d) for d in found} | quoted)

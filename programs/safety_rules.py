@@ -110,10 +110,13 @@ def cited_unquoted(answer: str, docs: list) -> list[str]:
 _RULE_LINE = re.compile(r"^\s*\[(?:병용금기|임부금기|노인주의|특정연령대금기|연령금기|용량주의|투여기간주의)\]")
 
 
+_FORMS_ALONE = re.compile(r"^\s*대상\s*제형\s*:")
+
+
 def with_forms(answer: str, docs: list) -> tuple[str, int]:
     """The answer with the dosage forms added to each line that quotes a DUR rule without them (an LM's rewording
     drops "대상 제형: …"; the 아세트아미노펜 12세미만 rule binds 서방정 only): the forms of the rules the line cites,
-    before its citation. Returns the answer and how many lines were completed.
+    before its citation; a line of forms alone is taken out. Returns the answer and how many lines it changed.
 
     >>> from retrievers.documents import Document
     >>> text = "[특정연령대금기] 아세트아미노펜은(는) 12세미만 환자에게 사용하면 안 됩니다. 대상 제형: 서방정."
@@ -124,6 +127,9 @@ def with_forms(answer: str, docs: list) -> tuple[str, int]:
     numbered = {i: d for i, d in enumerate(docs, 1)}
     out, completed = [], 0
     for line in answer.split("\n"):
+        if _FORMS_ALONE.match(line):
+            completed += 1  # "대상 제형: …" alone says nothing: the forms go with a rule's statement
+            continue
         cited = [numbered[n] for n in cite_numbers(line) if n in numbered]
         bound = [f for d in cited if d.id.startswith("dur:") for f in forms(d.text)]
         if _RULE_LINE.match(line) and bound and "대상 제형" not in line:

@@ -264,3 +264,40 @@ def test_an_lm_rule_line_without_its_forms_gets_them(searcher):
     assert line.startswith("[임부금기] 이부프로펜은 임신 중에") and line.endswith("[문서 1]")
     assert "대상 제형: 정제" in line
     assert "rule_forms" in steps
+
+
+def test_a_line_of_forms_alone_is_taken_out_of_an_lm_answer(searcher):
+    from types import SimpleNamespace
+
+    from programs.answer_policies import add_rules
+
+    st = SimpleNamespace(
+        answer="멀미약은 승차 전에 드세요. [문서 1]\n대상 제형: 정제/추어블정(저작정)/액제\n\n전문가와 꼭 상담하세요.",
+        context_docs=[searcher.get("easydrug:197900277:efcy")],
+        question="멀미약 뭐 먹어요",
+        trace=SimpleNamespace(step=lambda name, **kw: None),
+    )
+    add_rules(st)
+    assert "대상 제형" not in st.answer and "멀미약은 승차 전에 드세요." in st.answer
+
+
+def test_a_withheld_products_own_limit_leading_a_class_answer_is_marked_in_the_opening():
+    """Every product found withheld by its own age limit (5살 아이 체했을 때): the line that leads is that limit, and
+    the opening that names where it was found says the product is not for the user."""
+    from programs.leaflet_age_limit import age_rule
+
+    caution = Document(
+        "easydrug:8:atpn",
+        "파메콘정\n[사용상 주의사항] 만 7세 이하의 소아는 이 약을 복용하지 마십시오.",
+        {"item_seq": "8", "item_name": "파메콘정", "section": "atpn", "section_label": "사용상 주의사항"},
+    )
+    efcy = Document(
+        "easydrug:8:efcy",
+        "파메콘정\n[효능·효과] 소화불량, 체함에 사용합니다.",
+        {"item_seq": "8", "item_name": "파메콘정", "section": "efcy"},
+    )
+    rule = age_rule(caution, ((5.0, 6.0),))
+    docs = offer_guard.mark([efcy, caution], {"8": [rule]})
+    answer = extractive.extractive_answer("5살 아이 체했을 때 먹여도 되는 약 있어요?", docs, sections=["atpn"])
+    opening = next(line for line in answer.splitlines() if "찾은 내용입니다" in line)
+    assert f"파메콘정({offer_guard.MARK})" in opening
