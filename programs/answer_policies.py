@@ -118,4 +118,6 @@ def out_of_budget(p: Parts, st: QuestionState, notices: dict) -> None:
         st.mode, st.verification = (GENERATE if docs else NO_CONTEXT), "skipped (budget)"
         st.best = st.snapshot(None)
         return
-    st.best["answer"] = f"{st.best['answer'].rstrip()}\n\n{notices[which]}"
+    # an answer the budget cut short of the safety step keeps its rule lines whole too (no forms alone, none lost)
+    kept, _ = safety_rules.with_forms(st.best["answer"], st.best.get("context_docs") or st.context_docs)
+    st.best["answer"] = f"{kept.rstrip()}\n\n{notices[which]}"

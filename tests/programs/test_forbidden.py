@@ -301,3 +301,14 @@ def test_a_withheld_products_own_limit_leading_a_class_answer_is_marked_in_the_o
     answer = extractive.extractive_answer("5살 아이 체했을 때 먹여도 되는 약 있어요?", docs, sections=["atpn"])
     opening = next(line for line in answer.splitlines() if "찾은 내용입니다" in line)
     assert f"파메콘정({offer_guard.MARK})" in opening
+
+
+def test_an_answer_the_budget_cut_short_loses_a_line_of_forms_alone():
+    from types import SimpleNamespace
+
+    from programs.answer_policies import out_of_budget
+
+    passed = {"answer": "키미테패취를 붙이세요. [문서 1]\n대상 제형: 정제/액제", "context_docs": []}
+    st = SimpleNamespace(answer="", verification="off", last_passed=passed, best=None, context_docs=[])
+    out_of_budget(None, st, {"passed": "※ 시간을 모두 썼습니다."})
+    assert "대상 제형" not in st.best["answer"] and st.best["answer"].endswith("※ 시간을 모두 썼습니다.")
