@@ -48,7 +48,7 @@ _FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌�
 _STAGE = re.compile(r"임신\s*(?:말기|초기|중기|후기|\d+\s*(?:개월|주))[^,.]{0,14}?(?:임부|이내|이상|여성)")
 # an amount it must not exceed (비타민A를 5,000 IU/일 이상 투여하지 마십시오): a dose limit, not the product forbidden
 _DOSE_LIMIT = re.compile(r"\d[\d,.]*\s*(?:IU|mg|g|mL|정|캡슐|포)[^,]{0,12}(?:이상|초과|넘)")
-_CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")  # 상의하십시오, 상의하고 (not 증상의)
+CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")  # 상의하십시오, 상의하고 (not 증상의)
 
 
 def forbids(sentence: str) -> dict[str, str]:
@@ -59,13 +59,13 @@ def forbids(sentence: str) -> dict[str, str]:
         return {}
     out = {}
     at = sentence.find(WOMEN)
-    women = 0 <= at < verb.start() and not _CONSULT.search(sentence, at, verb.start())
+    women = 0 <= at < verb.start() and not CONSULT.search(sentence, at, verb.start())
     for group, words in GROUP_WORDS.items():
         if women:
             out[group] = "여성 금지"
             continue
         at = [sentence.find(w) for w in words if 0 <= sentence.find(w) < verb.start()]
-        if at and not _CONSULT.search(sentence, min(at), verb.start()):
+        if at and not CONSULT.search(sentence, min(at), verb.start()):
             stage = _STAGE.search(sentence, 0, verb.start()) if group == "pregnant" else None
             out[group] = " ".join(stage.group().split()) + " 금지" if stage else SAID[group]
     return out

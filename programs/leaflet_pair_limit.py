@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import re
 
+from programs.leaflet_group_limit import CONSULT, LEAFLET_LABEL  # one label and one reading of "consult"
 from programs.offer_guard import NOT_FOR_USER
 from programs.text import split_sentences
 from retrievers.documents import Document
 from retrievers.name_keys import ingredient_key
 
 SECTIONS = ("intrc", "atpnWarn", "atpn")
-LEAFLET_LABEL = "설명서"  # as programs/leaflet_group_limit.py: 게보린정(설명서 소염진통제 병용 금지 [문서 N])
 # the kinds each ingredient belongs to, by its canonical key (retrievers/name_keys.ingredient_key)
 KINDS = {
     "아세트아미노펜": ("해열진통제",),
@@ -49,7 +49,6 @@ WRITTEN = {
 }
 _FORBIDS = re.compile(r"(?:복용|사용|투여|병용)(?:하)?지\s*마(?:십시오|세요)")
 _TOGETHER = re.compile(r"함께|병용|같이|동시")
-_CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")
 
 
 def kinds_of(ingredients) -> tuple[str, ...]:
@@ -85,7 +84,7 @@ def forbids(sentence: str, kinds) -> str:
         return ""
     for kind in kinds:
         m = WRITTEN[kind].search(sentence, 0, verb.start()) if kind in WRITTEN else None
-        if m and not _CONSULT.search(sentence, m.end(), verb.start()):
+        if m and not CONSULT.search(sentence, m.end(), verb.start()):
             return kind
     return ""
 
