@@ -90,7 +90,10 @@ SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "
 TOGETHER_SECTIONS = frozenset({"atpn", "atpnWarn", "useMethod", "intrc"})  # leaflet sections saying what goes with it
 STORED = frozenset({"storage", "expiry"})  # the aspects the 보관법 section answers (사용기한, 개봉 후 4주)
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
-WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|뭐\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
+WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|[뭐머]\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
+# who a product list answers with each product's caution naming them (programs/group_lines.py); a child asks about
+# its age limits and doses, not for a list
+LISTED_GROUPS = ("pregnant", "breastfeeding", "elderly")
 PRODUCT_LIST = "효능·효과가 질문과 맞는 제품입니다"  # opens the answer to a "which medicine for X" question
 # a yes-or-no question about doing something (넣어도 되나요, 자도 돼요?, 먹으면 안 되나요): it asks whether, not which;
 # a temperature is none (열이 38도 되는데)
@@ -438,14 +441,16 @@ def _no_names() -> NameIndex:
 
 def asks_an_aspect(question: str, frame=None) -> bool:
     """The question's frame (retrievers/question_frame.py) asks something beyond what a medicine is for and "may I":
-    a situation or section (졸리죠 → side effects, 매일 → duration, 당뇨 있는 사람도 → contraindication) or who it
-    is for (고3, 수유 중).
+    a situation or section (졸리죠 → side effects, 매일 → duration, 당뇨 있는 사람도 → contraindication) or a child
+    it is for (고3, 애기). A pregnant, nursing or elderly asker (임신 중인데 두통약 뭐 먹어요) is answered with the
+    products for it, what the user's rules forbid withheld and each listed one's line on the group added
+    (programs/group_lines.py).
 
     >>> asks_an_aspect("감기약 먹으면 왜케 졸리죠?"), asks_an_aspect("콧물이 줄줄 나는데 무슨 약 먹어요?")
     (True, False)
     """
     frame = frame or _frame(question)
-    return bool(frame.situations) or frame.population.group is not None
+    return bool(frame.situations) or frame.population.group not in (None, *LISTED_GROUPS)
 
 
 def asks_beyond_efficacy(question: str, ranker: SentenceRanker) -> bool:
@@ -467,9 +472,10 @@ def product_list(question: str, docs: list[Document], terms=(), sections=(), lim
     refiner = KnowledgeRefiner(threshold=0.0)
     quotes: list[Quote] = []
     seen: set[str] = set()
-    pool = pool_positions(docs)
-    for n, (doc, doc_strips) in enumerate(zip(docs, refiner.strips(question, docs, terms, sections), strict=True), 1):
-        if n not in pool or not doc_strips or offer_guard.is_forbidden(doc):
+    strips = refiner.strips(question, docs, terms, sections)
+    for n in _efficacy_first(docs, sorted(pool_positions(docs))):
+        doc, doc_strips = docs[n - 1], strips[n - 1]
+        if not doc_strips or offer_guard.is_forbidden(doc):
             continue
         best = max(doc_strips, key=lambda s: (s.score, -s.position))
         if _merge(quotes, best.text, best.score, n):
@@ -480,6 +486,18 @@ def product_list(question: str, docs: list[Document], terms=(), sections=(), lim
         seen.add(product)
         quotes.append(Quote(best.text, best.score, [n]))
     return quotes
+
+
+def _efficacy_first(docs: list[Document], positions: list[int]) -> list[int]:
+    """`positions` with each leaflet section found for a product's cautions (수유중인데 두통약 뭐 먹어요 finds the
+    cautions naming 수유부) replaced by that product's efficacy section when it is among `docs`: a list of products
+    for X says what each is for."""
+    efficacy = {}
+    for n, d in enumerate(docs, 1):
+        if d.source == "easydrug" and d.metadata.get("section") == "efcy":
+            efficacy.setdefault(str(d.metadata.get("item_seq", "")), n)
+    out = [efficacy.get(str(docs[n - 1].metadata.get("item_seq", "")), n) for n in positions]
+    return list(dict.fromkeys(out))
 
 
 def pool_positions(docs: list[Document]) -> set[int]:

@@ -53,7 +53,7 @@ def lines(groups, docs: list[Document], products, quoted: str, question: str = "
             ),
             None,
         )
-        if hit:
+        if hit and not _said(citations.short_product(hit[1]), words, quoted):
             n, doc, sentence = hit
             sentence = SentenceRanker(question).excerpt(sentence, also=tuple(words))
             out.append(f"{citations.short_product(doc)}: {sentence} {citations.cite([n])}")
@@ -61,3 +61,8 @@ def lines(groups, docs: list[Document], products, quoted: str, question: str = "
             break
     who = ", ".join(SAID[g] for g in groups if g in SAID)
     return [LEAD.format(who=who), *out] if out else []
+
+
+def _said(product: str, words, quoted: str) -> bool:
+    """The answer so far already has a line of `product` naming the group (its caution, excerpted, led the answer)."""
+    return any(line.startswith(f"{product}:") and any(w in line for w in words) for line in quoted.splitlines())

@@ -146,7 +146,8 @@ def withhold(answer: str, docs: list[Document], question: str) -> tuple[str, lis
         for unit in split_units(line.strip()):
             squashed = _without(allowed, "".join(unit.split()))
             hit = [n for n, stem in forbidden.items() if stem in squashed and n not in named_in_question]
-            if hit and not forbids(unit) and not DUR_STATEMENT.match(unit):
+            # a line that says the product is not for this user (its limit leading an answer) is no offer
+            if hit and MARK not in unit and not forbids(unit) and not DUR_STATEMENT.match(unit):
                 withheld += hit
                 continue
             kept.append(unit)

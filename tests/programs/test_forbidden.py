@@ -159,6 +159,16 @@ def test_an_lm_sentence_offering_a_forbidden_product_is_taken_out():
     assert offer_guard.withhold(saying_no, docs, "감기약 뭐 먹어요") == (saying_no, [])
 
 
+def test_a_line_naming_a_withheld_product_as_not_for_the_user_is_kept():
+    """The opening of an answer led by a withheld product's own limit names it "(사용자에게 맞지 않는 약)": it
+    offers nothing and stays (it had been taken out, leaving the answer without its first line)."""
+    docs = which_medicine_docs({"7"})
+    opening = f"슈페젠정({offer_guard.MARK}) · 사용상 주의사항에서 찾은 내용입니다."
+    answer = f"{opening}\n\n슈페젠정({offer_guard.MARK}): 임부는 복용하지 마십시오. [문서 2]"
+    out, withheld = offer_guard.withhold(answer, docs, "임산부 감기약 뭐 먹어요")
+    assert out.splitlines()[0] == opening and withheld == []
+
+
 def test_a_rule_is_refined_with_its_forms_and_its_forms_never_alone():
     strips = KnowledgeRefiner().strips("코막힘 분무제", [CHLORPHENIRAMINE_SPRAY])[0]
     assert [s.text for s in strips] == [CHLORPHENIRAMINE_SPRAY.text]
