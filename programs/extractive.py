@@ -496,6 +496,7 @@ def _efficacy_first(docs: list[Document], positions: list[int]) -> list[int]:
     for n, d in enumerate(docs, 1):
         if d.source == "easydrug" and d.metadata.get("section") == "efcy":
             efficacy.setdefault(str(d.metadata.get("item_seq", "")), n)
+    efficacy.pop("", None)  # a document with no product number stands for itself
     out = [efficacy.get(str(docs[n - 1].metadata.get("item_seq", "")), n) for n in positions]
     return list(dict.fromkeys(out))
 

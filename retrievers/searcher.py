@@ -372,7 +372,9 @@ class Searcher:
             w for w, nouns in self.tokenizer.proper_compounds(query) if not any(n in vocabulary for n in nouns)
         ]
         branded = self.names.brands_before_extensions(query, self._noun)  # 인사돌 플러스: a brand the corpus lacks
-        words = [*self.tokenizer.unknown_words(query), *compounds, *branded]
+        # a proper noun Kiwi knows, written as what is taken (리리카 먹고), that names no product or ingredient
+        taken = [w for w in self.tokenizer.taken_proper_nouns(query) if not self.names.match(w).keys]
+        words = [*self.tokenizer.unknown_words(query), *compounds, *branded, *taken]
         return {
             "names_uncovered": uncovered_names(names, hits),
             "unknown_words": unknown_words(words, vocabulary, names, hits),

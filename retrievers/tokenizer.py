@@ -26,6 +26,9 @@ NOUN_TAGS = ("NNG", "NNP")
 UNKNOWN_NOUN_IDS = frozenset({2, 3})  # Kiwi's placeholder morphemes for a common / proper noun it does not know
 KEPT_ADVERBS = frozenset({"안", "못", "잘", "덜", "더", "같이", "함께", "따로", "바로", "먼저", "미리", "다시", "또"})
 PREDICATE_TAGS = ("VV", "VA")  # verb and adjective stems, regular or not (VV-I, VA-R)
+# how a medicine is taken or applied, and the dosage forms, after a name (리리카 먹고, 리리카 캡슐)
+TAKING_VERBS = ("먹", "복용", "바르", "붙이", "넣", "뿌리", "투여")
+DOSAGE_NOUNS = frozenset({"캡슐", "시럽", "연고", "크림", "정", "알", "패치", "겔", "스프레이", "주사"})
 STOP_FORMS = frozenset({"것", "수", "등", "때", "이", "하", "있", "되", "않", "없", "약", "경우", "및"})
 
 
@@ -90,6 +93,27 @@ class KiwiTokenizer:
         """
         tokens = self._analysed(word)
         return len(tokens) >= 2 and tokens[0].tag.startswith(PREDICATE_TAGS) and tokens[-1].tag.startswith("E")
+
+    def taken_proper_nouns(self, text: str) -> list[str]:
+        """Proper nouns Kiwi knows (a name, not in the user dictionary of the corpus's names) written as what is
+        taken or applied: right before a verb of taking (먹다, 복용하다, 바르다 …) or a dosage form (캡슐, 시럽 …),
+        particles apart. A prescription brand Kiwi has in its dictionary (리리카) is no unknown word, yet is the
+        medicine asked about; a place or a person (서울 가는데) is not written so.
+
+        >>> tok = KiwiTokenizer()
+        >>> tok.taken_proper_nouns("리리카 먹고 운전해도 되나요"), tok.taken_proper_nouns("서울 가요")
+        (['리리카'], [])
+        """
+        # a subject, object or topic particle may come between (리리카를 먹고); 부산에서 먹고 is a place
+        tokens = [t for t in self._analysed(text) if t.tag not in ("JKS", "JKO", "JX")]
+        out = []
+        for t, after in zip(tokens, tokens[1:], strict=False):
+            if t.tag != "NNP" or t.form in self._taught:
+                continue
+            verb = after.tag.startswith("VV") and after.form.startswith(TAKING_VERBS)
+            if verb or (after.tag in NOUN_TAGS and after.form in DOSAGE_NOUNS):
+                out.append(t.form.lower())
+        return out
 
     def proper_compounds(self, text: str) -> list[tuple[str, list[str]]]:
         """Words Kiwi splits into two or more nouns written together, one of them a proper noun not in the user

@@ -32,6 +32,7 @@ def test_a_question_about_supplements_alone_is_told_they_are_not_covered_without
     [
         ("게보린 먹는데 오메가3 같이 먹어도 돼요?", "오메가3"),  # a supplement
         ("리피토 먹는데 게보린 같이 먹어도 돼요?", "리피토"),  # a name nobody knows
+        ("리리카 먹는데 게보린 같이 먹어도 돼요?", "리리카"),  # a name Kiwi knows, written as what is taken
     ],
 )
 def test_what_the_corpus_lacks_beside_a_medicine_it_has_opens_the_answer_about_that_medicine(
@@ -44,6 +45,17 @@ def test_what_the_corpus_lacks_beside_a_medicine_it_has_opens_the_answer_about_t
     assert pred.trace["outcome"] == NOT_IN_CORPUS
     assert steps(pred, "unknown_names")[0] == {"step": "unknown_names", "words": [missing], "not_in_corpus": True}
     assert any(c["cited"] and "게보린" in c["product"] for c in pred.citations)
+
+
+def test_a_brand_kiwi_knows_asked_alone_is_a_medicine_the_corpus_lacks(searcher):
+    """리리카 is in Kiwi's dictionary (no unknown word), yet written as what is taken it names the medicine asked
+    about: no leaflet that mentions driving answers for it."""
+    pred = CRAG(backend=searcher)(question="리리카 먹고 운전해도 되나요")
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    assert pred.answer.startswith("질문의 '리리카'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다")
+    assert not [c for c in pred.citations if c["cited"]]
+    for question in ("부산에서 게보린 먹고 운전해도 되나요", "서울 가는데 멀미약 뭐 먹어요"):  # places, not taken
+        assert CRAG(backend=searcher)(question=question).trace["outcome"] != NOT_IN_CORPUS, question
 
 
 def test_a_short_unknown_word_beside_a_known_name_is_no_medicine_name(searcher):

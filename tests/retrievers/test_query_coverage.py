@@ -41,3 +41,12 @@ def test_ordinary_compounds_of_known_nouns_are_not_unknown(searcher):
     for question in questions:
         r = searcher.retrieve(question, k=5)
         assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [], question
+
+
+def test_a_proper_noun_written_as_what_is_taken_is_reported_unless_it_is_a_name(searcher):
+    assert searcher.tokenizer.unknown_words("리리카 먹고 운전해도 되나요") == []  # Kiwi knows it
+    r = searcher.retrieve("리리카 먹고 운전해도 되나요", k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["리리카"]
+    assert searcher.tokenizer.taken_proper_nouns("부산에서 먹고 왔어요") == []
+    r = searcher.retrieve("게보린 먹고 운전해도 되나요", k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
