@@ -29,11 +29,14 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     # a rule that binds none of the products holding its ingredient (the 서방정 rule beside a syrup, a combination's
     # limit beside a single-ingredient tablet) is not about what the answer is about, whoever asks
     stray |= user_rules.unbound_rules(docs, same_ingredient(backend))
+    who = asker(settings, st, backend)
+    # an asker who is someone (임신 7개월인데 케토톱): a rule retrieval found for another group (the 15세미만 rule) is
+    # not theirs, and quoted first it would read as theirs
+    stray |= user_rules.others_rules(docs, who)
     out = [d for d in docs if d.id not in stray]
     if stray:  # 16개월 → the 16세미만 rules of other drugs: not the user's rules
         st.trace.step("stray_rules", dropped=sorted(stray))
     rules: list[Document] = []
-    who = asker(settings, st, backend)
     types = who.dur_types()
     if (types or who.groups or who.kinds) and out:
         try:

@@ -26,12 +26,13 @@ SLOTS = {
     "임신": (("임신", "임산부", "임부", "배속", "태아"), ("임부", "임신", "임산부", "태아")),
     "수유": (("수유", "모유", "젖먹"), ("수유", "모유")),
     "소아": (
-        ("아이", "애기", "아기", "어린이", "소아", "유아", "영아", "애한테", "살짜리", "개월", "초등"),
+        ("아이", "애기", "아기", "어린이", "소아", "유아", "영아", "애한테", "살짜리", "초등"),  # and a child's age
         ("소아", "어린이", "유아", "영아", "세 미만", "세미만", "개월", "어린이"),
     ),
     "고령": (("노인", "어르신", "고령", "할머니", "할아버지", "부모님"), ("고령", "노인", "65세")),
     "운전": (("운전", "기계조작", "기계 조작"), ("운전", "기계")),
 }
+CHILD_UNDER = 12  # a stated age under this raises the 소아 slot, as a profile's age does (`requirements`)
 # the DUR rule type a slot raised by the question's own words calls for (programs/profile.py uses the same names)
 SLOT_DUR_TYPES = {"소아": "특정연령대금기", "임신": "임부금기", "고령": "노인주의"}
 SECTION_WORDS = {
@@ -74,9 +75,17 @@ class Requirement:
 
 
 def raised_slots(question: str) -> list[str]:
-    """The slots the question's own words raise (술, 임신, 아이 …), in `SLOTS` order."""
+    """The slots the question's own words raise (술, 임신, 아이 …, a child's age), in `SLOTS` order.
+
+    >>> raised_slots("임신 7개월인데 파스 붙여도 되나요"), raised_slots("18개월 해열제"), raised_slots("7살 감기약")
+    (['임신'], ['소아'], ['소아'])
+    """
+    from retrievers.population import stated_ages
+
     compact = "".join(question.split())
-    return [slot for slot, (asks, _) in SLOTS.items() if any(w in compact for w in asks)]
+    ages = stated_ages(question)  # 18개월 아기, 7살: a child's age; 임신 7개월 is none
+    child = ages is not None and ages[0] < CHILD_UNDER
+    return [slot for slot, (asks, _) in SLOTS.items() if any(w in compact for w in asks) or (slot == "소아" and child)]
 
 
 def question_dur_types(question: str) -> list[str]:
@@ -95,7 +104,7 @@ def requirements(question: str, sections=(), profile=None) -> list[Requirement]:
     raised = raised_slots(question)
     if profile is not None:
         raised += [s for s, on in (("임신", profile.pregnant), ("고령", profile.elderly)) if on]
-        if profile.age is not None and profile.age < 12:
+        if profile.age is not None and profile.age < CHILD_UNDER:
             raised.append("소아")
     out += [Requirement(slot, "safety", slot, SLOTS[slot][1]) for slot in dict.fromkeys(raised)]
     if profile is not None:

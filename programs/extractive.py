@@ -571,8 +571,7 @@ def extractive_answer(
         opening = _opening(lead_doc, sections, heading) if lead_doc else ""
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc) and is_named(lead_doc):  # one named
             withheld = offer_guard.marking(docs, {short_product(lead_doc)})
-            opening = _opening(lead_doc, sections, heading, target="그 약")
-        elif lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a withheld product's own limit leads
+        if lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a withheld product's own limit leads
             target = f"{short_product(lead_doc)}({offer_guard.MARK})"
             opening = _opening(lead_doc, sections, heading, target=target)
         elif quoted := {short_product(d) for q in quotes for d in _sources(q, docs) if offer_guard.is_forbidden(d)}:
@@ -723,8 +722,8 @@ def _sources(quote: Quote, docs: list[Document]) -> list[Document]:
 
 
 def _opening(doc: Document, sections, heading: str, target: str = "") -> str:
-    """The target chosen and why: the leading sentence's product (or `target`: "그 약" for one the marking line
-    names) and section, and the section asked (if any)."""
+    """The target chosen and why: the leading sentence's product (or `target`: the product marked as not for the
+    user) and section, and the section asked (if any)."""
     label = doc.metadata.get("section_label") or doc.metadata.get("dur_type", "")
     target = " · ".join(p for p in (target or short_product(doc), label) if p)
     asked = [SECTION_WORDS[s] for s in sections if s in SECTION_WORDS][:2]

@@ -139,6 +139,31 @@ def stray_rules(docs: list, ingredients: list[str], question: str, same=same_nam
     }
 
 
+GROUP_TYPES = ("임부금기", "특정연령대금기", "노인주의")  # the rule types that speak of who takes a medicine
+
+
+def others_rules(docs: list, who) -> set[str]:
+    """Ids of the DUR rows among `docs` for a group the asker is not in (a 15세미만 rule for a pregnant asker, an
+    임부금기 rule for a child), when the asker is someone (the profile or the question says who): not theirs. An
+    asker nobody in particular keeps them (what a product's rules are, for anyone).
+
+    >>> from programs.forbidden import Asker
+    >>> from retrievers.documents import Document
+    >>> child = Document("dur:bc:1", "[특정연령대금기] 15세미만 환자에게", {"dur_type": "특정연령대금기"})
+    >>> others_rules([child], Asker(pregnant=True)), others_rules([child], Asker())
+    ({'dur:bc:1'}, set())
+    >>> others_rules([child], Asker(ages=((7, 8),)))
+    set()
+    """
+    if not (who.pregnant or who.ages or who.nursing):
+        return set()
+    return {
+        d.id
+        for d in docs
+        if d.id.startswith("dur:") and d.metadata.get("dur_type") in GROUP_TYPES and not applies(d, who)
+    }
+
+
 def _one_per_label(rules: list, quoted: list) -> list:
     """One rule per (type, ingredient, partner), in order: the quoted one when there is one, else the first (the
     rule is quoted and cited once, not each of its forms' rows)."""

@@ -34,7 +34,11 @@ GROUP_ASPECT = {
     "elderly": "elderly",
 }
 
-_MONTHS = re.compile(r"(\d{1,2})\s*개월")
+# months of age (18개월 아기), not of a pregnancy (임신 7개월, 7개월 임산부) nor a time spent (3개월째, 2개월 동안)
+_MONTHS = re.compile(
+    r"(?<!임신)(?<!임신\s)(?<!임신한지\s)(?<!임신한\s지\s)(?<![\d.])(\d{1,2})\s*개월"
+    r"(?!\s*(?:째|동안|간|전|차|정도\s*(?:먹|복용|썼|발랐)|임산부|임부|임신))"
+)
 _YEARS = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:살|세)(?!\s*(?:이상|미만|이하|초과))")
 _DECADE = re.compile(r"(?<!\d)([1-9])0\s*대")
 _NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
@@ -159,6 +163,8 @@ def stated_ages(question: str) -> tuple[float, float] | None:
     ((1.0, 2.0), (0.0, 1.0), None)
     >>> stated_ages("세 돌 아기"), stated_ages("중학교 2학년 딸"), stated_ages("고1 아들"), stated_ages("먹고 2시간")
     ((3, 4), (13, 15), (15, 17), None)
+    >>> stated_ages("임신 7개월인데 파스"), stated_ages("3개월째 먹는 중"), stated_ages("18개월 아기")
+    (None, None, (1.5, 1.5833333333333333))
     """
     age = _age(question)
     return None if age is None else (age[0], age[1])

@@ -322,3 +322,25 @@ def test_an_answer_the_budget_cut_short_loses_a_line_of_forms_alone():
     st = SimpleNamespace(answer="", verification="off", last_passed=passed, best=None, context_docs=[])
     out_of_budget(None, st, {"passed": "※ 시간을 모두 썼습니다."})
     assert "대상 제형" not in st.best["answer"] and st.best["answer"].endswith("※ 시간을 모두 썼습니다.")
+
+
+def test_months_of_a_pregnancy_are_no_childs_age_and_others_rules_are_not_the_users(searcher):
+    """임신 7개월인데 부루펜: 7개월 is the pregnancy's stage, not the asker's age (it had forbidden products by their
+    age rules); the answer opens with the named product marked as not for the user, and no age rule is quoted as
+    the user's."""
+    from programs.crag import CRAG
+
+    assert asker(None, "임신 7개월인데 부루펜 먹어도 되나요") == Asker(pregnant=True)
+    assert asker(None, "7개월 아기 열나요").ages == ((7 / 12, 8 / 12),)
+    answer = CRAG(backend=searcher)(question="임신 7개월인데 부루펜 먹어도 되나요").answer
+    assert "[특정연령대금기]" not in answer and "연령금기" not in answer
+    heading, opening = answer.splitlines()[1].split(". ", 1)
+    assert heading == "사용자에게 해당하는 DUR 규칙을 먼저 적었습니다"
+    assert opening.startswith(f"부루펜정200밀리그램({offer_guard.MARK}) · ")
+
+
+def test_a_rule_retrieval_found_for_another_group_is_not_the_users():
+    child = rule("bc", "특정연령대금기", "케토프로펜", "15세미만 환자에게 사용하면 안 됩니다.")
+    assert user_rules.others_rules([child, EPHEDRINE], Asker(pregnant=True)) == {child.id}
+    assert user_rules.others_rules([child, EPHEDRINE], Asker()) == set()  # nobody in particular: a product's rules
+    assert user_rules.others_rules([child], Asker(ages=((7.0, 8.0),))) == set()
