@@ -37,6 +37,9 @@ MAX_ITEM_CHARS = 200  # each condition or medicine
 MAX_SEX_CHARS = 10
 
 
+FIELDS = ("age", "sex", "conditions", "medicines", "pregnant", "breastfeeding")
+
+
 class ProfileError(ValueError):
     """The profile JSON has the wrong shape or is over a limit."""
 
@@ -95,9 +98,12 @@ class UserProfile:
             return cls()
         if not isinstance(data, dict):
             raise ProfileError("the user profile must be a JSON object")
-        unknown = set(data) - {"age", "sex", "conditions", "medicines", "pregnant", "breastfeeding"}
+        unknown = set(data) - set(FIELDS)
         if unknown:
-            raise ProfileError(f"unknown profile fields: {', '.join(sorted(unknown))}")
+            hint = " (an older user: give the age, 65 or more)" if "elderly" in unknown else ""
+            raise ProfileError(
+                f"unknown profile fields: {', '.join(sorted(unknown))}; the fields are {', '.join(FIELDS)}{hint}"
+            )
         age = data.get("age")
         if age is not None:
             if isinstance(age, bool) or not isinstance(age, int | float | str) or not str(age).strip().isdigit():

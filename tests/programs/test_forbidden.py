@@ -194,6 +194,14 @@ def test_pregnant_refuses_what_is_not_yes_or_no(value):
         UserProfile.from_dict({"pregnant": value})
 
 
+def test_an_unknown_profile_field_is_refused_naming_the_fields():
+    """{"elderly": true} is no field: the error names the fields and says an older user gives the age."""
+    with pytest.raises(ProfileError, match=r"unknown profile fields: elderly; the fields are age, .*") as e:
+        UserProfile.from_dict({"elderly": True})
+    assert "65" in str(e.value)
+    assert UserProfile.from_dict({"age": 78}).elderly
+
+
 HEADACHE = {"core_terms": ["두통"], "recall_terms": [], "avoid_terms": [], "rerank_query": "두통 약"}
 
 
