@@ -85,13 +85,17 @@ class KiwiTokenizer:
         ]
 
     def _predicate(self, word: str) -> bool:
-        """Whether `word`, read alone, is a verb or adjective with its ending: Kiwi reads 가스 차요 as two proper
-        nouns, but 차요 alone is 차 + 어요 (full), no medicine's name; 부루팬 and 리피토 stay nouns.
+        """Whether `word`, read alone, is a verb or adjective with its ending (after an adverb): Kiwi reads 가스 차요
+        as two proper nouns, but 차요 alone is 차 + 어요 (full), no medicine's name; 부루팬 and 리피토 stay nouns.
 
         >>> KiwiTokenizer()._predicate("차요"), KiwiTokenizer()._predicate("리피토")
         (True, False)
+        >>> KiwiTokenizer()._predicate("안졸린")  # an adverb first (안, 덜): 안 졸린 비염약
+        True
         """
         tokens = self._analysed(word)
+        if len(tokens) >= 3 and tokens[0].tag == "MAG":
+            tokens = tokens[1:]
         return len(tokens) >= 2 and tokens[0].tag.startswith(PREDICATE_TAGS) and tokens[-1].tag.startswith("E")
 
     def taken_proper_nouns(self, text: str) -> list[str]:

@@ -50,3 +50,11 @@ def test_a_proper_noun_written_as_what_is_taken_is_reported_unless_it_is_a_name(
     assert searcher.tokenizer.taken_proper_nouns("부산에서 먹고 왔어요") == []
     r = searcher.retrieve("게보린 먹고 운전해도 되나요", k=5)
     assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
+
+
+def test_an_adverb_written_onto_its_verb_is_no_unknown_name(searcher):
+    """시험기간이라 안졸린 비염약: Kiwi reads 안졸린 (안 + 졸린, written together) as an unknown proper noun in this
+    sentence; read alone it is an adverb and a verb, no medicine's name."""
+    question = "시험기간이라 안졸린 비염약 찾는데 클라리틴이랑 지르텍 중에 뭐가 덜 졸려요?"
+    words = searcher.tokenizer.unknown_words(question)
+    assert "안졸린" not in words and "클라리틴" in words
