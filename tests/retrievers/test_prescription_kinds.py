@@ -92,3 +92,12 @@ def test_a_kind_prescribed_only_as_a_pill_counts_when_the_question_swallows_it()
     assert list(prescription_kinds("남편 탈모약 쪼개진 거 맨손으로 만졌어요", names)) == ["탈모약"]
     assert prescription_kinds("탈모약 바르고 머리 감아도 돼요", names) == {}
     assert prescription_kinds("탈모약 하루에 몇 번 발라요", names) == {}
+
+
+def test_vaccines_and_emergency_contraception_are_kinds_the_leaflets_lack():
+    """Given at a clinic or prescribed, neither has a leaflet; a regular pill's levonorgestrel leaflet is no
+    emergency contraceptive, so the kind lists only ulipristal."""
+    names = names_of(("가상피임정", "레보노르게스트렐"))
+    assert prescription_kinds("사후피임약 먹고 나서 생리는 언제 해요", names) == {"사후피임약": ()}
+    assert prescription_kinds("독감 예방접종 맞은 날 술 마셔도 되나요", names) == {"예방접종": ()}
+    assert prescription_kinds("피임약 먹는 중인데 생리가 늦어요", names) == {}
