@@ -227,6 +227,8 @@ def read_targets(question: str, names: NameIndex, lexicon: Lexicon, found: NameM
     products = [names.display.get(k, k) for k in found.keys if k in names.products or k not in names.ingredients]
     ingredients = [k for k in found.keys if k in names.ingredients and k not in names.products]
     classes, symptoms = classes_and_symptoms(question, lexicon)
+    # a rule word that is a name read (타이레놀: its rule gives the ingredient) is a product, no symptom
+    symptoms = [w for w in symptoms if not any(squash(w) in k or k in squash(w) for k in found.keys)]
     return Targets(*(tuple(dict.fromkeys(x)) for x in (products, ingredients, classes, symptoms)))
 
 

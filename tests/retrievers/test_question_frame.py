@@ -41,6 +41,14 @@ def test_a_named_product_is_a_target_and_who_it_is_for_is_read(read):
     assert frame.aspects[0] == "pregnancy"  # "may I" with a group: the group is what is asked
 
 
+def test_a_name_a_rule_reads_is_a_product_not_a_symptom(read):
+    """게보린 is a rule word (its rule gives its ingredients) and a name: the frame's targets hold it once, as a
+    product; 치통 stays a symptom."""
+    targets = read("치통때문에 게보린 5일째 먹는중인데 며칠까지 먹어도 되나요?").targets
+    assert "게보린" not in targets.symptoms and "치통" in targets.symptoms
+    assert any(p.startswith("게보린") for p in targets.products)
+
+
 def test_a_condition_asks_whether_it_forbids_the_medicine(read):
     aspects = read("위궤양 있는 사람도 게보린 먹어도 되나요").aspects
     assert aspects[0] == "contraindication" and "cautions" in aspects  # a condition is one of the cautions
