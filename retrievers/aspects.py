@@ -55,6 +55,8 @@ class AspectVocabulary:
     idf: dict[str, float]
     idf_unseen: float
     not_inside: dict[str, tuple[str, ...]] = field(default_factory=dict)  # an ask, the longer words it is none in
+    # a seed, the longer words it is none inside (장기 in 심장기능 is no long period)
+    seed_not_inside: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _asked_memo: dict = field(default_factory=dict, compare=False, repr=False)  # see asked
 
     def asked(self, question: str, morphemes=(), spaced: str | None = None) -> list[str]:
@@ -107,10 +109,24 @@ class AspectVocabulary:
         우유 한 잔) is what was drunk, not a dose."""
         return tuple(w for a in DRINK_ASPECTS if a in self.asks for w in self.asks[a] if not w.startswith(WORD_START))
 
+    def _seed_in(self, seed: str, text: str) -> bool:
+        """`seed` occurs in `text` other than inside one of the longer words `seed_not_inside` lists for it."""
+        at = text.find(seed)
+        while at >= 0:
+            if not any(
+                text.startswith(longer, at - longer.find(seed)) and at - longer.find(seed) >= 0
+                for longer in self.seed_not_inside.get(seed, ())
+            ):
+                return True
+            at = text.find(seed, at + 1)
+        return False
+
     def match(self, aspect: str, sentence: str) -> float:
         """1.0 when the sentence carries a seed of the aspect, `MINED_SHARE` when only a mined word, else 0.0."""
         spaced = " " + sentence  # a seed written with a leading space (" 물과 함께") also starts a sentence
-        if any(w in spaced for w in self.seeds[aspect]) or (aspect == "duration" and PERIOD.search(sentence)):
+        if any(self._seed_in(w, spaced) for w in self.seeds[aspect]):
+            return 1.0
+        if aspect == "duration" and PERIOD.search(sentence):
             return 1.0
         if aspect == "expiry" and OPENED_FOR.search(sentence):  # 개봉 후 4주가 지나면 사용하지 마십시오
             return 1.0
@@ -160,4 +176,5 @@ def load_vocabulary() -> AspectVocabulary:
         idf=words["idf"],
         idf_unseen=words["idf_unseen"],
         not_inside={w: tuple(v) for w, v in data.get("not_inside", {}).items()},
+        seed_not_inside={w: tuple(v) for w, v in data.get("seed_not_inside", {}).items()},
     )

@@ -294,3 +294,15 @@ def test_swimming_asked_is_washing_but_a_swim_told_is_not(tok):
     told = "수영장 다녀와서 눈이 따가운데 하루에 몇번까지 넣어요?"
     assert "washing" not in vocab.asked(told, tok(told))
     assert vocab.match("washing", "이 약을 붙인 채로 물 속에 들어가는 경우에는 약고가 녹을 수 있습니다.") == 1.0
+
+
+def test_a_duration_seed_is_none_inside_a_longer_word():
+    """장기 (a long period) is in 심장기능 and 장기이식 (an organ): those sentences speak of no duration, the
+    shortest period (최단기간) does."""
+    from retrievers.aspects import load_vocabulary
+
+    vocab = load_vocabulary()
+    assert vocab.match("duration", "심장기능저하 환자는 이 약을 복용하지 마십시오.") == 0.0
+    assert vocab.match("duration", "장기이식 환자는 의사와 상의하십시오.") == 0.0
+    assert vocab.match("duration", "장기간 복용하지 마십시오.") == 1.0
+    assert vocab.match("duration", "이 약은 가능한 최단기간동안 최소 유효용량으로 복용하며") == 1.0
