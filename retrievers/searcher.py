@@ -372,8 +372,13 @@ class Searcher:
             w for w, nouns in self.tokenizer.proper_compounds(query) if not any(n in vocabulary for n in nouns)
         ]
         branded = self.names.brands_before_extensions(query, self._noun)  # 인사돌 플러스: a brand the corpus lacks
-        # a proper noun Kiwi knows, written as what is taken (리리카 먹고), that names no product or ingredient
-        taken = [w for w in self.tokenizer.taken_proper_nouns(query) if not self.names.match(w).keys]
+        # a proper noun Kiwi knows, written as what is taken (리리카 먹고), that names no product or ingredient and
+        # is no brand the rules read as its ingredient (타이레놀: an index without its leaflets answers for that)
+        taken = [
+            w
+            for w in self.tokenizer.taken_proper_nouns(query)
+            if not self.names.match(w).keys and not self.lexicon.target_words(w)
+        ]
         words = [*self.tokenizer.unknown_words(query), *compounds, *branded, *taken]
         return {
             "names_uncovered": uncovered_names(names, hits),

@@ -50,6 +50,9 @@ def test_a_proper_noun_written_as_what_is_taken_is_reported_unless_it_is_a_name(
     assert searcher.tokenizer.taken_proper_nouns("부산에서 먹고 왔어요") == []
     r = searcher.retrieve("게보린 먹고 운전해도 되나요", k=5)
     assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
+    # a brand the rules read as its ingredient (타이레놀 → 아세트아미노펜) is answered for by that ingredient
+    r = searcher.retrieve("타이레놀 먹는 법", k=5)
+    assert "타이레놀" not in searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"]
 
 
 def test_an_adverb_written_onto_its_verb_is_no_unknown_name(searcher):
