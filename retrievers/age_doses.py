@@ -36,7 +36,8 @@ _NOT_FOR = re.compile(r"투여하지|복용하지|사용하지|먹이지")  # "2
 _ADULT = "성인"
 # a daily maximum as an amount of the ingredient (일일 최대 용량(4,000 mg), 1일 최대 투여량은 1, 500밀리그램)
 _MAX_AMOUNT = re.compile(r"최대[^.]{0,40}?\d[\d,. ]*\s*(?:mg|밀리그램|밀리그람|g|그램)")
-_DOSE = re.compile(r"\d[\d,.~]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울)")
+# an amount: tablets, capsules, sachets, volumes, weights, drops, and suppositories or patches counted (1회 1개, 1매)
+_DOSE = re.compile(r"\d[\d,.~]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울|개(?!월)|매(?!일))")
 
 
 def child_ages(question: str, names=()) -> tuple[float, float] | None:
@@ -66,6 +67,8 @@ def states_dose(sentence: str) -> bool:
     """The sentence gives an amount (1회 1정, 5 mL, 1,200 mg).
 
     >>> states_dose("1회 6.5 mL 복용합니다."), states_dose("복용간격은 4시간 이상으로 합니다.")
+    (True, False)
+    >>> states_dose("1~2세는 1회 1~2개, 1일 2~3회 직장내 삽입합니다."), states_dose("3~12개월 영아")
     (True, False)
     """
     return bool(_DOSE.search(sentence))
