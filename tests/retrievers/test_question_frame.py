@@ -49,6 +49,12 @@ def test_a_name_a_rule_reads_is_a_product_not_a_symptom(read):
     assert any(p.startswith("게보린") for p in targets.products)
 
 
+def test_a_claim_heard_about_taking_it_together_asks_no_side_effect(read):
+    """…먹으면 안된다던데: the hearsay ending is no word of the 이상반응 section (된다던데 had been one)."""
+    aspects = read("겔포스엠 다른약이랑 같이 먹으면 안된다던데 시간 띄워야돼요?").aspects
+    assert "interactions" in aspects and "side_effects" not in aspects
+
+
 def test_a_condition_asks_whether_it_forbids_the_medicine(read):
     aspects = read("위궤양 있는 사람도 게보린 먹어도 되나요").aspects
     assert aspects[0] == "contraindication" and "cautions" in aspects  # a condition is one of the cautions
