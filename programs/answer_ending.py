@@ -102,7 +102,7 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     else:  # 자주 먹으면 내성 생겨요?: an effect asked about, checked like a claim heard
         claim = effect_notice(quotes, word)
         st.trace.step("effect_check", effect=effect, word=word, flagged=bool(claim))
-    return "\n".join(n for n in (notice, claim) if n)
+    return "\n".join(n for n in (claim, notice) if n)  # the claim is what was asked: it leads
 
 
 def answer_target(p: Parts, st: QuestionState, frame):
