@@ -464,7 +464,7 @@ def test_both_aspects_weigh_the_same_when_one_sentence_asks_them():
 
 
 def test_an_everyday_word_finds_the_leaflets_word_for_it():
-    """노란색으로 → 황색, 냉장고 → 냉장, 이 뽑아요 → 발치 (retrievers/data/lay_words.json)."""
+    """노란색으로 → 황색, 냉장고 → 냉장 and 실온, 이 뽑아요 → 발치 (retrievers/data/lay_words.json)."""
     urine = SentenceRanker("비타민 먹고나서 소변이 형광 노란색으로 나와요 괜찮나요?")
     colour = "요를 황색으로 변하게 하여 임상검사치에 영향을 줄 수 있습니다."
     assert urine.score(colour) > urine.score("위부불쾌감, 설사, 변비가 나타날 수 있습니다.")
@@ -472,6 +472,8 @@ def test_an_everyday_word_finds_the_leaflets_word_for_it():
     cold = "냉장 보관하지 마십시오."
     assert fridge.score(cold) > fridge.score("어린이의 손이 닿지 않는 곳에 보관하십시오.")
     assert fridge.parts(cold)["overlap"] > 0
+    # a fridge question is answered by the temperature the leaflet keeps it at, 실온 as much as 냉장
+    assert fridge.score("실온에서 보관하십시오.") > fridge.score("어린이의 손이 닿지 않는 곳에 보관하십시오.")
     tooth = SentenceRanker("아스피린 매일 먹는데 다음주에 이 뽑아요 그냥 먹어도 되나요?")
     surgery = "출혈의 위험이 있으므로 수술(치과수술 포함)을 하는 경우에는 의사에게 이 약을 복용하고 있음을 알리십시오."
     assert tooth.score(surgery) > tooth.score("알칼리제제와 함께 섞지 마십시오.")
