@@ -11,7 +11,9 @@ from __future__ import annotations
 from retrievers.age_doses import adult_maximum, dose_ages, for_older_only, oldest_age, states_dose
 
 __all__ = [
+    "ADULT_DOSE_ONLY_NOTICE",
     "OLDER_DOSE_NOTICE",
+    "doses_older_only",
     "adult_maximum",
     "dose_ages",
     "for_older_only",
@@ -23,6 +25,25 @@ __all__ = [
 OLDER_DOSE_NOTICE = (
     "※ 찾은 용법·용량 문장은 더 큰 나이(성인 등)의 용량이라 옮기지 않았습니다: 나이에 맞는 용량은 약사에게 확인하세요."
 )
+
+
+ADULT_DOSE_ONLY_NOTICE = (
+    "※ {product}의 설명서 용법·용량에는 더 큰 나이(성인 등)의 용량만 있습니다: 아이에게 써도 되는지와 양은 약사에게 "
+    "확인하세요."
+)
+
+
+def doses_older_only(sentences: list[str], oldest: float | None) -> bool:
+    """A 용법·용량 section gives a dose, and every sentence of it that does is for people older than `oldest`
+    (판피린큐액: "성인 1회 1병", for a 10-year-old).
+
+    >>> doses_older_only(["성인 1회 1병(20 mL)을 1일 3회 복용합니다."], 11.0)
+    True
+    >>> doses_older_only(["만 8세 이상~만 15세 미만은 1회 1정", "성인은 1회 2정"], 11.0), doses_older_only([], 11.0)
+    (False, False)
+    """
+    doses = [i for i, s in enumerate(sentences) if states_dose(s)]
+    return bool(doses) and set(doses) <= older_dose_sentences(sentences, oldest)
 
 
 def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]:

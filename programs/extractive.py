@@ -29,7 +29,15 @@ from dataclasses import dataclass, field
 from programs import asker_condition, citations, comparison, group_lines, offer_guard, taken_medicines
 from programs.answer_requirements import SECTION_WORDS
 from programs.aspect_check import TOGETHER_TEXT
-from programs.child_dose import OLDER_DOSE_NOTICE, adult_maximum, older_dose_sentences, oldest_age, states_dose
+from programs.child_dose import (
+    ADULT_DOSE_ONLY_NOTICE,
+    OLDER_DOSE_NOTICE,
+    adult_maximum,
+    doses_older_only,
+    older_dose_sentences,
+    oldest_age,
+    states_dose,
+)
 from programs.citations import short_product
 from programs.dur_rule import is_user_rule
 from programs.forbidden import Product
@@ -581,6 +589,8 @@ def extractive_answer(
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
         if older_dose_left_out(question, docs, quotes, names, frame):
             opening = f"{OLDER_DOSE_NOTICE}\n{opening}".strip()
+        elif adult := adult_dose_only(question, docs, quotes, is_named, names):
+            opening = f"{ADULT_DOSE_ONLY_NOTICE.format(product=adult)}\n{opening}".strip()
         body = [q.line() for q in quotes]
         if not any(is_named(d) for d in found):  # a class or symptom question: the answered products' line on the asker
             answered = [str(d.metadata.get("item_seq", "")) for q in quotes for d in _sources(q, docs)]
@@ -644,6 +654,25 @@ def beside_comparison(question: str, docs: list[Document], terms, sections, name
     for q in quotes:
         q.product = short_product(_source(q, docs))
     return quotes
+
+
+def adult_dose_only(question: str, docs: list[Document], quotes: list[Quote], is_named, names=()) -> str:
+    """The named product, for a question about a child (10살 아들 … 판피린큐 먹여도 되나요), whose 용법·용량 among
+    `docs` doses only people older than the child, when the answer quotes no dose: its short name, for a notice
+    saying the leaflet gives no dose for the child ("" for none; a withheld product has its own mark)."""
+    oldest = oldest_age(question, names)
+    if oldest is None or any(_is_dose_quote(q, docs) for q in quotes):
+        return ""
+    for doc in docs:
+        if doc.source == "easydrug" and doc.metadata.get("section") == "useMethod" and is_named(doc):
+            sentences = split_sentences(doc.text.partition("\n")[2])
+            if not offer_guard.is_forbidden(doc) and doses_older_only(sentences, oldest):
+                return short_product(doc)
+    return ""
+
+
+def _is_dose_quote(quote: Quote, docs: list[Document]) -> bool:
+    return docs[quote.sources[0] - 1].metadata.get("section") == "useMethod" and states_dose(quote.text)
 
 
 def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=(), frame=None) -> bool:

@@ -81,10 +81,13 @@ def for_older_only(sentence: str, oldest: float | None) -> bool:
 
     >>> for_older_only("성인 및 소아는 15 mL(500 mg)을 1회 복용합니다.", 3.5), for_older_only("성인은 1회 1정", 3.5)
     (False, True)
+    >>> for_older_only("성인은 1회 15 g, 6~11세는 1회 10 g, 1~5세는 1회 5 g을 주입합니다.", 6.0)
+    False
     """
     if oldest is None or _ADULT not in sentence:
         return False
-    ages = dose_ages(sentence)
+    # the ages it doses from: 만 12세 이상, and a table's bands (성인은 15 g, 6~11세는 10 g, 1~5세는 5 g)
+    ages = dose_ages(sentence) + [low for low, _ in dose_bands(sentence, children=False)]
     if not ages and any(w in sentence for w in _CHILD_WORDS):
         return False
     return all(age >= oldest for age in ages)

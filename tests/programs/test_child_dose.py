@@ -97,3 +97,30 @@ def test_a_dose_for_adults_and_children_alike_is_quoted_for_a_child():
     answer = extractive.extractive_answer("42개월 딸 젤콤 현탁액 얼마나 먹여요", docs, sections=["useMethod"])
     assert "15 mL(500 mg)을 1회 복용합니다" in answer and OLDER_DOSE_NOTICE not in answer
     assert for_older_only("성인은 1회 15 mL 복용합니다.", oldest_age("42개월 딸"))
+
+
+def test_a_dose_table_of_age_bands_doses_the_child_in_it():
+    """성인은 15 g, 6~11세는 10 g, 1~5세는 5 g: a 5-year-old is in the table (the bands had been read as no age,
+    the sentence as an adult's dose, and left out of the child's answer)."""
+    table = "성인은 1회 15 g(30 mL), 6~11세는 1회 10 g(20 mL), 1~5세는 1회 5 g(10 mL)을 항문내 주입합니다."
+    assert not for_older_only(table, oldest_age("5살 아들 관장약"))
+    assert for_older_only("성인은 1회 1캡슐, 1일 3회 식후에 복용합니다.", oldest_age("5살 아들 관장약"))
+
+
+def test_a_childs_may_i_question_about_a_product_dosed_for_adults_only_says_so():
+    """10살 아들 … 판피린큐 먹여도 되나요: its 용법·용량 doses adults only; the answer says the leaflet gives no dose
+    for the child, and not for a product whose leaflet doses the child."""
+    from programs.child_dose import ADULT_DOSE_ONLY_NOTICE
+    from retrievers.documents import Document
+
+    def leaflet(section: str, text: str) -> Document:
+        meta = {"item_seq": "9", "item_name": "판피린큐액", "section": section}
+        return Document(f"easydrug:9:{section}", f"판피린큐액\n{text}", meta)
+
+    caution = leaflet("atpn", "[사용상 주의사항] 만 15세 미만의 어린이는 의사 또는 약사와 상의하십시오.")
+    adults = leaflet("useMethod", "[용법·용량] 성인 1회 1병(20 mL)을 1일 3회 복용합니다.")
+    question = "10살 아들 감기인데 판피린큐 먹여도 되나요?"
+    notice = ADULT_DOSE_ONLY_NOTICE.format(product="판피린큐액")
+    assert notice in extractive.extractive_answer(question, [caution, adults], names=["판피린큐"])
+    both = leaflet("useMethod", "[용법·용량] 성인 1회 1병, 만 8세 이상~만 15세 미만은 1회 1/2병을 복용합니다.")
+    assert "용량만 있습니다" not in extractive.extractive_answer(question, [caution, both], names=["판피린큐"])
