@@ -38,7 +38,7 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
         st.trace.step("stray_rules", dropped=sorted(stray))
     rules: list[Document] = []
     types = who.dur_types()
-    if (types or who.groups or who.kinds) and out:
+    if (types or who.groups or who.kinds or who.conditions) and out:
         try:
             rules, verdicts = user_rules.gather(
                 out, ingredients, who, backend.dur_rules, same_ingredient(backend), MAX_DUR_DOCS, backend.get

@@ -44,6 +44,7 @@ class Asker:
     medicines: tuple[str, ...] = ()
     nursing: bool = False
     kinds: tuple[str, ...] = ()  # the kinds of the medicines taken (해열진통제 …; programs/leaflet_pair_limit.py)
+    conditions: tuple[str, ...] = ()  # the profile's conditions (programs/leaflet_condition_limit.py)
 
     @property
     def elderly(self) -> bool:
@@ -102,7 +103,8 @@ def asker(profile, question: str = "", names=()) -> Asker:
             ages.append(span)
     medicines = tuple(profile.medicines) if profile else ()
     nursing = bool(profile and profile.breastfeeding) or bool(population and population.group == "breastfeeding")
-    return Asker(pregnant, tuple(dict.fromkeys(ages)), medicines, nursing)
+    conditions = tuple(profile.conditions) if profile else ()
+    return Asker(pregnant, tuple(dict.fromkeys(ages)), medicines, nursing, conditions=conditions)
 
 
 def _within(ages: tuple[float, float], span: tuple[float, float]) -> bool:

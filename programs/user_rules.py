@@ -20,7 +20,7 @@ Example:
 
 from __future__ import annotations
 
-from programs import dur_rule, leaflet_age_limit, leaflet_group_limit, leaflet_pair_limit
+from programs import dur_rule, leaflet_age_limit, leaflet_condition_limit, leaflet_group_limit, leaflet_pair_limit
 from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
 from programs.name_mentions import mentions
 from retrievers import form_kinds
@@ -30,10 +30,11 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
     """(the user's rules to quote, {item_seq: the rules that forbid that product}); `leaflet` (a document id ->
     the document, or None): where a product's own cautions are read for the age below which they forbid it
     (programs/leaflet_age_limit.py), a rule like a DUR row's for a child the profile or the question names, and for
-    a prohibition to pregnant or nursing women (programs/leaflet_group_limit.py) or with a kind of medicine the user
-    takes (programs/leaflet_pair_limit.py)."""
+    a prohibition to pregnant or nursing women (programs/leaflet_group_limit.py), with a kind of medicine the user
+    takes (programs/leaflet_pair_limit.py) or with a condition the profile lists
+    (programs/leaflet_condition_limit.py)."""
     types = who.dur_types()
-    if not types and not who.groups and not who.kinds:
+    if not types and not who.groups and not who.kinds and not who.conditions:
         return [], {}
     verdicts: dict[str, list] = {}
     products = []
@@ -48,6 +49,7 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
             verdicts[seq] += leaflet_age_limit.product_rule(seq, who.ages, leaflet)
             verdicts[seq] += leaflet_group_limit.product_rule(seq, who.groups, leaflet)
             verdicts[seq] += leaflet_pair_limit.product_rule(seq, who.kinds, leaflet)
+            verdicts[seq] += leaflet_condition_limit.product_rule(seq, who.conditions, leaflet)
     forbidding = {r.id for rules in verdicts.values() for r in rules}
     # a rule that forbids a product binds it, so `binds_held` keeps every forbidding rule
     rules = [

@@ -1,0 +1,88 @@
+"""A product's own prohibition for a condition the user's profile lists, as its leaflet's cautions state it
+("녹내장, 전립선비대 … 환자는 이 약을 복용하지 마십시오"): a rule of the user's like a DUR row, so a sleep aid whose
+leaflet forbids it with 전립선비대 is not offered to a user whose profile says 전립선비대증. DUR has no rule for a
+disease at all.
+
+A condition is found as the user wrote it or without its last 증 or 병 (전립선비대증 → 전립선비대, 당뇨병 → 당뇨),
+spaces aside, named before a forbidding clause with no consulting clause (상의하십시오) between them — as for the
+pregnant and nursing groups (programs/leaflet_group_limit.py), whose verdict form it shares: the leaflet section cut
+to the sentence, labelled ``설명서`` with the condition it forbids.
+
+Example:
+    >>> forbids("녹내장, 전립선 비대 환자는 이 약을 복용하지 마십시오.", ("전립선비대증",))
+    '전립선비대증'
+    >>> forbids("고혈압 환자는 의사 또는 약사와 상의하십시오.", ("고혈압",))
+    ''
+    >>> forbids("고혈압 환자는 이 약을 복용하기 전에 상의하고, 녹내장 환자는 복용하지 마십시오.", ("고혈압",))
+    ''
+"""
+
+from __future__ import annotations
+
+import re
+
+from programs.leaflet_age_limit import CAUTION_SECTIONS
+from programs.leaflet_group_limit import _FORBIDS, CONSULT, LEAFLET_LABEL
+from programs.offer_guard import NOT_FOR_USER
+from programs.text import split_sentences
+from retrievers.documents import Document
+
+SUFFIXES = ("증", "병")  # 전립선비대증 is written 전립선비대 in the leaflets, 당뇨병 often 당뇨
+MIN_CHARS = 2  # a condition shorter than this, once its suffix is off, is too short to find safely
+
+
+def forms(condition: str) -> tuple[str, ...]:
+    """The condition as written and without its last 증 or 병, spaces removed.
+
+    >>> forms("전립선 비대증"), forms("녹내장")
+    (('전립선비대증', '전립선비대'), ('녹내장',))
+    """
+    word = "".join(condition.split())
+    out = [word]
+    if word.endswith(SUFFIXES) and len(word) - 1 >= MIN_CHARS:
+        out.append(word[:-1])
+    return tuple(w for w in out if len(w) >= MIN_CHARS)
+
+
+def _pattern(word: str) -> re.Pattern:
+    return re.compile(r"\s*".join(map(re.escape, word)))
+
+
+def forbids(sentence: str, conditions) -> str:
+    """The first of `conditions` (as the user wrote it) the sentence forbids the product with: one of its `forms`
+    named before a forbidding clause, no consulting clause between; "" for none."""
+    verb = _FORBIDS.search(sentence)
+    if not verb:
+        return ""
+    for condition in conditions:
+        for word in forms(condition):
+            m = _pattern(word).search(sentence, 0, verb.start())
+            if m and not CONSULT.search(sentence, m.end(), verb.start()):
+                return condition
+    return ""
+
+
+def condition_rule(section: Document, conditions) -> Document | None:
+    """The leaflet section's sentence that forbids the product with one of the user's `conditions`, as a rule
+    document citing it (id ``…#condition``, ``dur_type`` 설명서, "<condition> 금지" as its label, the verdict on its
+    product citing itself); None when none does."""
+    if section.metadata.get("section") not in CAUTION_SECTIONS or not conditions:
+        return None
+    head, _, body = section.text.partition("\n")
+    for sentence in split_sentences(body or head):
+        if condition := forbids(sentence, conditions):
+            rule_id = f"{section.id}#condition"
+            meta = {**section.metadata, "dur_type": LEAFLET_LABEL, "ingredient": f"{condition} 금지", "partner": ""}
+            meta[NOT_FOR_USER] = [rule_id]
+            return Document(rule_id, f"{head}\n{sentence}" if body else sentence, meta)
+    return None
+
+
+def product_rule(seq: str, conditions, leaflet) -> list[Document]:
+    """The product's own caution that forbids it with one of the user's `conditions`, as a rule (`condition_rule`;
+    at most one, [] for none); `leaflet`: a document id -> the document (the backend's ``get``)."""
+    for section in CAUTION_SECTIONS if conditions else ():
+        doc = leaflet(f"easydrug:{seq}:{section}")
+        if doc is not None and (rule := condition_rule(doc, conditions)) is not None:
+            return [rule]
+    return []

@@ -1,0 +1,36 @@
+"""A product whose own leaflet forbids it with a condition the user's profile lists is not offered, over the real
+mini index: 부루펜정200밀리그램's 사용상 주의사항 forbids it to 기관지천식 patients; 게보린정's does not
+(programs/leaflet_condition_limit.py)."""
+
+from metrics.forbidden_offers import judge
+from programs import leaflet_condition_limit
+from programs.crag import CRAG
+from programs.forbidden import asker
+from programs.profile import UserProfile
+from retrievers.documents import Document
+
+BRUFEN = "부루펜정200밀리그램"
+QUESTION = "머리가 아파요 진통제 뭐 먹어요?"
+
+
+def test_a_condition_in_the_profile_withholds_the_product_whose_leaflet_forbids_it(searcher):
+    plain = CRAG(backend=searcher)(question=QUESTION)
+    assert BRUFEN in plain.answer.splitlines()[0]  # offered to someone without the condition
+    user = {"conditions": ["기관지천식"]}
+    pred = CRAG(backend=searcher)(question=QUESTION, user=user)
+    assert pred.answer.splitlines()[0] == "효능·효과가 질문과 맞는 제품입니다: 게보린정."  # no 기관지천식 in it
+    step = next(s for s in pred.trace["steps"] if s["step"] == "dur_rules")
+    assert any(r.endswith("#condition") for rules in step["forbidden"].values() for r in rules)
+    row = {"question": QUESTION, "user": user, "answer": pred.answer, "doc_ids": [c["id"] for c in pred.citations]}
+    assert judge(row, searcher)["offers"] == {}
+
+
+def test_a_condition_is_found_as_the_leaflet_writes_it_and_a_consulting_clause_forbids_nothing():
+    meta = {"item_seq": "5", "item_name": "가상수면정", "section": "atpn"}
+    text = "가상수면정\n고혈압 환자는 상의하십시오. 녹내장, 전립선 비대 환자는 이 약을 복용하지 마십시오."
+    rule = leaflet_condition_limit.condition_rule(Document("easydrug:5:atpn", text, meta), ("전립선비대증",))
+    assert rule is not None and rule.metadata["ingredient"] == "전립선비대증 금지"
+    assert rule.text.endswith("녹내장, 전립선 비대 환자는 이 약을 복용하지 마십시오.")
+    assert leaflet_condition_limit.condition_rule(Document("easydrug:5:atpn", text, meta), ("고혈압",)) is None
+    who = asker(UserProfile.from_dict({"conditions": ["전립선비대증"]}))
+    assert who.conditions == ("전립선비대증",)
