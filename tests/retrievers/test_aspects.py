@@ -306,3 +306,12 @@ def test_a_duration_seed_is_none_inside_a_longer_word():
     assert vocab.match("duration", "장기이식 환자는 의사와 상의하십시오.") == 0.0
     assert vocab.match("duration", "장기간 복용하지 마십시오.") == 1.0
     assert vocab.match("duration", "이 약은 가능한 최단기간동안 최소 유효용량으로 복용하며") == 1.0
+
+
+def test_two_each_time_asks_a_dose_and_two_taken_at_once_an_overdose():
+    """한번에 두알씩 먹어도: a dose taken each time (씩), not too much taken; 한번에 두알 먹었어요 is."""
+    from retrievers.aspects import load_vocabulary
+
+    vocab = load_vocabulary()
+    assert "overdose" not in vocab.asked("훼스탈한번에두알씩먹어도되요?", (), "훼스탈 한번에 두알씩 먹어도 되요?")
+    assert "overdose" in vocab.asked("실수로한번에두알먹었어요", (), "실수로 한번에 두알 먹었어요")
