@@ -586,10 +586,16 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
     ()
     >>> _other_drugs("혈압약 먹는데 케토프로펜 발라도", t, Lexicon.load(), False, ["케토프로펜"])
     ('혈압약',)
+    >>> pas = Targets(products=("신신파스",))
+    >>> _other_drugs("신신파스 붙인 자리에 물집이", pas, Lexicon.load(), False, ["신신파스"])
+    ()
     """
     named = [*targets.products, *targets.ingredients]
     flat = squash(question)
-    kinds = [w for w in lexicon.other_medicine_words if w in flat and not _beside_name(flat, w, keys)]
+    unnamed = flat  # a kind inside a name read (파스 in 신신파스) is that name's, no second medicine
+    for key in sorted((k for k in keys if k), key=len, reverse=True):
+        unnamed = unnamed.replace(squash(key), "|")
+    kinds = [w for w in lexicon.other_medicine_words if w in unnamed and not _beside_name(flat, w, keys)]
     if len(named) >= 2 and not comparison:
         return tuple(named[1:])
     if named and kinds:
