@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from programs.leaflet_age_limit import CAUTION_SECTIONS
-from programs.leaflet_group_limit import _FORBIDS, CONSULT, LEAFLET_LABEL
+from programs.leaflet_group_limit import CONSULT, FORBIDS, LEAFLET_LABEL
 from programs.offer_guard import NOT_FOR_USER
 from programs.text import split_sentences
 from retrievers.documents import Document
@@ -51,7 +51,7 @@ def _pattern(word: str) -> re.Pattern:
 def forbids(sentence: str, conditions) -> str:
     """The first of `conditions` (as the user wrote it) the sentence forbids the product with: one of its `forms`
     named before a forbidding clause, no consulting clause between; "" for none."""
-    verb = _FORBIDS.search(sentence)
+    verb = FORBIDS.search(sentence)
     if not verb:
         return ""
     for condition in conditions:

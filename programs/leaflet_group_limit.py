@@ -43,7 +43,7 @@ GROUP_WORDS = {
 }
 SAID = {"pregnant": "임부 금지", "nursing": "수유부 금지"}  # each group's label in the verdict
 WOMEN = "여성 환자"  # a product no woman may use (마이녹실액5%: 여성 환자 … 사용하지 마십시오) is neither group's
-_FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안|삽입)(?:하)?지\s*마(?:십시오|세요)")
+FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안|삽입)(?:하)?지\s*마(?:십시오|세요)")
 # a stage of pregnancy, as the leaflets bound it: 임신 말기 3개월 기간의 임부, 임신 6개월 이상의 임부, 임신 3개월 이내
 _STAGE = re.compile(r"임신\s*(?:말기|초기|중기|후기|\d+\s*(?:개월|주))[^,.]{0,14}?(?:임부|이내|이상|여성)")
 # an amount it must not exceed (비타민A를 5,000 IU/일 이상 투여하지 마십시오): a dose limit, not the product forbidden
@@ -54,7 +54,7 @@ CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")  # 상의하십시
 def forbids(sentence: str) -> dict[str, str]:
     """The groups (``pregnant``, ``nursing``) the sentence forbids the product to, each with its label: each named
     before a forbidding clause with no consulting clause between them."""
-    verb = _FORBIDS.search(sentence)
+    verb = FORBIDS.search(sentence)
     if not verb or _DOSE_LIMIT.search(sentence, 0, verb.start()):
         return {}
     out = {}
