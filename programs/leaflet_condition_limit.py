@@ -22,9 +22,7 @@ from __future__ import annotations
 import re
 
 from programs.leaflet_age_limit import CAUTION_SECTIONS
-from programs.leaflet_group_limit import CONSULT, FORBIDS, LEAFLET_LABEL
-from programs.offer_guard import NOT_FOR_USER
-from programs.text import split_sentences
+from programs.leaflet_group_limit import CONSULT, FORBIDS, first_rule
 from retrievers.documents import Document
 
 SUFFIXES = ("증", "병")  # 전립선비대증 is written 전립선비대 in the leaflets, 당뇨병 often 당뇨
@@ -64,18 +62,16 @@ def forbids(sentence: str, conditions) -> str:
 
 def condition_rule(section: Document, conditions) -> Document | None:
     """The leaflet section's sentence that forbids the product with one of the user's `conditions`, as a rule
-    document citing it (id ``…#condition``, ``dur_type`` 설명서, "<condition> 금지" as its label, the verdict on its
-    product citing itself); None when none does."""
+    document citing it (`programs.leaflet_group_limit.first_rule`: id ``…#condition``, "<condition> 금지" as its
+    label); None when none does."""
     if section.metadata.get("section") not in CAUTION_SECTIONS or not conditions:
         return None
-    head, _, body = section.text.partition("\n")
-    for sentence in split_sentences(body or head):
-        if condition := forbids(sentence, conditions):
-            rule_id = f"{section.id}#condition"
-            meta = {**section.metadata, "dur_type": LEAFLET_LABEL, "ingredient": f"{condition} 금지", "partner": ""}
-            meta[NOT_FOR_USER] = [rule_id]
-            return Document(rule_id, f"{head}\n{sentence}" if body else sentence, meta)
-    return None
+
+    def reads(sentence: str):
+        condition = forbids(sentence, conditions)
+        return ("condition", f"{condition} 금지") if condition else None
+
+    return first_rule(section, reads)
 
 
 def product_rule(seq: str, conditions, leaflet) -> list[Document]:

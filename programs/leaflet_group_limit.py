@@ -71,22 +71,36 @@ def forbids(sentence: str) -> dict[str, str]:
     return out
 
 
-def group_rule(section: Document, groups: tuple[str, ...]) -> Document | None:
-    """The leaflet section's sentence that forbids the product to one of the asker's `groups`, as a rule document
-    citing it (id ``…#pregnant`` or ``…#nursing``, the section's metadata with ``dur_type`` 설명서 and what it forbids
-    as its ``ingredient`` label, the verdict on its product citing itself); None when none does."""
-    if section.metadata.get("section") not in CAUTION_SECTIONS or not groups:
-        return None
+def first_rule(section: Document, reads) -> Document | None:
+    """The first sentence of the leaflet `section` that `reads` (a sentence -> (id suffix, label), or None when it
+    forbids nothing of the asker's) says forbids the product, as a rule document citing it: id
+    ``<section id>#<suffix>``, the section's metadata with ``dur_type`` 설명서 and the label as its ``ingredient``,
+    the verdict on its product citing itself. The leaflet rules for a group, a kind taken with it and a condition
+    share it."""
     head, _, body = section.text.partition("\n")
     for sentence in split_sentences(body or head):
-        said = forbids(sentence)
-        hit = [g for g in groups if g in said]
-        if hit:
-            rule_id = f"{section.id}#{hit[0]}"
-            meta = {**section.metadata, "dur_type": LEAFLET_LABEL, "ingredient": said[hit[0]], "partner": ""}
+        found = reads(sentence)
+        if found:
+            suffix, label = found
+            rule_id = f"{section.id}#{suffix}"
+            meta = {**section.metadata, "dur_type": LEAFLET_LABEL, "ingredient": label, "partner": ""}
             meta[NOT_FOR_USER] = [rule_id]
             return Document(rule_id, f"{head}\n{sentence}" if body else sentence, meta)
     return None
+
+
+def group_rule(section: Document, groups: tuple[str, ...]) -> Document | None:
+    """The leaflet section's sentence that forbids the product to one of the asker's `groups`, as a rule document
+    citing it (`first_rule`: id ``…#pregnant`` or ``…#nursing``, what it forbids as the label); None when none does."""
+    if section.metadata.get("section") not in CAUTION_SECTIONS or not groups:
+        return None
+
+    def reads(sentence: str):
+        said = forbids(sentence)
+        hit = next((g for g in groups if g in said), None)
+        return (hit, said[hit]) if hit else None
+
+    return first_rule(section, reads)
 
 
 def product_rule(seq: str, groups: tuple[str, ...], leaflet) -> list[Document]:

@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import re
 
-from programs.leaflet_group_limit import CONSULT, LEAFLET_LABEL  # one label and one reading of "consult"
-from programs.offer_guard import NOT_FOR_USER
-from programs.text import split_sentences
+from programs.leaflet_group_limit import CONSULT, first_rule  # one rule form and one reading of "consult"
 from retrievers.documents import Document
 from retrievers.name_keys import ingredient_key
 
@@ -91,18 +89,15 @@ def forbids(sentence: str, kinds) -> str:
 
 def product_rule(seq: str, kinds, leaflet) -> list[Document]:
     """The product's own line that forbids taking it with one of the user's `kinds`, as a rule document citing it
-    (id ``…#pair``, ``dur_type`` 설명서, "<kind> 병용 금지" as its label, the verdict on its product citing itself);
-    [] for none; `leaflet`: a document id -> the document (the backend's ``get``)."""
+    (`programs.leaflet_group_limit.first_rule`: id ``…#pair``, "<kind> 병용 금지" as its label); [] for none;
+    `leaflet`: a document id -> the document (the backend's ``get``)."""
+
+    def reads(sentence: str):
+        kind = forbids(sentence, kinds)
+        return ("pair", f"{kind} 병용 금지") if kind else None
+
     for section in SECTIONS if kinds else ():
         doc = leaflet(f"easydrug:{seq}:{section}")
-        if doc is None:
-            continue
-        head, _, body = doc.text.partition("\n")
-        for sentence in split_sentences(body or head):
-            kind = forbids(sentence, kinds)
-            if kind:
-                rule_id = f"{doc.id}#pair"
-                meta = {**doc.metadata, "dur_type": LEAFLET_LABEL, "ingredient": f"{kind} 병용 금지", "partner": ""}
-                meta[NOT_FOR_USER] = [rule_id]
-                return [Document(rule_id, f"{head}\n{sentence}" if body else sentence, meta)]
+        if doc is not None and (rule := first_rule(doc, reads)) is not None:
+            return [rule]
     return []

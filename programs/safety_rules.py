@@ -25,6 +25,7 @@ from programs.citations import CITE, cite, cite_numbers
 from programs.dur_rule import forms, is_user_rule
 from programs.grounding import forbids
 from programs.name_mentions import mentions, names_exactly, names_product
+from programs.offer_guard import DUR_STATEMENT
 from programs.text import same
 
 
@@ -106,10 +107,6 @@ def cited_unquoted(answer: str, docs: list) -> list[str]:
     return [i for i in dict.fromkeys(cited_ids(answer, numbered)) if i in rules and i not in quoted]
 
 
-# a line that quotes a DUR rule's statement: "[임부금기] 페닐레프린은(는) …", as the corpus writes rules
-_RULE_LINE = re.compile(r"^\s*\[(?:병용금기|임부금기|노인주의|특정연령대금기|연령금기|용량주의|투여기간주의)\]")
-
-
 _FORMS_ALONE = re.compile(r"^\s*대상\s*제형\s*:")
 
 
@@ -132,7 +129,8 @@ def with_forms(answer: str, docs: list) -> tuple[str, int]:
             continue
         cited = [numbered[n] for n in cite_numbers(line) if n in numbered]
         bound = [f for d in cited if d.id.startswith("dur:") for f in forms(d.text)]
-        if _RULE_LINE.match(line) and bound and "대상 제형" not in line:
+        # a line that quotes a DUR rule's statement ("[임부금기] 페닐레프린은(는) …", as the corpus writes rules)
+        if DUR_STATEMENT.match(line) and bound and "대상 제형" not in line:
             at = CITE.search(line)
             said = f"대상 제형: {'/'.join(dict.fromkeys(bound))}."
             line = f"{line[: at.start()].rstrip()} {said} {line[at.start() :]}" if at else f"{line} {said}"
