@@ -58,6 +58,9 @@ SECTIONS["dosage"].add("useMethod")
 SECTIONS["contraindication"] = {"atpn", "atpnWarn"}
 # vocabulary aspects that also speak to a frame aspect beyond its own (바로 밥 먹어도 → 음식을 먹지 마십시오)
 RELATED_VOCAB = {"timing_food": ("food",)}
+# situations narrower than their frame aspect: said, the aspect is checked by their words alone (매일 먹는데 내성
+# 생겨요 asks about dependence, which a period of days does not answer)
+NARROWER = frozenset({"dependence", "vomited"})
 # how a leaflet line speaks of another medicine used with it, in whatever section (다른 점안제와 동시에 사용할 경우,
 # 다른 약과 함께 복용, 병용)
 TOGETHER_TEXT = re.compile(r"다른\s*\S*(?:약|제|제품)(?:와|과|을|를)?\s*(?:함께|동시에|같이|병용)|병용")
@@ -88,6 +91,9 @@ WORDS = {
     "washing": "씻기·목욕",
     "lens": "콘택트렌즈",
     "sunlight": "햇빛(자외선)",
+    # situations said in their own words where their frame aspect's would be wrong (see `said_as`)
+    "dependence": "내성이나 의존성(습관성)",
+    "vomited": "먹은 약을 토했을 때 다시 먹는 것",
 }
 NOT_COVERED_NOTICE = "※ 찾은 설명서에는 {words}에 대한 내용이 없습니다."
 NOT_QUOTED_NOTICE = "※ 아래 인용한 문장에는 {words}에 대한 내용이 없습니다."
@@ -164,8 +170,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
         if aspect == "child_use" and (AGE_BOUND.search(quote.text) or _child_band(quote.text)):
             return True
         return any(w in quote.text for g in groups for w in leaflet_words(g))
-    if aspect == "duration" and PERIOD.search(quote.text):
-        return True
+    if aspect == "duration" and (not by_words or "duration" in by_words) and PERIOD.search(quote.text):
+        return True  # a period answers how long (not 내성, asked by its own words)
     if aspect == "interactions" and TOGETHER_TEXT.search(quote.text):
         return True  # 다른 점안제와 동시에 사용할 경우 …: a 용법 line on another medicine used with it
     vocab = load_vocabulary()
@@ -185,6 +191,7 @@ def aspect_check(frame: QuestionFrame, quotes: list[Quoted], morphemes=()) -> As
     asked = (*situations, *(a for a in frame.aspects if a not in UNCHECKED))
     group = frame.population.group
     by_words = {a: tuple(v for v in FRAME_VOCAB.get(a, ()) if v in worded) for a in asked}
+    by_words = {a: tuple(v for v in vs if v in NARROWER) or vs for a, vs in by_words.items()}
     spoken = tuple(a for a in asked if any(speaks_to(a, q, group, by_words[a]) for q in quotes))
     return AspectCheck(asked, spoken)
 
@@ -258,11 +265,23 @@ def self_check(
     if not quotes or not check.missed_first:
         return check, ""
     found = aspect_check(frame, document_quotes(docs, keep), morphemes).spoken
+    worded = load_vocabulary().asked(frame.question, morphemes)
     lines = (
-        not_covered_notice([a for a in check.missed if a not in found]),
-        not_covered_notice([a for a in check.missed if a in found], in_documents=True),
+        not_covered_notice([said_as(a, worded) for a in check.missed if a not in found]),
+        not_covered_notice([said_as(a, worded) for a in check.missed if a in found], in_documents=True),
     )
     return check, "\n".join(line for line in lines if line)
+
+
+def said_as(aspect: str, worded) -> str:
+    """The missed aspect as the notice names it: a `NARROWER` situation the question asked it by (`worded`), else
+    the aspect itself (내성 asks the duration aspect; the notice says 내성, not 복용 기간).
+
+    >>> said_as("duration", ["duration", "dependence"]), said_as("duration", ["duration"])
+    ('dependence', 'duration')
+    """
+    narrower = [v for v in FRAME_VOCAB.get(aspect, ()) if v in worded and v in NARROWER]
+    return narrower[0] if narrower else aspect
 
 
 def not_covered_notice(missed, in_documents: bool = False) -> str:

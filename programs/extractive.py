@@ -59,7 +59,7 @@ from retrievers.name_keys import ingredient_key
 from retrievers.names import NameIndex
 from retrievers.not_covered import kind_leaflet_words
 from retrievers.population import CHILD_AGE
-from retrievers.question_frame import GENERIC, read_frame
+from retrievers.question_frame import GENERIC, MAY_I, read_frame
 from retrievers.section_model import load_section_model
 
 POOL = 5  # documents considered (retrieval's top 5)
@@ -103,9 +103,6 @@ WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|[뭐머]\s*먹|약\s*추
 # its age limits and doses, not for a list
 LISTED_GROUPS = ("pregnant", "breastfeeding", "elderly")
 PRODUCT_LIST = "효능·효과가 질문과 맞는 제품입니다"  # opens the answer to a "which medicine for X" question
-# a yes-or-no question about doing something (넣어도 되나요, 자도 돼요?, 먹으면 안 되나요): it asks whether, not which;
-# a temperature is none (열이 38도 되는데)
-MAY_I = re.compile(r"(?<![\d.])(?<![\d.]\s)도\s*(?:돼|되|괜찮|됨|될)|면\s*안\s*(?:돼|되|됨)")
 
 
 @dataclass

@@ -57,6 +57,8 @@ class AspectVocabulary:
     not_inside: dict[str, tuple[str, ...]] = field(default_factory=dict)  # an ask, the longer words it is none in
     # a seed, the longer words it is none inside (장기 in 심장기능 is no long period)
     seed_not_inside: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # an aspect asked only when one of these words is said as well (토했는데 + 다시 먹어요: a vomited dose)
+    with_words: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _asked_memo: dict = field(default_factory=dict, compare=False, repr=False)  # see asked
 
     def asked(self, question: str, morphemes=(), spaced: str | None = None) -> list[str]:
@@ -90,6 +92,9 @@ class AspectVocabulary:
             return any(not any(compact.startswith(x, i) for x in longer) for i in at)
 
         said = {a: ["".join(w.lstrip(WORD_START).split()) for w in self.asks[a] if says(w)] for a in self.seeds}
+        for a, also in self.with_words.items():
+            if said.get(a) and not any(says(w) for w in also):
+                said[a] = []  # 먹고 토했어요 alone reports a side effect; 토했는데 다시 먹어요 asks about the dose
         # an aspect whose every word said is part of a longer word another aspect said is that one's (언제 in 언제쯤
         # 효과 asks when it works, not when to take it)
         inside = {
@@ -177,4 +182,5 @@ def load_vocabulary() -> AspectVocabulary:
         idf_unseen=words["idf_unseen"],
         not_inside={w: tuple(v) for w, v in data.get("not_inside", {}).items()},
         seed_not_inside={w: tuple(v) for w, v in data.get("seed_not_inside", {}).items()},
+        with_words={a: tuple(s["with"]) for a, s in seeds.items() if s.get("with")},
     )

@@ -252,3 +252,24 @@ def test_a_situation_whose_aspect_is_a_generic_one_is_checked_as_itself():
     sun = QuestionFrame("물파스 바르고 햇빛 쬐도 돼요?", aspects=("interactions", "cautions"))
     _, notice = self_check(sun, "눈 주위에 사용하지 마십시오. [문서 1]", [Document("easydrug:1:atpn", "x\n눈", {})])
     assert notice.startswith("※ 찾은 설명서에는 햇빛(자외선)")
+
+
+def test_a_narrower_situation_is_checked_by_its_own_words_and_named_in_the_notice():
+    """매일 먹는데 내성 생겨요 reads the duration aspect by 매일 and 내성: a period of days does not answer whether
+    it makes one dependent, a line on 의존성 does, and the notice names 내성, not 복용 기간."""
+    frame = QuestionFrame("타이레놀 매일 먹는데 내성 생겨요?", aspects=("duration",))
+    period = Quoted("의사 또는 약사와 상의 없이 2주 이상 투여하지 마십시오.", "atpn")
+    assert aspect_check(frame, [period]).missed == ("duration",)
+    assert not aspect_check(frame, [Quoted("약에 대한 의존성이 나타나므로 연용은 피하십시오.", "atpn")]).missed
+    assert aspect_check(QuestionFrame("2주 넘게 먹어도 돼요?", aspects=("duration",)), [period]).missed == ()
+    doc = Document("easydrug:1:atpn", "타이레놀\n" + period.text, {"section": "atpn"})
+    _, notice = self_check(frame, period.text + " [문서 1]", [doc])
+    assert notice == "※ 찾은 설명서에는 내성이나 의존성(습관성)에 대한 내용이 없습니다."
+
+
+def test_a_vomited_dose_is_said_not_to_be_in_the_leaflets(searcher):
+    """No leaflet says whether to take a dose again after vomiting it: the answer says so first, whatever it quotes
+    of the dose."""
+    pred = CRAG(backend=searcher)(question="판콜에이 마시고 10분 있다가 토했는데 한병 더 마셔도 돼요?")
+    assert pred.answer.startswith("※ 찾은 설명서에는 먹은 약을 토했을 때 다시 먹는 것에 대한 내용이 없습니다.")
+    assert pred.trace["outcome"] == "not_in_leaflets"

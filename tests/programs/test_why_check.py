@@ -19,6 +19,10 @@ from yaksa.prediction_json import prediction_json
         ("어째서 술이랑 먹으면 안 되나요", True),
         ("왜곡된 정보가 많은데 게보린 먹어도 돼요?", False),  # 왜 begins another word
         ("판콜 먹고 운전해도 돼요?", False),
+        ("해열제 먹으면 열이 어떻게 내려가는 거예요? 원리가 궁금해요", True),  # how it works is a why
+        ("판콜 작용 기전이 뭐예요", True),
+        ("식이섬유 변비약 자기전에 먹어도 돼요", False),  # 기전 inside 자기전에
+        ("판콜 어떻게 먹어요?", False),  # how to take it is not how it works
     ],
 )
 def test_a_question_asks_why_by_its_own_words(question, why):

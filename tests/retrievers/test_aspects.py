@@ -74,10 +74,24 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("코 스프레이 남편이랑 같이 써도 되나요", "sharing"),  # 가능한 공동으로 사용하지 마십시오
         ("가루약 물이랑 같이 먹어요? 그냥 털어넣어요?", "water"),  # 물 없이 복용합니다
         ("알약 물 없이 먹어도 돼요", "water"),
+        ("타이레놀 매일 먹으면 내성 생겨요?", "dependence"),
+        ("관장약 자주 쓰면 습관될까봐요", "dependence"),
+        ("먹고 20분 있다가 토했는데 한알 더 먹어도 돼요?", "vomited"),
     ],
 )
 def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
     assert aspect in load_vocabulary().asked(question, tok(question))
+
+
+@pytest.mark.parametrize(
+    "question, aspect",
+    [
+        ("아이가 시럽 먹고 토했어요 부작용인가요", "vomited"),  # vomiting told alone is a side effect
+        ("유당불내성 있는데 먹어도 돼요", "dependence"),  # 내성 inside 불내성
+    ],
+)
+def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
+    assert aspect not in load_vocabulary().asked(question, tok(question))
 
 
 def test_a_question_with_no_aspect_word_asks_none(tok):
@@ -268,6 +282,9 @@ def test_a_time_window_of_another_instruction_is_no_onset():
     vocab = load_vocabulary()
     assert vocab.match("onset", "우유 섭취 후 1시간 이내에 이 약을 복용하지 마십시오.") == 0.0
     assert vocab.match("onset", "보통 2~4주면 치료효과가 나타나나 재발방지를 위해 계속 바릅니다.") == 1.0
+    # the time it takes, written with the effect first or as a time taken
+    assert vocab.match("onset", "이 약의 효과는 복용 후 1∼2일(24∼48시간)내에 분명하게 나타납니다.") == 1.0
+    assert vocab.match("onset", "장 운동을 일으키는데 1~4일(24시간에서 96시간)정도 소요됩니다.") == 1.0
 
 
 def test_finishing_a_meal_or_a_course_is_no_overdose(tok):

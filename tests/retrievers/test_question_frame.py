@@ -39,6 +39,15 @@ def test_a_named_product_is_a_target_and_who_it_is_for_is_read(read):
     assert frame.targets.products and "게보린" in frame.targets.products[0]
     assert frame.population.group == "pregnant"
     assert frame.aspects[0] == "pregnancy"  # "may I" with a group: the group is what is asked
+    assert "contraindication" in frame.aspects  # whether the leaflet forbids it for them
+
+
+def test_may_i_for_a_group_asks_a_contraindication_only_when_nothing_more_particular_is_asked(read):
+    assert "contraindication" in read("세살 애기한테 게보린 먹여도 되나요?").aspects
+    assert "contraindication" not in read("세살 애기한테 게보린 몇알 먹여요?").aspects  # no "may I"
+    assert "contraindication" not in read("게보린 먹어도 되나요?").aspects  # nobody stated
+    # "how much" beside "may I" is the dose's question
+    assert "contraindication" not in read("세살 애기한테 게보린 먹여도 되나요? 몇알 먹여요?").aspects
 
 
 def test_a_name_a_rule_reads_is_a_product_not_a_symptom(read):
