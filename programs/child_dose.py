@@ -8,7 +8,7 @@ child's answer (`older_dose_sentences`); the answer then says the dose it found 
 
 from __future__ import annotations
 
-from retrievers.age_doses import adult_maximum, dose_ages, for_older_only, oldest_age, states_dose
+from retrievers.age_doses import adult_maximum, dose_ages, dose_bands, for_older_only, oldest_age, states_dose
 
 __all__ = [
     "ADULT_DOSE_ONLY_NOTICE",
@@ -49,11 +49,14 @@ def doses_older_only(sentences: list[str], oldest: float | None) -> bool:
 def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]:
     """The positions of a 용법·용량 section's sentences that dose only older people: those `for_older_only` says so
     of, and the dose sentences right after one that state no age of their own ("단, 1일 4정을 초과하지 않습니다"
-    after "성인은 1회 1정"), which go on with the same person's dose.
+    after "성인은 1회 1정"), which go on with the same person's dose; a sentence with an age band of its own (1~6세
+    유아는 1일 5~10mL) is another person's.
 
     >>> older_dose_sentences(["성인은 1회 1정 복용합니다.", "단, 1일 4정을 초과하지 않습니다.", "식후에 복용합니다."],
     ...                      oldest_age("아기 해열제"))
     {0, 1}
+    >>> older_dose_sentences(["성인은 1일 15~30mL를 복용합니다.", "1~6세 유아는 1일 5~10mL를 복용합니다."], 2.0)
+    {0}
     """
     if oldest is None:
         return set()
@@ -62,7 +65,7 @@ def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]
         if for_older_only(sentence, oldest):
             older = True
             out.add(i)
-        elif older and states_dose(sentence) and not dose_ages(sentence):
+        elif older and states_dose(sentence) and not dose_ages(sentence) and not dose_bands(sentence, children=False):
             out.add(i)
         else:
             older = False

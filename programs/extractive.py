@@ -119,11 +119,13 @@ class Quote:
         return f"{head}{self.text} {citations.cite(sorted(self.sources))}"
 
 
-def _source(q: Quote, docs: list[Document]) -> Document:
+def _source(q: Quote, docs: list[Document], named=None) -> Document:
     """The document a quote is said to be from: its first source whose product is not forbidden to the user (a
-    sentence it shares with an allowed product is that product's), else its first."""
-    allowed = [n for n in q.sources if not offer_guard.is_forbidden(docs[n - 1])]
-    return docs[(allowed or q.sources)[0] - 1]
+    sentence it shares with an allowed product is that product's), else its first; of those, first one the question
+    names (`named`: doc -> bool): 써스펜 좌약's "실온에서 보관하십시오" is the suppository's, not its tablet's."""
+    sources = [n for n in q.sources if not offer_guard.is_forbidden(docs[n - 1])] or q.sources
+    sources = [n for n in sources if named(docs[n - 1])] or sources if named is not None else sources
+    return docs[sources[0] - 1]
 
 
 def _dur_section(doc: Document) -> str:
@@ -572,7 +574,7 @@ def extractive_answer(
         lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         first_rule = docs[quotes[0].sources[0] - 1] if quotes else None
         heading = rules_heading(first_rule) if first_rule is not None and is_user_rule(first_rule) else ""
-        lead_doc = _source(lead, docs) if lead else None
+        lead_doc = _source(lead, docs, is_named) if lead else None
         opening = _opening(lead_doc, sections, heading) if lead_doc else ""
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc) and is_named(lead_doc):  # one named
             withheld = offer_guard.marking(docs, {short_product(lead_doc)})

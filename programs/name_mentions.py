@@ -8,6 +8,8 @@ import re
 
 from programs.citations import short_product
 from retrievers.documents import Document
+from retrievers.form_kinds import asked_kinds, of_kinds, question_forms
+from retrievers.name_keys import name_stem
 from retrievers.name_words import DOSAGE_FORMS
 
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
@@ -67,33 +69,41 @@ def names_product(question: str, doc: Document) -> bool:
     return not doc.id.startswith("dur:") and mentions(question, short_product(doc))
 
 
-def named_products(docs: list[Document], names=()) -> set[str]:
+def named_products(docs: list[Document], names=(), question: str = "") -> set[str]:
     """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
     (`RetrievalResult.names`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
-    `docs` (retrieval order) whose product name holds it. A brand's siblings later in the list are not named: the
-    leaflet retrieval put first for the name is the one the question means.
+    `docs` (retrieval order) whose product name holds it — of those, first one of a dosage form the `question` names
+    (써스펜 좌약: 복합써스펜좌약, not the tablet retrieval put first), then one the name is the whole of, strength and
+    form aside (화이투벤큐: not 화이투벤큐플러스). A brand's other siblings are not named.
 
     Example:
         >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
         ...         (("1", "탁센연질캡슐(나프록센)"), ("2", "탁센400이부프로펜연질캡슐"))]
         >>> named_products(docs, ["탁센"])
         {'1'}
+        >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
+        ...         (("1", "써스펜8시간이알서방정"), ("2", "복합써스펜좌약"))]
+        >>> named_products(docs, ["써스펜"], "써스펜 좌약 냉장 보관해요?")
+        {'2'}
     """
+    asked = {k for f in (question_forms(question) if question else []) for k in asked_kinds(f)}
     out: set[str] = set()
     for name in names:
         key = "".join(str(name).split()).lower()
-        for doc in docs:
-            product = "".join(short_product(doc).split()).lower()
-            if doc.id.startswith("easydrug:") and key and key in product:
-                out.add(doc.id.split(":")[1])
-                break
+        holding = [
+            d for d in docs if d.id.startswith("easydrug:") and key and key in "".join(short_product(d).split()).lower()
+        ]
+        in_form = [d for d in holding if asked and of_kinds(asked, str(d.metadata.get("item_name", "")))]
+        whole = [d for d in holding if name_stem(str(d.metadata.get("item_name", ""))) == key]
+        if chosen := (in_form or whole or holding)[:1]:
+            out.add(chosen[0].id.split(":")[1])
     return out
 
 
 def naming(question: str, docs: list[Document], names=()):
     """``doc -> bool``: the question names this leaflet's product — by retrieval's recognised names when they pick a
     leaflet in `docs` (`named_products`), else by the character test (`names_product`)."""
-    named = named_products(docs, names)
+    named = named_products(docs, names, question)
     if named:
         return lambda doc: doc.id.startswith("easydrug:") and doc.id.split(":")[1] in named
     return lambda doc: names_product(question, doc)

@@ -29,7 +29,7 @@ from retrievers.class_products import ClassProducts
 from retrievers.documents import Document
 from retrievers.form_kinds import external_form, of_kinds, question_forms, said_before, said_kinds, taken_by_mouth
 from retrievers.lexicon import Lexicon
-from retrievers.name_keys import ingredient_keys
+from retrievers.name_keys import ingredient_keys, name_stem
 from retrievers.names import NameIndex
 from retrievers.population import CHILD_AGE
 from retrievers.query_analysis import QueryAnalysis
@@ -95,6 +95,8 @@ class Candidates:
         products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
         family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
         preferred = self.by_dosage_form(products, qa.query)
+        if preferred == products:  # no form said (버물리 액 is 버물리에스액): the whole name before its variants
+            preferred = products - self.variants_of_named(products, qa.names.keys)
         # for a young child, each named ingredient's products that dose the child (아세트아미노펜 4살 -> 세토펜현탁액,
         # 챔프시럽), even in a DUR question (5살 아들 아세트아미노펜 먹여도: the age rule, and the children's syrups)
         child_products = {
@@ -263,6 +265,21 @@ class Candidates:
         else:
             chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
         return chosen or products
+
+    def variants_of_named(self, products: set[str], keys) -> set[str]:
+        """Among products a name matched, those a key reaches only through a variant the question does not write
+        while another of that key's products is the whole name, strength and form aside (화이투벤큐 →
+        화이투벤큐플러스연질캡슐, beside 화이투벤큐연질캡슐); none for a key no product is named exactly by."""
+        out: set[str] = set()
+        for key in keys:
+            mine = products & self.names.products.get(key, set())
+            exact = {seq for seq in mine if self.product_docs.get(seq) and name_stem(self.item_name(seq)) == key}
+            out |= mine - exact if exact else set()
+        return out
+
+    def item_name(self, seq: str) -> str:
+        """The product's name as its leaflet gives it."""
+        return str(self.docs[self.product_docs[seq][0]].metadata.get("item_name", ""))
 
     def as_named(self, canon: str, products: set[str], qa: QueryAnalysis) -> set[str]:
         """Among an ingredient's products, those made of the salt the question names as the corpus writes it

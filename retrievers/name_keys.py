@@ -65,6 +65,17 @@ def product_keys(item_name: str, company: str = "") -> set[str]:
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
 
 
+def name_stem(item_name: str) -> str:
+    """A product's name without strength and dosage form, its variant kept: the name a question writes for this
+    product and for no sibling (화이투벤큐연질캡슐 → 화이투벤큐; 화이투벤큐플러스연질캡슐 → 화이투벤큐플러스).
+
+    >>> name_stem("화이투벤큐플러스연질캡슐"), name_stem("화이투벤큐연질캡슐"), name_stem("써스펜나이트정")
+    ('화이투벤큐플러스', '화이투벤큐', '써스펜나이트')
+    """
+    base = squash(STRENGTH.sub("", clean_product_name(item_name.split("\n")[0])))
+    return strip_suffix(base, DOSAGE_FORMS)
+
+
 def ingredient_keys(name: str) -> set[str]:
     """Match keys for one ingredient: 'dl-메틸에페드린염산염' -> {'dl메틸에페드린염산염', '메틸에페드린'},
     '폴리크레줄렌액50%' -> {..., '폴리크레줄렌'}, '폴리사카리드철착염' -> {..., '폴리사카리드철'}."""

@@ -47,6 +47,18 @@ def test_age_bands_keep_the_sentence_that_doses_the_child():
     assert older_dose_sentences(sentences, oldest_age("타이레놀 몇 알")) == set()
 
 
+def test_a_dose_table_line_with_its_own_age_band_is_no_continuation_of_the_adults_dose():
+    """듀락칸이지시럽's 용법 doses adults, then 7~14세, 1~6세 and babies each in a sentence of its own: a baby past its
+    first birthday keeps the 1~6세 line (it had been read as going on with the adult's dose and left out)."""
+    sentences = [
+        "성인은 보통의 경우 처음 2~3일간 1일 15~30mL를 아침식전에 복용합니다.",
+        "심할 경우 45mL까지 투여할 수 있습니다.",
+        "1~6세 유아는 1일 5~10mL를 복용합니다.",
+        "12개월 미만의 영아는 1일 5mL를 복용합니다.",
+    ]
+    assert older_dose_sentences(sentences, oldest_age("돌지난 아기 변비에 시럽 얼마나 먹여요")) == {0, 1}
+
+
 def test_an_adults_products_amounts_in_any_section_are_left_out_of_a_childs_answer():
     """세토펜정325's 용법 doses adults only: its 경고 line "1일 최고 4,000 mg" is no child's amount."""
     from retrievers.documents import Document
