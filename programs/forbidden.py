@@ -94,8 +94,8 @@ def asker(profile, question: str = "", names=()) -> Asker:
         pregnant = True
     if stated := (stated_ages(question) if question else None):
         ages.append(stated)
-    elif population and population.group in GROUP_AGES:
-        ages.append(GROUP_AGES[population.group])
+    elif population and population.group in GROUP_AGES and not ages:
+        ages.append(GROUP_AGES[population.group])  # 먹이면 implies a child: the profile's age, when given, says which
     slots = question_dur_types(question) if question else []
     pregnant = pregnant or "임부금기" in slots
     for slot, span in SLOT_AGES.items():

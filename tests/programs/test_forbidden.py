@@ -352,3 +352,20 @@ def test_a_rule_retrieval_found_for_another_group_is_not_the_users():
     assert user_rules.others_rules([child, EPHEDRINE], Asker(pregnant=True)) == {child.id}
     assert user_rules.others_rules([child, EPHEDRINE], Asker()) == set()  # nobody in particular: a product's rules
     assert user_rules.others_rules([child], Asker(ages=((7.0, 8.0),))) == set()
+
+
+def test_a_child_the_question_implies_is_the_profiles_age_not_any_childs():
+    """먹이면 implies a child: with a profile age of 5 the asker is 5, not 0 to 12, so a leaflet's 6세 미만 limit (a
+    dose left to a doctor) binds them; the span of any child had kept every such limit from binding."""
+    profile = UserProfile.from_dict({"age": 5})
+    assert asker(profile, "콧물 시럽 뭐 먹이면 돼요?").ages == ((5.0, 6.0),)
+    assert asker(None, "콧물 시럽 뭐 먹이면 돼요?").ages  # no profile: the implied child's span
+    leaflet = Document(
+        "easydrug:200200757:useMethod",
+        "리노콜드시럽\n만 6세 이상~12세 미만 소아는 4시간마다 5 mL씩 복용합니다."
+        "만 2세 이상~6세 미만 소아는 의사의 지시에 따르십시오.",
+        {"item_seq": "200200757", "item_name": "리노콜드시럽", "section": "useMethod"},
+    )
+    who = asker(profile, "콧물 시럽 뭐 먹이면 돼요?")
+    _, verdicts = user_rules.gather([leaflet], [], who, lambda *_: [], leaflet={leaflet.id: leaflet}.get)
+    assert verdicts["200200757"] and verdicts["200200757"][0].metadata["ingredient"] == "6세 미만"
