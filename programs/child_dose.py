@@ -33,7 +33,7 @@ ADULT_DOSE_ONLY_NOTICE = (
 )
 
 
-def doses_older_only(sentences: list[str], oldest: float | None) -> bool:
+def doses_older_only(sentences: list[str], oldest: float | None, tables: bool = True) -> bool:
     """A 용법·용량 section gives a dose, and every sentence of it that does is for people older than `oldest`
     (판피린큐액: "성인 1회 1병", for a 10-year-old).
 
@@ -43,14 +43,15 @@ def doses_older_only(sentences: list[str], oldest: float | None) -> bool:
     (False, False)
     """
     doses = [i for i, s in enumerate(sentences) if states_dose(s)]
-    return bool(doses) and set(doses) <= older_dose_sentences(sentences, oldest)
+    return bool(doses) and set(doses) <= older_dose_sentences(sentences, oldest, tables)
 
 
-def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]:
+def older_dose_sentences(sentences: list[str], oldest: float | None, tables: bool = True) -> set[int]:
     """The positions of a 용법·용량 section's sentences that dose only older people: those `for_older_only` says so
     of, and the dose sentences right after one that state no age of their own ("단, 1일 4정을 초과하지 않습니다"
     after "성인은 1회 1정"), which go on with the same person's dose; a sentence with an age band of its own (1~6세
-    유아는 1일 5~10mL) is another person's.
+    유아는 1일 5~10mL) is another person's. `tables`: a children's table older than the child counts too (the question
+    states the child's age: `retrievers.age_doses.for_older_only`).
 
     >>> older_dose_sentences(["성인은 1회 1정 복용합니다.", "단, 1일 4정을 초과하지 않습니다.", "식후에 복용합니다."],
     ...                      oldest_age("아기 해열제"))
@@ -62,7 +63,7 @@ def older_dose_sentences(sentences: list[str], oldest: float | None) -> set[int]
         return set()
     out, older = set(), False
     for i, sentence in enumerate(sentences):
-        if for_older_only(sentence, oldest):
+        if for_older_only(sentence, oldest, tables):
             older = True
             out.add(i)
         elif older and states_dose(sentence) and not dose_ages(sentence) and not dose_bands(sentence, children=False):

@@ -58,7 +58,7 @@ from retrievers.lexicon import Lexicon
 from retrievers.name_keys import ingredient_key
 from retrievers.names import NameIndex
 from retrievers.not_covered import kind_leaflet_words
-from retrievers.population import CHILD_AGE
+from retrievers.population import CHILD_AGE, stated_ages
 from retrievers.question_frame import GENERIC, MAY_I, read_frame
 from retrievers.section_model import load_section_model
 
@@ -221,6 +221,7 @@ def choose(
     efficacy_quotes: set[int] = set()
     leading = first_aspect_sections(question, named=named_found or bool(names), frame=frame)
     child_age = oldest_age(question, names)  # None unless the question is about a child
+    aged = stated_ages(question) is not None  # its age stated: a children's table older than it is none of its doses
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
     asks_together = "interactions" in frame.aspects
@@ -267,7 +268,7 @@ def choose(
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
         prior += SECTION_MODEL_WEIGHT * answering.get(section, 0.0)
-        older = older_dose_sentences([s.text for s in doc_strips], child_age) if section == "useMethod" else ()
+        older = older_dose_sentences([s.text for s in doc_strips], child_age, aged) if section == "useMethod" else ()
         for i, s in enumerate(doc_strips):
             if not says_something(s.text) or i in older:  # an adult's dose, for a child's question: never quoted
                 continue
@@ -665,7 +666,8 @@ def adult_dose_only(question: str, docs: list[Document], quotes: list[Quote], is
     for doc in docs:
         if doc.source == "easydrug" and doc.metadata.get("section") == "useMethod" and is_named(doc):
             sentences = split_sentences(doc.text.partition("\n")[2])
-            if not offer_guard.is_forbidden(doc) and doses_older_only(sentences, oldest):
+            aged = stated_ages(question) is not None
+            if not offer_guard.is_forbidden(doc) and doses_older_only(sentences, oldest, aged):
                 return short_product(doc)
     return ""
 
@@ -683,7 +685,8 @@ def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote]
         return False
     oldest = oldest_age(question, names)
     dosing = [d for d in docs if d.metadata.get("section") == "useMethod"]
-    return any(older_dose_sentences(split_sentences(d.text.partition("\n")[2]), oldest) for d in dosing)
+    aged = stated_ages(question) is not None
+    return any(older_dose_sentences(split_sentences(d.text.partition("\n")[2]), oldest, aged) for d in dosing)
 
 
 def _allowed(shared, docs: list[Document]):

@@ -74,20 +74,27 @@ def states_dose(sentence: str) -> bool:
     return bool(_DOSE.search(sentence))
 
 
-def for_older_only(sentence: str, oldest: float | None) -> bool:
+def for_older_only(sentence: str, oldest: float | None, tables: bool = True) -> bool:
     """Whether `sentence` doses only people older than `oldest` (`oldest_age` of the question; False when None, the
-    question not being about a child, or when the sentence doses no adult). A sentence dosing adults and children
-    with no age ("성인 및 소아는 15 mL") doses the child too.
+    question not being about a child); a sentence dosing no adult, only when every age it doses from is older and
+    `tables` (the question states the child's age: 애기 alone may be older than its group's top). A sentence dosing
+    adults and children with no age ("성인 및 소아는 15 mL") doses the child too.
 
     >>> for_older_only("성인 및 소아는 15 mL(500 mg)을 1회 복용합니다.", 3.5), for_older_only("성인은 1회 1정", 3.5)
     (False, True)
     >>> for_older_only("성인은 1회 15 g, 6~11세는 1회 10 g, 1~5세는 1회 5 g을 주입합니다.", 6.0)
     False
+    >>> for_older_only("3~6세는 1회 5~8 mL, 1~ 2세는 1회 3~5 mL를 복용합니다.", 0.5)  # a 5-month-old
+    True
+    >>> for_older_only("3~6세는 1회 5~8 mL, 1~ 2세는 1회 3~5 mL를 복용합니다.", 2.0)
+    False
     """
-    if oldest is None or _ADULT not in sentence:
+    if oldest is None:
         return False
     # the ages it doses from: 만 12세 이상, and a table's bands (성인은 15 g, 6~11세는 10 g, 1~5세는 5 g)
     ages = dose_ages(sentence) + [low for low, _ in dose_bands(sentence, children=False)]
+    if _ADULT not in sentence:  # a children's table whose youngest band is older (1~2세 … for a 5-month-old)
+        return tables and bool(ages) and all(age >= oldest for age in ages)
     if not ages and any(w in sentence for w in _CHILD_WORDS):
         return False
     return all(age >= oldest for age in ages)
@@ -168,7 +175,7 @@ def doses_child(text: str, ages: tuple[float, float] | None) -> bool:
     for sentence in re.split(r"(?<=[.다])\s+", text):
         if not (states_dose(sentence) or any(w in sentence for w in _PER_DOSE)) or _NOT_FOR.search(sentence):
             continue
-        if for_older_only(sentence, ages[1]):
+        if for_older_only(sentence, ages[1], tables=False):
             continue
         if any(low < ages[1] and ages[0] < high for low, high in dose_bands(sentence)):
             return True

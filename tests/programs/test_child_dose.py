@@ -16,7 +16,7 @@ def test_a_childs_dose_question_quotes_no_adult_dose(searcher):
 
 
 def test_without_the_checks_the_adult_dose_would_be_quoted(searcher, monkeypatch):
-    monkeypatch.setattr(extractive, "older_dose_sentences", lambda sentences, oldest: set())
+    monkeypatch.setattr(extractive, "older_dose_sentences", lambda sentences, oldest, tables=True: set())
     monkeypatch.setattr(extractive, "adult_products", lambda docs, question, names=(): set())
     # nor the products' own age limits (programs/leaflet_age_limit.py), which withhold an adult's tablet whole
     monkeypatch.setattr(leaflet_age_limit, "product_rule", lambda seq, ages, leaflet: [])
@@ -136,3 +136,12 @@ def test_a_childs_may_i_question_about_a_product_dosed_for_adults_only_says_so()
     assert notice in extractive.extractive_answer(question, [caution, adults], names=["판피린큐"])
     both = leaflet("useMethod", "[용법·용량] 성인 1회 1병, 만 8세 이상~만 15세 미만은 1회 1/2병을 복용합니다.")
     assert "용량만 있습니다" not in extractive.extractive_answer(question, [caution, both], names=["판피린큐"])
+
+
+def test_a_childrens_table_starting_above_the_babys_age_is_not_the_babys_dose():
+    """챔프이부펜시럽 doses 1~2세 and up: for a 5-month-old every band is older, so the table is left out (it had been
+    quoted with no word that it starts at one year); for a 4-year-old it stays."""
+    table = "11~14세는 1회 10~13 mL, 7~10세는 1회 8~10 mL, 3~6세는 1회 5~8 mL, 1~ 2세는 1회 3~5 mL를 복용합니다."
+    assert older_dose_sentences([table], oldest_age("생후 5개월 아기 챔프 이부펜 몇 ml")) == {0}
+    assert older_dose_sentences([table], oldest_age("4살 아이 챔프 이부펜 몇 ml")) == set()
+    assert not for_older_only("체중이 30 kg 미만인 어린이는 1일 25 mL를 초과하지 않습니다.", 0.5)  # no age: kept
