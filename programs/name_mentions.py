@@ -9,7 +9,7 @@ import re
 from programs.citations import short_product
 from retrievers.documents import Document
 from retrievers.form_kinds import asked_kinds, of_kinds, question_forms
-from retrievers.name_keys import name_stem
+from retrievers.name_keys import name_stem, product_keys, squash
 from retrievers.name_words import DOSAGE_FORMS
 
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
@@ -72,9 +72,10 @@ def names_product(question: str, doc: Document) -> bool:
 def named_products(docs: list[Document], names=(), question: str = "") -> set[str]:
     """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
     (`RetrievalResult.names`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
-    `docs` (retrieval order) whose product name holds it — of those, first one of a dosage form the `question` names
-    (써스펜 좌약: 복합써스펜좌약, not the tablet retrieval put first), then one the name is the whole of, strength and
-    form aside (화이투벤큐: not 화이투벤큐플러스). A brand's other siblings are not named.
+    `docs` (retrieval order) whose product name holds it — of those, first one the question writes more of the name
+    of (타이레놀콜드 when the name read is 타이레놀), then one of a dosage form the `question` names (써스펜 좌약:
+    복합써스펜좌약, not the tablet retrieval put first), then one the name is the whole of, strength and form aside
+    (화이투벤큐: not 화이투벤큐플러스). A brand's other siblings are not named.
 
     Example:
         >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
@@ -87,17 +88,24 @@ def named_products(docs: list[Document], names=(), question: str = "") -> set[st
         {'2'}
     """
     asked = {k for f in (question_forms(question) if question else []) for k in asked_kinds(f)}
+    flat = squash(question)
     out: set[str] = set()
     for name in names:
         key = "".join(str(name).split()).lower()
         holding = [
             d for d in docs if d.id.startswith("easydrug:") and key and key in "".join(short_product(d).split()).lower()
         ]
-        in_form = [d for d in holding if asked and of_kinds(asked, str(d.metadata.get("item_name", "")))]
-        whole = [d for d in holding if name_stem(str(d.metadata.get("item_name", ""))) == key]
-        if chosen := (in_form or whole or holding)[:1]:
+        # the question writes more of this one's name (타이레놀콜드 when the name read is 타이레놀)
+        longer = [d for d in holding if any(len(k) > len(key) and k in flat for k in product_keys(_item(d)))]
+        in_form = [d for d in holding if asked and of_kinds(asked, _item(d))]
+        whole = [d for d in holding if name_stem(_item(d)) == key]
+        if chosen := (longer or in_form or whole or holding)[:1]:
             out.add(chosen[0].id.split(":")[1])
     return out
+
+
+def _item(doc: Document) -> str:
+    return str(doc.metadata.get("item_name", ""))
 
 
 def naming(question: str, docs: list[Document], names=()):

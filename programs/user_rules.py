@@ -40,8 +40,8 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
     products = []
     for doc in docs:
         seq = str(doc.metadata.get("item_seq", ""))
-        if doc.source != "easydrug" or not seq or seq in verdicts:
-            continue
+        if doc.source != "easydrug" or not seq or seq in verdicts or own_medicine(doc, who.medicines):
+            continue  # the medicine the user already takes is not offered: no verdict on it
         product = Product.of(doc)
         products.append(product)
         verdicts[seq] = forbidding_rules(product, fetch(list(product.ingredients), types), who, same) if types else []
@@ -55,12 +55,49 @@ def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limi
     rules = [
         r
         for r in (fetch(ingredients, types) if ingredients and types else [])
-        if applies(r, who) and binds_held(r, products, same)
+        if applies(r, who) and binds_held(r, products, same) and pairs_an_offer(r, who, products, same, ingredients)
     ]
     rules.sort(key=lambda r: r.id not in forbidding)  # stable: the ingredients' order kept within each half
     quoted = _one_per_label(rules, [])  # the same rule's rows for other forms are not quoted again
     quoted = quoted[:limit]
     return quoted, {seq: _one_per_label(rules, quoted) for seq, rules in verdicts.items() if rules}
+
+
+def own_medicine(doc, medicines) -> bool:
+    """The leaflet is of a medicine the user's profile says they take (its product name holds one of `medicines`,
+    spacing aside): 바이엘아스피린정 for {"medicines": ["아스피린"]} is theirs, not a product the answer offers.
+
+    >>> from retrievers.documents import Document
+    >>> doc = Document("easydrug:1:atpn", "", {"item_name": "바이엘아스피린정500밀리그람"})
+    >>> own_medicine(doc, ["아스피린"]), own_medicine(doc, ["와파린"]), own_medicine(doc, [])
+    (True, False, False)
+    """
+    name = "".join(str(doc.metadata.get("item_name", "")).split()).lower()
+    return any(len(m) >= 2 and m in name for m in ("".join(str(x).split()).lower() for x in medicines))
+
+
+def pairs_an_offer(rule, who: Asker, products: list, same=same_name, named=()) -> bool:
+    """A 병용금기 row is the user's when its side other than their medicine is in a product the documents hold (와파린
+    for a warfarin user beside an aspirin leaflet) or among the ingredients the answer is about (`named`: 알프라졸람,
+    which the question names); a row pairing their medicine with a third drug (아스피린 and 메토트렉세이트, beside a
+    ketoprofen plaster) is not. Rules of other types: True.
+
+    >>> from retrievers.documents import Document
+    >>> row = Document("dur:ac:1", "", {"dur_type": "병용금기", "ingredient": "아스피린", "partner": "메토트렉세이트"})
+    >>> plaster, mtx = Product("1", "케토톱", ("케토프로펜",)), Product("2", "엠티엑스정", ("메토트렉세이트",))
+    >>> user = Asker(medicines=("아스피린",))
+    >>> pairs_an_offer(row, user, [plaster]), pairs_an_offer(row, user, [mtx])
+    (False, True)
+    """
+    if rule.metadata.get("dur_type") != "병용금기":
+        return True
+    other = [side for side in _sides(rule) if side and not any(same(side, m) for m in who.medicines)]
+    held = [i for p in products for i in p.ingredients] + list(named)
+    return any(same(side, i) for side in other for i in held)
+
+
+def _sides(rule) -> tuple[str, str]:
+    return str(rule.metadata.get("ingredient", "")), str(rule.metadata.get("partner", ""))
 
 
 def binds_held(rule, products: list, same=same_name) -> bool:

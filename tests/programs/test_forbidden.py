@@ -369,3 +369,24 @@ def test_a_child_the_question_implies_is_the_profiles_age_not_any_childs():
     who = asker(profile, "콧물 시럽 뭐 먹이면 돼요?")
     _, verdicts = user_rules.gather([leaflet], [], who, lambda *_: [], leaflet={leaflet.id: leaflet}.get)
     assert verdicts["200200757"] and verdicts["200200757"][0].metadata["ingredient"] == "6세 미만"
+
+
+def test_the_users_own_medicine_is_not_judged_and_its_pairs_with_third_drugs_are_not_theirs():
+    """A user taking aspirin asks about a ketoprofen plaster: the aspirin leaflet retrieval found is theirs, not an
+    offer to withhold, and a 병용금기 row pairing aspirin with methotrexate (which no product found holds) is not
+    one of their rules; a row pairing it with the plaster's ingredient would be."""
+
+    def leaflet(seq: str, name: str, ingredient: str) -> Document:
+        meta = {"section": "atpn", "item_seq": seq, "item_name": name, "main_ingr": ingredient}
+        return Document(f"easydrug:{seq}:atpn", f"{name}\n…", meta)
+
+    def pair(n: int, a: str, b: str) -> Document:
+        meta = {"dur_type": "병용금기", "ingredient": a, "partner": b}
+        return Document(f"dur:ac:{n}", f"[병용금기] {a}와(과) {b}", meta)
+
+    docs = [leaflet("1", "바이엘아스피린정", "아스피린"), leaflet("2", "케토톱플라스타", "케토프로펜")]
+    rows = [pair(1, "아스피린", "메토트렉세이트"), pair(2, "케토프로펜", "아스피린")]
+    who = Asker(medicines=("아스피린",))
+    quoted, verdicts = user_rules.gather(docs, ["아스피린", "케토프로펜"], who, lambda *_: rows)
+    assert "1" not in verdicts  # their own medicine
+    assert [r.id for r in quoted] == ["dur:ac:2"]
