@@ -79,7 +79,8 @@ VOCAB_ASPECT = {
     "sharing": "how_to_take",
     "water": "how_to_take",
 }
-WORDS_ONLY = frozenset({"water"})  # asked only in its own words (물이랑, 물 없이), never read from its frame aspect
+# asked only in its own words (물이랑, 물 없이; 내성; 토했는데 다시), never read from its frame aspect
+WORDS_ONLY = frozenset({"water", "dependence", "vomited"})
 FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet words speak to it
 for _v, _f in VOCAB_ASPECT.items():
     FRAME_VOCAB.setdefault(_f, []).append(_v)
