@@ -124,7 +124,8 @@ def _source(q: Quote, docs: list[Document], named=None) -> Document:
     sentence it shares with an allowed product is that product's), else its first; of those, first one the question
     names (`named`: doc -> bool): 써스펜 좌약's "실온에서 보관하십시오" is the suppository's, not its tablet's."""
     sources = [n for n in q.sources if not offer_guard.is_forbidden(docs[n - 1])] or q.sources
-    sources = [n for n in sources if named(docs[n - 1])] or sources if named is not None else sources
+    if named is not None:
+        sources = [n for n in sources if named(docs[n - 1])] or sources
     return docs[sources[0] - 1]
 
 

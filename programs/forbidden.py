@@ -126,7 +126,7 @@ def applies(rule, who: Asker, medicine: Callable[[str, str], bool] = same_name) 
     if kind == "특정연령대금기":
         return dur_rule.age_binds(dur_rule.age_limit(rule.text), who.ages)
     if kind == "병용금기":
-        return any(medicine(side, m) for side in _pair(rule) for m in who.medicines)
+        return any(medicine(side, m) for side in rule_sides(rule) for m in who.medicines)
     return True
 
 
@@ -137,7 +137,7 @@ def forbidding_rules(product: Product, rules, who: Asker, same: Callable[[str, s
     for rule in rules:
         if not applies(rule, who) or not form_kinds.binds(dur_rule.forms(rule.text), product.name):
             continue
-        ingredient, partner = _pair(rule)
+        ingredient, partner = rule_sides(rule)
         held = [side for side in (ingredient, partner) if side and any(same(side, i) for i in product.ingredients)]
         if rule.metadata.get("dur_type") == "병용금기":
             other = {ingredient: partner, partner: ingredient}
@@ -147,6 +147,7 @@ def forbidding_rules(product: Product, rules, who: Asker, same: Callable[[str, s
     return out
 
 
-def _pair(rule) -> tuple[str, str]:
+def rule_sides(rule) -> tuple[str, str]:
+    """A DUR rule's ingredient and its pair partner ("" for a rule of one ingredient)."""
     meta = rule.metadata
     return str(meta.get("ingredient", "")), str(meta.get("partner", ""))

@@ -21,7 +21,7 @@ Example:
 from __future__ import annotations
 
 from programs import dur_rule, leaflet_age_limit, leaflet_condition_limit, leaflet_group_limit, leaflet_pair_limit
-from programs.forbidden import Asker, Product, applies, forbidding_rules, same_name
+from programs.forbidden import Asker, Product, applies, forbidding_rules, rule_sides, same_name
 from programs.name_mentions import mentions
 from retrievers import form_kinds
 
@@ -91,13 +91,9 @@ def pairs_an_offer(rule, who: Asker, products: list, same=same_name, named=()) -
     """
     if rule.metadata.get("dur_type") != "병용금기":
         return True
-    other = [side for side in _sides(rule) if side and not any(same(side, m) for m in who.medicines)]
+    other = [side for side in rule_sides(rule) if side and not any(same(side, m) for m in who.medicines)]
     held = [i for p in products for i in p.ingredients] + list(named)
     return any(same(side, i) for side in other for i in held)
-
-
-def _sides(rule) -> tuple[str, str]:
-    return str(rule.metadata.get("ingredient", "")), str(rule.metadata.get("partner", ""))
 
 
 def binds_held(rule, products: list, same=same_name) -> bool:

@@ -439,9 +439,9 @@ def read_frame(
         aspects = together_first(aspects)
     if learned:
         two = bool(other) or len(targets.products) + len(targets.ingredients) + len(targets.classes) > 1
-        lead = aspects[:1] if "vomited" in load_vocabulary().asked(question, morphemes) else []
-        aspects = with_learned(aspects, load_aspect_model().probabilities(question), two_medicines=two)
-        aspects = [*lead, *(a for a in aspects if a not in lead)]  # a vomited dose stays what is asked first
+        vomited = "vomited" in load_vocabulary().asked(question, morphemes)  # a dose lost stays what is asked first
+        probabilities = load_aspect_model().probabilities(question)
+        aspects = with_learned(aspects, probabilities, two_medicines=two, keep_first=vomited)
         if not comparison and aspects[:1] == ["comparison"] and not together and not TIME_GAP.search(squash(question)):
             # 타이레놀이랑 게보린 중에 뭐가 나음: the model reads a comparison the rules did not; the two named are
             # then compared, not a medicine taken beside another
@@ -468,13 +468,13 @@ DOUBT = 0.2
 
 
 def with_learned(
-    aspects, probabilities: dict[str, float], asked: float = MORE, two_medicines: bool = True
+    aspects, probabilities: dict[str, float], asked: float = MORE, two_medicines: bool = True, keep_first=False
 ) -> list[str]:
     """The rules' aspects with the learned model's (`retrievers.aspect_model`): those it finds asked (at or above
     `asked`) and the rules did not follow them, most probable first; its most probable leads when it is sure of it
-    (`LEAD`) and doubts the rules' first (`DOUBT`). Who the medicine is for stays the population reader's (a nursing
-    mother's baby is not who takes it), and two taken together needs two medicines (`two_medicines`: 가루약 물이랑
-    같이 먹는 거예요 asks how it is taken).
+    (`LEAD`) and doubts the rules' first (`DOUBT`), unless `keep_first` (a vomited dose). Who the medicine is for
+    stays the population reader's (a nursing mother's baby is not who takes it), and two taken together needs two
+    medicines (`two_medicines`: 가루약 물이랑 같이 먹는 거예요 asks how it is taken).
 
     >>> with_learned(["child_use"], {"child_use": 0.9, "dosage": 0.7, "storage": 0.1})
     ['child_use', 'dosage']
@@ -488,7 +488,7 @@ def with_learned(
         a: p for a, p in probabilities.items() if a not in POPULATION_ASPECTS and (two_medicines or a != "interactions")
     }
     top = max(may, key=may.get, default=None)
-    if out and top is not None and may[top] >= LEAD and probabilities.get(out[0], 0.0) < DOUBT:
+    if out and not keep_first and top is not None and may[top] >= LEAD and probabilities.get(out[0], 0.0) < DOUBT:
         out = [top, *[a for a in out if a != top]]
     more = sorted((a for a, p in may.items() if p >= asked and a not in out), key=lambda a: -may[a])
     return [*out, *more]
