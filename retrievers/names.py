@@ -19,7 +19,7 @@ import bisect
 import itertools
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
@@ -39,6 +39,7 @@ from retrievers.name_keys import (
     transliteration,
 )
 from retrievers.name_words import DOSAGE_FORMS, MEDICINE_NOUNS, QUESTION_FORMS, STOP_KEYS
+from retrievers.one_letter_off import PrefixSpellings
 from retrievers.sound_alike import sound_alike
 
 __all__ = [  # the key, word-list and dosage-form helpers are re-exported: callers import them from here
@@ -65,6 +66,7 @@ __all__ = [  # the key, word-list and dosage-form helpers are re-exported: calle
 HANGUL_WORD = re.compile(r"[가-힣]+")  # a word read inside names: Hangul only (not 005%, not a strength)
 INSIDE_MIN = 4  # a word read inside a name (뉴브이로토 ← 브이로토): shorter pieces are inside too many names
 INSIDE_MAX = 6  # keys a word may be inside and still name their medicines
+LETTER_OFF_MIN = 4  # a word read one letter off a name (마데카졸 → 마데카솔): shorter ones are too often other words
 FORM_SUFFIXES = [f for f in DOSAGE_FORMS if len(f) > 1]  # a word ending in one (목스프레이) names a kind, not a product
 CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must be to read one as the other
 # 2: salts written acid first and two spellings of one ingredient join their medicine's key; 3: a succinate written
@@ -141,6 +143,7 @@ class NameIndex:
         self.max_len = 2
         self.version = NAMES_VERSION  # how the keys were made; open_searcher re-reads an index's older dictionary
         self._match_memo: dict = {}  # see match
+        self._common_word: Callable[[str], bool] = lambda word: False  # see know_common_words
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> NameIndex:
@@ -274,7 +277,8 @@ class NameIndex:
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
                     # as written, in a question only (an answer's 0.05% is inside a name's 005%, but names nothing)
                     inside = readings and word in as_written and self._take_inside(word, found)
-                    if not (readings and self._take_sound_prefix(word, found)) and not inside:
+                    heard = readings and (self._take_sound_prefix(word, found) or self._take_letter_off(word, found))
+                    if not heard and not inside:
                         unmatched.add(word)
         self._take_form_pairs([squash(w) for w in query.split()], found)
         if readings:
@@ -589,6 +593,32 @@ class NameIndex:
         spelt = {k[: len(word)] for k in keys}
         if len(spelt) != 1 or not self._take_prefix(spelt.pop(), found):
             return False  # none, or two spellings: which one was meant is not clear
+        found.heard[word] = found.keys[-1]
+        return True
+
+    def know_common_words(self, is_common: Callable[[str], bool]) -> None:
+        """Tell the matcher which words are ordinary words of the language (the searcher's Kiwi dictionary), never
+        read as a name one letter off."""
+        self._common_word = is_common
+        self._match_memo.clear()
+
+    def _take_letter_off(self, word: str, found: NameMatch) -> bool:
+        """A Hangul word of `LETTER_OFF_MIN` syllables or more, not one the leaflets use, that begins product names
+        once one consonant or vowel of it is read otherwise (마데카졸 → 마데카솔케어, 클래리틴 → 클라리틴정): those
+        products, the word heard as the names' spelling, when only one spelling fits."""
+        if len(word) < LETTER_OFF_MIN or not HANGUL_WORD.fullmatch(word) or leaflet_word(word):
+            return False
+        if self._common_word(word):
+            return False  # 아이디어 is a word of its own, not 아이티어플러스점안액
+        stem = strip_suffix(word, [*DOSAGE_FORMS, *MEDICINE_NOUNS])
+        if leaflet_word(stem):
+            return False  # 치질연고: a kind of medicine in the leaflets' words, not 치젤연고
+        if not hasattr(self, "_letter_off"):
+            self._letter_off = PrefixSpellings(k for k in self.products if HANGUL_WORD.fullmatch(k))
+        form = word[len(stem) :]  # a form the word ends in is written right: 동전파스 is no 동전파프
+        spelt = {p for p in self._letter_off.of(word) if p.endswith(form)}
+        if len(spelt) != 1 or not self._take_prefix(spelt.pop(), found):
+            return False
         found.heard[word] = found.keys[-1]
         return True
 

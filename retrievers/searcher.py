@@ -110,6 +110,7 @@ class Searcher:
         self.tokenizer = tokenizer
         self._readings: dict[str, tuple[str, bool]] = {}  # question -> `KiwiTokenizer.reading`
         self.names = names
+        names.know_common_words(tokenizer.common_noun)
         self.lexicon = lexicon
         self.settings = settings
         self.reranker = reranker

@@ -84,6 +84,23 @@ class KiwiTokenizer:
             if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS and not self._predicate(t.form))
         ]
 
+    def common_noun(self, word: str) -> bool:
+        """Whether Kiwi's own dictionary reads `word` whole as one common noun (아이디어, 프리미엄), not a word it does
+        not know (마데카졸) nor a name taught to it.
+
+        >>> tokenizer = KiwiTokenizer()
+        >>> tokenizer.common_noun("아이디어"), tokenizer.common_noun("마데카졸"), tokenizer.common_noun("비타민디")
+        (True, False, False)
+        """
+        tokens = self._analysed(word)
+        return (
+            len(tokens) == 1
+            and tokens[0].tag == "NNG"
+            and tokens[0].id not in UNKNOWN_NOUN_IDS
+            and tokens[0].form == word
+            and word not in self._taught
+        )
+
     def _predicate(self, word: str) -> bool:
         """Whether `word`, read alone, is a verb or adjective with its ending (after an adverb): Kiwi reads 가스 차요
         as two proper nouns, but 차요 alone is 차 + 어요 (full), no medicine's name; 부루팬 and 리피토 stay nouns.

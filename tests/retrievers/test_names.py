@@ -124,6 +124,48 @@ def test_the_start_of_a_brand_written_with_a_same_sounding_vowel_is_found(names)
     assert found.heard == {"마대카솔": "마데카솔"}
 
 
+@pytest.mark.parametrize(
+    "query,spelt_right,heard",
+    [
+        ("마데카졸 까진 데 발라도 돼요", "마데카솔 까진 데 발라도 돼요", {"마데카졸": "마데카솔"}),  # ㅈ for ㅅ
+        ("클래리틴 먹으면 졸려요?", "클라리틴 먹으면 졸려요?", {"클래리틴": "클라리틴"}),  # ㅐ for ㅏ
+        ("뉴브이로또 넣고 렌즈 껴도 돼요", "뉴브이로토 넣고 렌즈 껴도 돼요", {"뉴브이로또": "뉴브이로토"}),  # ㄸ for ㅌ
+    ],
+)
+def test_a_name_written_one_letter_off_is_found(names, query, spelt_right, heard):
+    """One consonant or vowel of one syllable swapped for a like one (ㅈ/ㅅ, ㅐ/ㅏ, ㄸ/ㅌ): the name is found as if
+    spelt right, and the answer can say how it was read."""
+    found, right = names.match(query), names.match(spelt_right)
+    assert right.products
+    assert (found.keys, found.products) == (right.keys, right.products)
+    assert found.heard == heard
+
+
+@pytest.mark.parametrize(
+    "query,misread",
+    [
+        ("치질연고 추천해주세요", "치젤연고"),  # a kind in the leaflets' words (치질 + 연고)
+        ("동전파스 어디에 붙여요", "동전파프"),  # the form 파스 is written right
+        ("멜라토닌 먹어도 돼요", "멜라토닝"),  # a final consonant apart
+        ("비타민디 먹어도 돼요", "비타민씨"),  # ㄷ and ㅆ are not swapped for one another
+    ],
+)
+def test_words_one_letter_off_a_name_that_are_other_words_are_not_read_as_it(names, query, misread):
+    assert misread not in names.match(query).keys
+
+
+def test_an_ordinary_word_of_the_language_is_never_read_one_letter_off():
+    """아이디어 is one letter off 아이티어(플러스점안액) but a word of its own (the searcher's Kiwi dictionary)."""
+    from retrievers.documents import Document
+
+    names = NameIndex.from_documents(
+        [Document("easydrug:1:efcy", "x", {"item_seq": "1", "item_name": "아이티어플러스점안액"})]
+    )
+    assert names.match("아이디어 좀 주세요").keys == ["아이티어"]
+    names.know_common_words({"아이디어"}.__contains__)
+    assert not names.match("아이디어 좀 주세요").keys
+
+
 def test_same_sounding_vowels_do_not_make_ordinary_words_names(names):
     assert not names.match("배가 아파요 약 추천해주세요").keys
     assert not names.match("애기가 열이 나요").keys
