@@ -40,6 +40,19 @@ def squash(text: str) -> str:
     return _NON_WORD.sub("", text).lower()
 
 
+_WORD_BREAK = re.compile(r"[\s()\[\]{}<>/,|]+")  # what parts a question's words: spaces, brackets, slashes, commas
+
+
+def written_words(text: str) -> list[str]:
+    """The words of `text` as written, brackets, slashes and commas parting them as spaces do (인공눈물(눈앤점안액)
+    names 눈앤점안액 as a word of its own).
+
+    >>> written_words("인공눈물(눈앤점안액) 넣으면"), written_words("게보린/펜잘, 뭐가 나아요")
+    (['인공눈물', '눈앤점안액', '넣으면'], ['게보린', '펜잘', '뭐가', '나아요'])
+    """
+    return [w for w in _WORD_BREAK.split(text) if w]
+
+
 def strip_suffix(word: str, suffixes: Iterable[str], min_left: int = 2) -> str:
     for suf in suffixes:
         if word.endswith(suf) and len(word) - len(suf) >= min_left:

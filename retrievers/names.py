@@ -37,6 +37,7 @@ from retrievers.name_keys import (
     squash,
     strip_suffix,
     transliteration,
+    written_words,
 )
 from retrievers.name_words import DOSAGE_FORMS, MEDICINE_NOUNS, QUESTION_FORMS, STOP_KEYS
 from retrievers.one_letter_off import PrefixSpellings
@@ -261,7 +262,7 @@ class NameIndex:
         if readings:
             self._match_sound_alike(q, taken, found)
         covered = "".join(c for c, t in zip(q, taken, strict=True) if t)
-        read = [(self._word_as_written(w), w) for w in map(squash, query.split())]
+        read = [(self._word_as_written(w), w) for w in map(squash, written_words(query))]
         words = list(dict.fromkeys(word for word, _ in read))
         as_written = {word for word, w in read if word == w}  # no particle cut off
         unmatched = set()
@@ -280,7 +281,7 @@ class NameIndex:
                     heard = readings and (self._take_sound_prefix(word, found) or self._take_letter_off(word, found))
                     if not heard and not inside:
                         unmatched.add(word)
-        self._take_form_pairs([squash(w) for w in query.split()], found)
+        self._take_form_pairs([squash(w) for w in written_words(query)], found)
         if readings:
             self._match_close(words, unmatched, found)
         return found
@@ -553,7 +554,7 @@ class NameIndex:
         >>> index.brands_before_extensions("브랜드1 플러스")
         []
         """
-        words = [PARTICLE.sub("", squash(w)) for w in query.split()]
+        words = [PARTICLE.sub("", squash(w)) for w in written_words(query)]
         out = []
         for word, after in zip(words, words[1:], strict=False):
             if len(after) < 2 or after in QUESTION_FORMS or after in MEDICINE_NOUNS or not self.extends_names(after):

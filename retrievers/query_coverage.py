@@ -21,6 +21,7 @@ import re
 from collections.abc import Container, Iterable
 
 from retrievers.documents import Hit
+from retrievers.name_keys import written_words
 from retrievers.names import PARTICLE
 from retrievers.names import squash as _squash
 from retrievers.population import people_words
@@ -65,8 +66,10 @@ def whole_word(question: str, fragment: str) -> str:
 
     >>> whole_word("아목시실린 먹고 설사해요", "아목"), whole_word("리피토랑 먹어도", "리피토")
     ('아목시실린', '리피토')
+    >>> whole_word("미노씬(테트라사이클린계) 먹는데", "미노")  # a bracket parts words
+    '미노씬'
     """
-    for word in question.split():
+    for word in written_words(question):
         word = PARTICLE.sub("", re.sub(r"[^\w]+$", "", word))
         if fragment in word and len(word) > len(fragment):
             return word

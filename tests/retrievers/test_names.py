@@ -166,6 +166,12 @@ def test_an_ordinary_word_of_the_language_is_never_read_one_letter_off():
     assert not names.match("아이디어 좀 주세요").keys
 
 
+def test_a_name_in_brackets_after_a_kind_is_a_word_of_its_own(names):
+    """인공눈물(눈앤점안액): the bracket parts the words as a space does, and the brand in it is found."""
+    assert names.match("인공눈물(눈앤점안액) 넣고 운전해도 돼요?").products == names.match("눈앤점안액 넣고").products
+    assert names.match("눈앤점안액 넣고").products
+
+
 def test_same_sounding_vowels_do_not_make_ordinary_words_names(names):
     assert not names.match("배가 아파요 약 추천해주세요").keys
     assert not names.match("애기가 열이 나요").keys
