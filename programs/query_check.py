@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from programs.answer_requirements import QUERY_WORDS
 from programs.name_mentions import mentions
 from programs.name_words import strip_particle
-from retrievers.aspects import load_vocabulary
+from retrievers.aspects import WORD_START, load_vocabulary
 from retrievers.names import squash
 from retrievers.population import WORDS_PATH, read_population
 from retrievers.question_frame import SECTION_ASPECT, VOCAB_ASPECT, QuestionFrame
@@ -105,7 +105,7 @@ def _shipped_words() -> frozenset[str]:
     """The aspect vocabulary's seeds and question words and the population words (data files, not the index)."""
     vocab = load_vocabulary()
     words = {w for table in (vocab.seeds, vocab.asks) for ws in table.values() for w in ws}
-    words = {squash(w) for w in words} | {w for ws in _group_words().values() for w in ws}
+    words = {squash(w.lstrip(WORD_START)) for w in words} | {w for ws in _group_words().values() for w in ws}
     return frozenset(w for w in words if w)
 
 
@@ -136,7 +136,8 @@ def _frame_words(frame: QuestionFrame, morphemes=(), lexicon=None) -> list[tuple
     asked = set(frame.aspects)
     for aspect in vocab.asked(frame.question, morphemes):
         if VOCAB_ASPECT.get(aspect) in asked:
-            words = sorted((w for w in vocab.asks[aspect] if len(w) >= 2 and squash(w) in q), key=len)
+            words = [w.lstrip(WORD_START) for w in vocab.asks[aspect]]
+            words = sorted((w for w in words if len(w) >= 2 and squash(w) in q), key=len)
             out += [(w, VOCAB_ASPECT[aspect]) for w in words[:1]]
     if lexicon is not None:
         for section, words in lexicon.hits(frame.question).items():

@@ -300,6 +300,14 @@ def test_an_amount_of_a_drink_is_no_dose(tok, question):
     assert "alcohol" in asked and "dose" not in asked
 
 
+def test_next_week_is_no_drinking(tok):
+    """다음주 holds 음주 across its syllables (다-음주): 음주 is read only where a word starts."""
+    vocab = load_vocabulary()
+    next_week, drank = "아스피린 매일 먹는데 다음주에 이 뽑아요", "어제 음주했는데 두통약 먹어도"
+    assert "alcohol" not in vocab.asked(next_week, tok(next_week))
+    assert "alcohol" in vocab.asked(drank, tok(drank))
+
+
 def test_an_amount_of_a_liquid_medicine_is_a_dose(tok):
     assert "dose" in load_vocabulary().asked("판피린 한병 더 마셔도 되나요", tok("판피린 한병 더 마셔도 되나요"))
 
