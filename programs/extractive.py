@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 
 from programs import asker_condition, citations, comparison, group_lines, offer_guard, taken_medicines
 from programs.answer_requirements import SECTION_WORDS
-from programs.aspect_check import TOGETHER_TEXT
+from programs.aspect_check import TOGETHER_TEXT, section_of
+from programs.aspect_cover import cover_asked, said_situations
 from programs.child_dose import (
     ADULT_DOSE_ONLY_NOTICE,
     OLDER_DOSE_NOTICE,
@@ -326,6 +327,11 @@ def choose(
         if chosen and any(q.sources[0] in c.sources for c in chosen) and len(chosen) + 1 >= max_sentences:
             continue  # the last place goes to another document
         chosen.append(q)
+    if chosen and named_found:  # 로피딘 먹고 운전해도? 하루 몇 알?: the driving line as well as the dose, from the
+        # named product's own leaflet
+        own = [q for q in ranked if is_named(docs[q.sources[0] - 1]) and floor.get(id(q), q.score) >= MIN_SCORE]
+        section = lambda q: section_of(docs[q.sources[0] - 1])  # noqa: E731
+        chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, said_situations(frame))
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
     if not chosen and max_sentences:  # 7살 애 어른 소화제 먹여도: every product found is below its age limit

@@ -1,0 +1,53 @@
+"""A question asking two things of a named product (운전해도? 하루 몇 알?) gets a sentence for each when its leaflet has
+one (programs/aspect_cover.py): the dose lines, however well they score, do not crowd out the driving line."""
+
+from programs import extractive
+from programs.aspect_cover import said_situations
+from retrievers.documents import Document
+from retrievers.question_frame import QuestionFrame
+
+NAME = "로피딘캡슐(로페라미드염산염)"
+
+
+def _doc(section: str, label: str, text: str, seq: str = "7", name: str = NAME) -> Document:
+    meta = {"item_seq": seq, "item_name": name, "section": section, "main_ingr": "로페라미드염산염"}
+    return Document(f"easydrug:{seq}:{section}", f"{name}\n[{label}] {text}", meta)
+
+
+DOCS = [
+    _doc(
+        "useMethod",
+        "용법·용량",
+        "성인은 처음에 2캡슐(4 mg)을 복용하고 설사할 때마다 1캡슐(2 mg)씩 복용합니다. "
+        "1일 상용량은 3~4캡슐(6~8 mg)이며 1일 최대복용량은 8캡슐(16 mg)입니다. "
+        "소아는 1일 최대복용량은 3캡슐(6 mg)입니다.",
+    ),
+    Document(
+        "dur:dc:1828",
+        "[용량주의] 로페라미드염산염의 1일 최대 투여량은 로페라미드염산염16밀리그램입니다. 이를 넘지 않도록 "
+        "주의합니다. 대상 제형: 정제/캡슐.",
+        {"dur_type": "용량주의", "dur_code": "dc", "ingredient": "로페라미드염산염", "partner": "", "status": "정상"},
+    ),
+    _doc(
+        "atpn",
+        "사용상 주의사항",
+        "복용 후에 피로, 어지러움, 졸음이 나타날 수 있으므로 운전 또는 기계조작 시 주의하십시오. "
+        "2일간 복용하여도 증상이 좋아지지 않을 경우 복용을 중지하고 의사 또는 약사와 상의하십시오.",
+    ),
+]
+QUESTION = "설사해서 로피딘 먹었는데 한시간 뒤에 운전해야돼요 괜찮을까요? 하루 몇알까지 먹어도돼요"
+
+
+def test_the_driving_line_is_quoted_beside_the_dose():
+    frame = QuestionFrame(QUESTION, aspects=("driving", "dosage", "how_to_take"))  # as read with the index's names
+    quotes = extractive.choose(QUESTION, DOCS, max_sentences=3, names=["로피딘"], frame=frame)
+    texts = [q.text for q in quotes]
+    assert any("운전 또는 기계조작" in t for t in texts), texts
+    assert any("최대복용량" in t for t in texts), texts
+
+
+def test_only_situations_said_in_their_own_words_are_covered():
+    """A dose, a child or a section's aspect is no situation: a child's withheld dose is never put back."""
+    question = "20개월 아기 먹여도 되나요? 몇포요? 먹고 차 운전해도"
+    frame = QuestionFrame(question, aspects=("child_use", "dosage", "driving"))
+    assert said_situations(frame) == {"driving"}
