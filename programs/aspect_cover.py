@@ -43,12 +43,12 @@ def said_situations(frame, morphemes=()) -> set[str]:
 
 
 def cover_asked(
-    frame, chosen: list[T], ranked: Sequence[T], most: int, section_of=None, text_of=None, only=None
+    frame, chosen: list[T], ranked: Sequence[T], most: int, section_of=None, text_of=None, only=None, fits=None
 ) -> list[T]:
     """`chosen` with, for each asked aspect it misses (of `only`, when given), the first of `ranked` that speaks to
-    it: added while fewer than `most` are chosen, else in the place of the last chosen one (never the first, which
-    leads) whose leaving keeps every aspect the chosen ones speak to. `section_of` / `text_of` read an item's
-    section and text (default: an item is a (text, section) pair)."""
+    it (and `fits(aspect, item)`, when given): added while fewer than `most` are chosen, else in the place of the
+    last chosen one (never the first, which leads) whose leaving keeps every aspect the chosen ones speak to.
+    `section_of` / `text_of` read an item's section and text (default: an item is a (text, section) pair)."""
     section_of = section_of or (lambda item: item[1])
     text_of = text_of or (lambda item: item[0])
 
@@ -61,7 +61,13 @@ def cover_asked(
         if only is not None and aspect not in only:
             continue
         best = next(
-            (i for i in ranked if i not in out and aspect in aspect_check(frame, quoted([i])).spoken),
+            (
+                i
+                for i in ranked
+                if i not in out
+                and aspect in aspect_check(frame, quoted([i])).spoken
+                and (fits is None or fits(aspect, i))
+            ),
             None,
         )
         if best is None:

@@ -56,7 +56,7 @@ from retrievers.age_doses import child_ages, doses_child
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
-from retrievers.name_keys import ingredient_key
+from retrievers.name_keys import ingredient_key, squash
 from retrievers.names import NameIndex
 from retrievers.not_covered import kind_leaflet_words
 from retrievers.population import CHILD_AGE, stated_ages
@@ -331,7 +331,13 @@ def choose(
         # named product's own leaflet
         own = [q for q in ranked if is_named(docs[q.sources[0] - 1]) and floor.get(id(q), q.score) >= MIN_SCORE]
         section = lambda q: section_of(docs[q.sources[0] - 1])  # noqa: E731
-        chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, said_situations(frame))
+        # two medicines (단자민정 사왔는데 판콜에스 마셨어요): the line naming the other one or its kind (감기약,
+        # 항히스타민제) answers whether they go together
+        pair = [squash(m) for m in medicines if len(m) >= 2]
+        together = {"interactions"} if pair else set()
+        names_pair = lambda aspect, q: aspect != "interactions" or any(m in squash(q.text) for m in pair)  # noqa: E731
+        only = said_situations(frame) | together
+        chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, only, names_pair)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
     if not chosen and max_sentences:  # 7살 애 어른 소화제 먹여도: every product found is below its age limit

@@ -65,6 +65,19 @@ ASPECT_SECTIONS: dict[str, frozenset[str]] = {
     a: frozenset(s for s, sa in SECTION_ASPECT.items() if sa == a) for a in set(SECTION_ASPECT.values())
 }
 KIND_SUFFIXES = ("약", "제")
+# the frame's aspects whose leaflet section retrieval weighs as implied when the question's words ask another: two
+# medicines read as taken together (단자민 사왔는데 판콜에스 마셨어요) ask their 상호작용
+FRAME_IMPLIED = ("interactions",)
+
+
+def implied_by_frame(frame: QuestionFrame, sections, implied) -> list[str]:
+    """The leaflet sections of the frame's `FRAME_IMPLIED` aspects that neither `sections` nor `implied` hold.
+
+    >>> implied_by_frame(QuestionFrame("x", aspects=("timing_food", "interactions")), ["useMethod"], [])
+    ['intrc']
+    """
+    out = [s for a in frame.aspects if a in FRAME_IMPLIED for s in sorted(ASPECT_SECTIONS.get(a, ()))]
+    return [s for s in dict.fromkeys(out) if not s.startswith("dur:") and s not in sections and s not in implied]
 
 
 def section_of(hit: Hit) -> str:

@@ -35,7 +35,7 @@ from retrievers.condition_words import about_elsewhere, load_conditions, named_c
 from retrievers.dense_search import DenseSearch
 from retrievers.documents import Document, Hit
 from retrievers.embedders import Embedder
-from retrievers.frame_features import frame_features
+from retrievers.frame_features import frame_features, implied_by_frame
 from retrievers.fusion import fuse_features
 from retrievers.index_store import IndexCorrupt
 from retrievers.lexical_query import TermTokens, query_tokens
@@ -195,6 +195,9 @@ class Searcher:
         t = time.perf_counter()
         frame = read_frame(qa.query, self.names, self.lexicon, morphemes, found=qa.names, plain=self._plain(qa.query))
         timings["frame_ms"] = _ms(t)
+        # 단자민 사왔는데 판콜에스 마셨어요, 자기 전에 먹어도: the 상호작용 the frame reads in two medicines is implied
+        # beside the 용법 the words ask
+        qa.implied_sections = [*qa.implied_sections, *implied_by_frame(frame, qa.sections, qa.implied_sections)]
 
         t = time.perf_counter()
         qvec = vector()

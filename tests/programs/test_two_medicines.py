@@ -39,6 +39,16 @@ def test_without_the_users_rules_kept_the_rule_naming_one_side_would_be_left_out
     assert "dur:ac:41" in _dropped(pred)
 
 
+def test_two_products_taken_together_get_the_line_on_the_other_beside_the_dose(searcher):
+    """판콜에이 after lunch, 게보린 at bedtime: the words ask when to take it, the frame reads the two taken together;
+    게보린's 상호작용 line (다른 해열진통제, 아세트아미노펜을 포함하는 다른 제품 … 함께 복용하지 마십시오) is retrieved
+    and quoted beside the dose lines (programs/aspect_cover.py, retrievers/frame_features.implied_by_frame)."""
+    pred = CRAG(backend=searcher)(question="판콜에이 낮에 마셨는데 자기 전에 게보린 먹어도 돼요?")
+    assert "[상호작용(함께 먹으면 안 되는 약·음식)] 바르비탈계 약물" in pred.answer
+    assert "아세트아미노펜을 포함하는 다른 제품" in pred.answer
+    assert "복용간격은 4시간 이상으로 합니다" in pred.answer
+
+
 def test_one_medicine_asked_keeps_every_rule_of_it():
     assert two_medicines.off_pair_rules([], [{"와파린"}]) == set()
 
