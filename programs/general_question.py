@@ -7,7 +7,10 @@ call.
 
 It is read by the words of the medicine system (reviewed domain vocabulary, `SYSTEM`), in a question that names no
 product, ingredient, kind of medicine or symptom of its own (처방약, 약국약, 물약 name none: `ANY_KIND`): 타이레놀
-버려도 돼요 asks about 타이레놀.
+버려도 돼요 asks about 타이레놀. How medicine is bought and sold, carried abroad, paid for, or what the law says of it
+(편의점에서 살 수 있어요, 미성년자한테 팔아요, 세관, 비행기에 들고 가도, 처벌, 문 연 약국, 헌혈) is beyond the leaflets
+whatever the question names (`TRADE`: none of its words is in any leaflet, checked in a test): a product's leaflet
+says how to use it, not who may sell it.
 
 Example:
     >>> from retrievers.question_frame import QuestionFrame, Targets
@@ -31,9 +34,27 @@ SYSTEM = re.compile(
     r"|상비\s*약\s*(?:이랑|과|은|는|이|차이)|폐\s*의약품"
     r"|(?:(?:(?<![가-힣])|(?<=물)|(?<=가루)|(?<=알))약(?![속간혼관점])|영양제)[^?？.!]{0,20}?(?:버려|버리|버림|폐기|수거)"
 )
+# buying and selling asked (살 수 있어요, 사 올 수, 팔아요, 판매하나요; not 약국에서 파는 인공눈물 or 살 수 있는 약,
+# which ask which one), carrying it abroad or bringing it in (세관, 비행기에 들고; not 직구한 멜라토닌, which asks
+# about taking it), the law (처벌, 불법), its price or insurance, which pharmacy is open, giving blood: asked, each is
+# beyond what a leaflet says of its product
+TRADE = re.compile(
+    r"살\s*수\s*(?:있(?!는)|없)|사\s*올\s*수|구할\s*수|(?:구매|구입)\s*(?:가능|할\s*수|하려면|해도)|어디서\s*(?:사|팔|구해|구하)"
+    r"|팔아(?:요|도|\s*주|[?？])|파나요|파는지|파는\s*곳|팔\s*수|판매\s*(?:해요|하나요|되나요|가능|금지|하는지|되는지|처)|미성년자"
+    r"|(?<!모)세관|통관|반입|비행기에?\s*(?:들고|가지고|갖고)|해외에서\s*(?:사|산|구매|구입|가져|들여)|들여(?:와|올)"
+    r"|처벌|불법|단속|벌금|위법|가격|약\s*값|값이\s*얼마|보험\s*(?:적용|되|안\s*되)"
+    r"|실비\s*(?:보험|청구|처리|적용|되|돼)|비급여"
+    r"|(?:문\s*(?:연|여는|열린)|심야|당번|휴일|24\s*시간?)\s*약국|약국\s*(?:문\s*(?:열|닫)|영업|몇\s*시|어디|찾)|헌혈"
+)
 # words the class reader takes for kinds that name no kind of medicine, only how it is sold or its form (처방약,
 # 약국약, 상비약, 물약, 영양제): beside a word of `SYSTEM` they are what the question says of medicines in general
 ANY_KIND = frozenset({"처방약", "약국약", "상비약", "일반약", "전문약", "물약", "가루약", "알약", "영양제"})
+MEDICINE = re.compile(r"약(?!속)|처방|의약")  # a question saying it is about medicine, naming none
+TRADE_ANSWER = (
+    "설명서(e약은요)는 제품 하나하나를 어떻게 쓰는지(효능·용법·주의사항)를, DUR은 성분의 사용 규칙을 다룬 자료라, "
+    "약을 어디서 누구에게 파는지, 값이나 보험, 해외에서 들여오거나 가지고 나가는 방법, 법적인 처벌, 문 연 약국, 헌혈 "
+    "같은 내용은 나와 있지 않습니다. 가까운 약국의 약사나 담당 기관에 물어보세요."
+)
 ANSWER = (
     "설명서(e약은요)는 제품 하나하나의 효능·용법·주의사항을, DUR은 성분의 사용 규칙을 다룬 자료라, 의약품을 어떻게 "
     "나누고 파는지(전문의약품·일반의약품, 처방전), 남은 약을 어떻게 버리는지 같은 의약품 전반의 내용은 나와 있지 "
@@ -42,9 +63,28 @@ ANSWER = (
 
 
 def asks_in_general(frame) -> bool:
-    """Whether the question (its `QuestionFrame`) asks about medicines in general: a word of `SYSTEM`, and no target
-    of its own (product, ingredient, kind of medicine, symptom)."""
+    """Whether the question (its `QuestionFrame`) asks about medicines in general: a word of `TRADE`, or one of
+    `SYSTEM` and no target of its own (product, ingredient, kind of medicine, symptom).
+
+    >>> from retrievers.question_frame import QuestionFrame, Targets
+    >>> asks_in_general(QuestionFrame("중학생인데 편의점에서 타이레놀 살 수 있어요?", Targets(products=("타이레놀",))))
+    True
+    >>> asks_in_general(QuestionFrame("약국에서 파는 인공눈물 하루 몇 번 넣어요?", Targets(classes=("인공눈물",))))
+    False
+    >>> asks_in_general(QuestionFrame("비트코인 가격 얼마예요?"))
+    False
+    """
     targets = frame.targets
+    if TRADE.search(frame.question):  # of a medicine: 비트코인 가격 얼마예요 is out of scope, not about medicine
+        return bool(targets.products or targets.ingredients or targets.classes or targets.symptoms) or bool(
+            MEDICINE.search(frame.question)
+        )
     if targets.products or targets.ingredients or set(targets.classes) - ANY_KIND or targets.symptoms:
         return False
     return bool(SYSTEM.search(frame.question))
+
+
+def general_answer(question: str) -> str:
+    """The answer to a question about medicines in general: what the leaflets do not say of trade and law
+    (`TRADE_ANSWER`), or of how medicines are classified and thrown away (`ANSWER`)."""
+    return TRADE_ANSWER if TRADE.search(question) else ANSWER

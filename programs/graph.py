@@ -23,8 +23,7 @@ from programs.answer_context import asker_groups, context_documents
 from programs.answer_ending import answer_target
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
 from programs.fallback import FallBack
-from programs.general_question import ANSWER as GENERAL_ANSWER
-from programs.general_question import asks_in_general
+from programs.general_question import asks_in_general, general_answer
 from programs.generator import format_context
 from programs.hit_merge import merge_hits
 from programs.name_mentions import naming
@@ -458,7 +457,7 @@ def stop(p: Parts, st: QuestionState) -> dict:
     if reason == "out_of_scope":
         st.answer, st.mode, st.method = OOS_MESSAGE, "out_of_scope", "guard"
     elif reason == NOT_IN_LEAFLETS:  # medicines in general: nothing quoted, no LM call
-        st.answer, st.mode, st.method = f"{GENERAL_ANSWER}\n\n{SAFETY_LINE}", NOT_IN_LEAFLETS, "guard"
+        st.answer, st.mode, st.method = f"{general_answer(st.question)}\n\n{SAFETY_LINE}", NOT_IN_LEAFLETS, "guard"
         st.context_docs, st.contexts = [], []
     elif reason == NOT_IN_CORPUS:
         rules, rules_only = uncovered_rules(p.backend, st), dur_only(p.backend, st)

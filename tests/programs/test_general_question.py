@@ -4,7 +4,7 @@ says the leaflets do not cover it, with no LM call: the real `Searcher` on the m
 import pytest
 
 from programs.crag import CRAG
-from programs.general_question import ANSWER
+from programs.general_question import ANSWER, TRADE_ANSWER
 from programs.outcome import NOT_IN_LEAFLETS
 
 
@@ -27,3 +27,49 @@ def test_a_question_about_medicines_in_general_is_told_the_leaflets_do_not_cover
 def test_a_question_naming_a_medicine_is_answered_about_it(searcher):
     pred = CRAG(backend=searcher)(question="게보린 남은 거 버려야 하나요?")
     assert not pred.answer.startswith(ANSWER)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "중학생 아들이 밤에 편의점 가서 타이레놀 사올 수 있어요? 미성년자한테도 팔아요?",
+        "게보린 처방전 없이 살 수 있나요",
+        "감기약 먹고 운전하다 걸리면 처벌받아요?",
+        "게보린 비행기에 들고 타도 되나요? 세관에서 걸리나",
+        "일요일 밤인데 애가 열이 나요 지금 문 연 약국 어떻게 찾아요",
+        "게보린 먹는 중인데 헌혈 가능한가요?",
+    ],
+)
+def test_trade_law_and_travel_are_beyond_the_leaflets_whatever_is_named(searcher, question):
+    """Who may buy it, the law, carrying it abroad, an open pharmacy, giving blood: no leaflet says them, whatever
+    product the question names, and nothing is quoted as if it answered."""
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith(TRADE_ANSWER)
+    assert not [c for c in pred.citations if c["cited"]] and "[문서" not in pred.answer
+    assert pred.trace["outcome"] == NOT_IN_LEAFLETS and pred.trace["lm_calls"]["total"] == 0
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "약국에서 파는 인공눈물 하루 몇 번 넣어요?",  # which one, as sold
+        "요즘 잠이 안와요 약국에서 살수 있는 약 있어요?",  # which one may be bought: the leaflets answer
+        "편의점에서 산 타이레놀 몇 알 먹어요?",  # where it was bought is no question
+        "해외직구한 멜라토닌 먹어도 되나요?",  # taking it is asked
+        "감기약 먹고 운전해도 돼요?",
+        "졸피뎀 하루 최대 용량이 얼마에요",  # how much is a dose, not a price
+    ],
+)
+def test_buying_or_a_place_only_mentioned_is_no_trade_question(question):
+    from programs.general_question import TRADE
+
+    assert not TRADE.search(question)
+
+
+def test_no_leaflet_speaks_of_trade_law_or_travel():
+    """The words `TRADE` reads are none of the leaflets' own: what they ask, no leaflet sentence answers."""
+    from programs.general_question import TRADE
+    from retrievers.corpus import load_corpus
+
+    said = [d.id for d in load_corpus() if d.source == "easydrug" and TRADE.search(d.text)]
+    assert not said
