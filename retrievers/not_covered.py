@@ -142,10 +142,10 @@ def medicine_leaflet_words(medicine: str) -> tuple[str, ...]:
 
 
 PRESCRIBED_WORD = "처방받은 약"  # how the answer names a medicine the question says was prescribed
-# a medicine the question says a clinic gave (병원에서 받은, 피부과에서 처방받은, 처방 받은, 지어 온): a prescription
-# medicine, whose leaflet e약은요 (over-the-counter medicines) does not hold
+# a medicine the question says a clinic gave (병원에서 받은, 병원서 지어온, 피부과에서 처방받은, 처방 받은, 지어 온): a
+# prescription medicine, whose leaflet e약은요 (over-the-counter medicines) does not hold
 _PRESCRIBED = re.compile(
-    r"(?:(?:병원|의원|[가-힣]{1,4}과)\s*에서\s*(?:처방\s*)?|처방\s*|병원\s*)"
+    r"(?:(?:병원|의원|[가-힣]{1,4}과)\s*에?서\s*(?:처방\s*)?|처방\s*|병원\s*)"
     r"(?:받은|받아\s*온|지은|지어\s*온|타\s*온)(?![가-힣])"
     r"|약국\s*에서\s*(?:지은|지어\s*온)(?![가-힣])"  # dispensed (지은) at a pharmacy; bought there (산) is not
     r"|약\s*봉투(?:에|의)"  # 약봉투에 식후 30분: the dispensing envelope's own instructions

@@ -64,6 +64,7 @@ def test_an_antibiotic_swallowed_is_a_prescription_kind_and_an_ointment_is_not()
         ("병원에서 3일분 약 받았어요", "병원에서 3일분 약 받았"),
         ("내과에서 진료 받았는데 감기약 먹어도 돼요", ""),  # a consultation, no medicine
         ("효과에서 차이 받았", ""),  # 효과 is no clinic
+        ("애기 기침땜에 병원서 지어온 가루약이랑 물약 남은거 먹여도 되요?", "병원서 지어온 가루약이랑"),  # 에서 said 서
     ],
 )
 def test_a_medicine_the_question_says_a_clinic_gave_is_read_with_its_words(question, phrase):
