@@ -17,6 +17,10 @@ Example:
     True
     >>> limit("만 6세 미만 소아는 의사의 지시에 따릅니다.")
     (6.0, '만 6세 미만')
+    >>> limit("피부감염증(수두, 옴), 주사 환자, 2세 미만의 유아는 이 약을 사용하지 마십시오.")  # another item's illness
+    (2.0, '2세 미만')
+    >>> limit("수두 또는 인플루엔자에 감염되었거나 감염이 의심되는 15세 미만의 어린이는 복용하지 마십시오.") is None
+    True
     >>> forbids_asker((6.0, "만 6세 미만"), ((5.0, 6.0),)), forbids_asker((6.0, "만 6세 미만"), ((7.0, 8.0),))
     (True, False)
 """
@@ -37,7 +41,9 @@ _BOUND = re.compile(
     r"(?=\s*(?:의\s*)?(?:소아|영아|유아|어린이|영[·ㆍ]?유아|신생아|아이|청소년|은|는|에게|에는))"
 )
 _FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안)(?:하)?지\s*마(?:십시오|세요)")
-_CONDITION = re.compile(r"수두|인플루엔자|감염|의심되는")  # a child bound only in an illness (aspirin's Reye's)
+# a child bound only in an illness (수두 또는 인플루엔자에 감염된 15세 미만: aspirin's Reye's), read in the bound's own
+# item of the sentence's list: 피부감염증(… 수두 …), 2세 미만의 유아 forbids every child under 2
+_CONDITION = re.compile(r"수두|인플루엔자|감염|의심되는")
 # a dose left to a doctor below an age (만 6세 미만 소아는 의사의 지시에 따릅니다): no over-the-counter use at that age
 _DOCTOR = re.compile(r"의사의?\s*지시에\s*따르|의사의?\s*지시에\s*따라|의사의?\s*지시에\s*따릅")
 DOSE_SECTION = "useMethod"  # where a dose left to a doctor is written
@@ -47,10 +53,12 @@ DOCTOR_LABEL = "의사 지시"  # such a bound's label in the marking: 스노콜
 def limit(sentence: str) -> tuple[float, str] | None:
     """(the age in years below which the sentence forbids the product, the bound as written), the oldest such bound
     when it states several (만 3개월 미만의 영아 및 만 2세 미만의 소아 → 2 years); None when it forbids no age."""
-    if not (_FORBIDS.search(sentence) or _DOCTOR.search(sentence)) or _CONDITION.search(sentence):
+    if not (_FORBIDS.search(sentence) or _DOCTOR.search(sentence)):
         return None
     bounds = []
     for m in _BOUND.finditer(sentence):
+        if _CONDITION.search(re.split(r",\s*", sentence[: m.start()])[-1]):
+            continue  # 수두에 감염된 15세 미만: a child in an illness, not every child
         years = int(m["n"]) / (12 if m["unit"] == "개월" else 1)
         if m["kind"] == "이하":  # 6세 이하 takes in every 6-year-old, 30개월 이하 the 30th month
             years += 1 / 12 if m["unit"] == "개월" else 1
