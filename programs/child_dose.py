@@ -9,9 +9,11 @@ child's answer (`older_dose_sentences`); the answer then says the dose it found 
 from __future__ import annotations
 
 from retrievers.age_doses import adult_maximum, dose_ages, dose_bands, for_older_only, oldest_age, states_dose
+from retrievers.population import CHILD_AGE
 
 __all__ = [
     "ADULT_DOSE_ONLY_NOTICE",
+    "child_dose_sentences",
     "OLDER_DOSE_NOTICE",
     "doses_older_only",
     "adult_maximum",
@@ -50,13 +52,15 @@ def older_dose_sentences(sentences: list[str], oldest: float | None, tables: boo
     """The positions of a 용법·용량 section's sentences that dose only older people: those `for_older_only` says so
     of, and the dose sentences right after one that state no age of their own ("단, 1일 4정을 초과하지 않습니다"
     after "성인은 1회 1정"), which go on with the same person's dose; a sentence with an age band of its own (1~6세
-    유아는 1일 5~10mL) is another person's. `tables`: a children's table older than the child counts too (the question
-    states the child's age: `retrievers.age_doses.for_older_only`).
+    유아는 1일 5~10mL), or a child's with none (소아는 1캡슐), is another person's. `tables`: a children's table
+    older than the child counts too (the question states the child's age: `retrievers.age_doses.for_older_only`).
 
     >>> older_dose_sentences(["성인은 1회 1정 복용합니다.", "단, 1일 4정을 초과하지 않습니다.", "식후에 복용합니다."],
     ...                      oldest_age("아기 해열제"))
     {0, 1}
     >>> older_dose_sentences(["성인은 1일 15~30mL를 복용합니다.", "1~6세 유아는 1일 5~10mL를 복용합니다."], 2.0)
+    {0}
+    >>> older_dose_sentences(["성인은 1회 2캡슐을 복용합니다.", "소아는 1회 1캡슐을 복용합니다."], 6.0)  # a child's own
     {0}
     """
     if oldest is None:
@@ -66,8 +70,34 @@ def older_dose_sentences(sentences: list[str], oldest: float | None, tables: boo
         if for_older_only(sentence, oldest, tables):
             older = True
             out.add(i)
-        elif older and states_dose(sentence) and not dose_ages(sentence) and not dose_bands(sentence, children=False):
+        elif older and states_dose(sentence) and not dose_ages(sentence) and not dose_bands(sentence):
             out.add(i)
         else:
             older = False
     return out
+
+
+def child_dose_sentences(sentences: list[str]) -> set[int]:
+    """For a question about no child: the positions of a 용법·용량 section's sentences that dose only children (소아는
+    1캡슐, 7~10세는 …; no 성인) and the dose sentences right after one that state no age of their own (the child's
+    "1일 최대복용량은 3캡슐입니다", which alone reads as everyone's limit); none when the section doses no one else
+    (a children's syrup: its doses are what is asked).
+
+    >>> child_dose_sentences(["성인은 1일 최대 8캡슐입니다.", "소아는 1회 1캡슐 복용합니다.", "1일 최대 3캡슐입니다."])
+    {1, 2}
+    >>> child_dose_sentences(["만 12세 이하의 소아는 1회 권장용량을 복용합니다.", "1일 5회를 넘지 않습니다."])
+    set()
+    """
+    out, child = set(), False
+    for i, sentence in enumerate(sentences):
+        bands = dose_bands(sentence)
+        young = bool(bands) and all(high <= CHILD_AGE + 1 for _, high in bands)
+        if states_dose(sentence) and young and "성인" not in sentence:
+            child = True
+            out.add(i)
+        elif child and states_dose(sentence) and not dose_bands(sentence) and "성인" not in sentence:
+            out.add(i)
+        else:
+            child = False
+    doses = {i for i, s in enumerate(sentences) if states_dose(s)}
+    return out if doses - out else set()

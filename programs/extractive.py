@@ -34,6 +34,7 @@ from programs.child_dose import (
     ADULT_DOSE_ONLY_NOTICE,
     OLDER_DOSE_NOTICE,
     adult_maximum,
+    child_dose_sentences,
     doses_older_only,
     older_dose_sentences,
     oldest_age,
@@ -270,7 +271,12 @@ def choose(
         if section == "efcy" and asks_other:
             prior -= EFFICACY_PENALTY
         prior += SECTION_MODEL_WEIGHT * answering.get(section, 0.0)
-        older = older_dose_sentences([s.text for s in doc_strips], child_age, aged) if section == "useMethod" else ()
+        older: set[int] | tuple = ()
+        if section == "useMethod":
+            texts = [s.text for s in doc_strips]
+            older = older_dose_sentences(texts, child_age, aged)
+            if child_age is None and not aged:  # no child asked about: a child's dose line is none of theirs
+                older = older | child_dose_sentences(texts)
         for i, s in enumerate(doc_strips):
             if not says_something(s.text) or i in older:  # an adult's dose, for a child's question: never quoted
                 continue

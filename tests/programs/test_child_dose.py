@@ -145,3 +145,36 @@ def test_a_childrens_table_starting_above_the_babys_age_is_not_the_babys_dose():
     assert older_dose_sentences([table], oldest_age("생후 5개월 아기 챔프 이부펜 몇 ml")) == {0}
     assert older_dose_sentences([table], oldest_age("4살 아이 챔프 이부펜 몇 ml")) == set()
     assert not for_older_only("체중이 30 kg 미만인 어린이는 1일 25 mL를 초과하지 않습니다.", 0.5)  # no age: kept
+
+
+LOPERAMIDE = (
+    "로피딘캡슐 (로페라미드염산염)\n[용법·용량] 급성설사에 성인은 처음 복용량으로 2캡슐(4 mg)을 복용하고, "
+    "유지량으로는 묽은 변이 있을 때마다 1캡슐(2 mg)씩 복용합니다. "
+    "1일 상용량은 3~4캡슐(6~8 mg)이며 1일 최대복용량은 8캡슐(16 mg)입니다. "
+    "소아는 처음 복용량으로 1캡슐(2 mg)을 복용하고, 유지량으로는 묽은 변이 있을 때마다 1캡슐(2 mg)씩 복용합니다. "
+    "1일 최대복용량은 3캡슐(6 mg)입니다."
+)
+
+
+def _loperamide():
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "9", "item_name": "로피딘캡슐(로페라미드염산염)", "section": "useMethod"}
+    return [Document("easydrug:9:useMethod", LOPERAMIDE, meta)]
+
+
+def test_a_childs_maximum_is_not_quoted_alone_to_an_adult():
+    """ "1일 최대복용량은 3캡슐" goes on with the 소아 line before it: to an adult it would read as their own limit."""
+    quotes = extractive.choose("로피딘 하루 몇 알까지 먹어도 돼요", _loperamide(), max_sentences=4, names=["로피딘"])
+    texts = " ".join(q.text for q in quotes)
+    assert "8캡슐(16 mg)" in texts
+    assert "3캡슐(6 mg)" not in texts and "소아는" not in texts
+
+
+def test_a_childs_own_dose_after_an_adults_is_quoted_to_the_child():
+    """소아는 1캡슐 names its own person: it does not go on with the adult's dose before it."""
+    question = "5살 아들 설사하는데 로피딘 몇알 먹여요?"
+    quotes = extractive.choose(question, _loperamide(), max_sentences=4, names=["로피딘"])
+    texts = " ".join(q.text for q in quotes)
+    assert "소아는 처음 복용량으로 1캡슐" in texts
+    assert "8캡슐(16 mg)" not in texts
