@@ -41,7 +41,7 @@ from retrievers.name_keys import (
 )
 from retrievers.name_words import DOSAGE_FORMS, MEDICINE_NOUNS, QUESTION_FORMS, STOP_KEYS
 from retrievers.one_letter_off import PrefixSpellings
-from retrievers.sound_alike import sound_alike
+from retrievers.sound_alike import spoken_alike
 
 __all__ = [  # the key, word-list and dosage-form helpers are re-exported: callers import them from here
     "CLOSE_RATIO",
@@ -431,10 +431,10 @@ class NameIndex:
             sound_keys: dict[str, list[str]] = defaultdict(list)
             for key in sorted({*self.products, *self.ingredients}):
                 if len(key) >= 3:
-                    sound_keys[sound_alike(key)].append(key)
+                    sound_keys[spoken_alike(key)].append(key)
             self._sound_keys = dict(sound_keys)
             self._sound_spans = KeySpans(self._sound_keys)
-        heard = sound_alike(q)
+        heard = spoken_alike(q)
         for start, length in self._sound_spans.spans(heard):
             keys = self._sound_keys[heard[start : start + length]]
             if not any(taken[start : start + length]):
@@ -584,8 +584,8 @@ class NameIndex:
         if len(word) < 3:
             return False
         if not hasattr(self, "_sound_sorted"):
-            self._sound_sorted = sorted((sound_alike(k), k) for k in self.products)
-        heard = sound_alike(word)
+            self._sound_sorted = sorted((spoken_alike(k), k) for k in self.products)
+        heard = spoken_alike(word)
         at = bisect.bisect_left(self._sound_sorted, (heard, ""))
         keys = []
         while at < len(self._sound_sorted) and self._sound_sorted[at][0].startswith(heard):

@@ -36,3 +36,32 @@ def _syllable(ch: str) -> str:
 def sound_alike(text: str) -> str:
     """`text` with every Hangul syllable's vowel replaced by its sound group's representative (same length)."""
     return "".join(_syllable(ch) for ch in text)
+
+
+# ㅎ with a w-vowel as older brands write an f (훼스탈 Festal, 화이투벤, 훼로바): the vowel without its w, after ㅍ, as
+# people write the f today (페스탈, 파이투벤); medial index -> the plain vowel (ㅘ→ㅏ, ㅞ→ㅔ, ㅝ→ㅓ, ㅟ→ㅣ)
+_F_VOWELS = {9: 0, 15: 5, 14: 4, 16: 20}
+_H, _P = 18, 17  # initial consonant indices of ㅎ and ㅍ
+
+
+def _f_syllable(ch: str) -> str:
+    code = ord(ch)
+    if not _FIRST <= code <= _LAST:
+        return ch
+    initial, rest = divmod(code - _FIRST, _MEDIALS * _FINALS)
+    medial, final = divmod(rest, _FINALS)
+    if initial != _H or medial not in _F_VOWELS:
+        return ch
+    return chr(_FIRST + (_P * _MEDIALS + _F_VOWELS[medial]) * _FINALS + final)
+
+
+def spoken_alike(text: str) -> str:
+    """`sound_alike`, with an f written the old way (훼, 화, 휘) read as it is written today (페, 파, 피): how a brand
+    name written from memory is heard (same length).
+
+    >>> spoken_alike("훼스탈") == spoken_alike("페스탈"), spoken_alike("화이투벤") == spoken_alike("파이투벤")
+    (True, True)
+    >>> spoken_alike("후시딘")  # 후 has no w-vowel: it stays
+    '후시딘'
+    """
+    return "".join(_f_syllable(ch) for ch in sound_alike(text))

@@ -166,6 +166,17 @@ def test_an_ordinary_word_of_the_language_is_never_read_one_letter_off():
     assert not names.match("아이디어 좀 주세요").keys
 
 
+@pytest.mark.parametrize(
+    "query,spelt_right",
+    [("페스탈 플러스 한번에 몇알", "훼스탈 플러스 한번에 몇알"), ("파이투벤 먹어도 돼요", "화이투벤 먹어도 돼요")],
+)
+def test_an_f_written_as_today_finds_a_brand_written_the_old_way(names, query, spelt_right):
+    """훼스탈 (Festal) and 화이투벤 write an f as ㅎ with a w-vowel; people write it ㅍ today (페스탈, 파이투벤)."""
+    found, right = names.match(query), names.match(spelt_right)
+    assert right.products
+    assert found.products == right.products
+
+
 def test_a_name_in_brackets_after_a_kind_is_a_word_of_its_own(names):
     """인공눈물(눈앤점안액): the bracket parts the words as a space does, and the brand in it is found."""
     assert names.match("인공눈물(눈앤점안액) 넣고 운전해도 돼요?").products == names.match("눈앤점안액 넣고").products
