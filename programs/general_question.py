@@ -10,7 +10,7 @@ product, ingredient, kind of medicine or symptom of its own (처방약, 약국�
 버려도 돼요 asks about 타이레놀. How medicine is bought and sold, carried abroad, paid for, or what the law says of it
 (편의점에서 살 수 있어요, 미성년자한테 팔아요, 세관, 비행기에 들고 가도, 처벌, 문 연 약국, 헌혈) is beyond the leaflets
 whatever the question names (`TRADE`: none of its words is in any leaflet, checked in a test): a product's leaflet
-says how to use it, not who may sell it.
+says how to use it, not who may sell it. So is a pet (`ANIMAL`: 강아지한테 후시딘): the leaflets are for people.
 
 Example:
     >>> from retrievers.question_frame import QuestionFrame, Targets
@@ -49,6 +49,12 @@ TRADE = re.compile(
 # words the class reader takes for kinds that name no kind of medicine, only how it is sold or its form (처방약,
 # 약국약, 상비약, 물약, 영양제): beside a word of `SYSTEM` they are what the question says of medicines in general
 ANY_KIND = frozenset({"처방약", "약국약", "상비약", "일반약", "전문약", "물약", "가루약", "알약", "영양제"})
+# a pet the medicine would be for (강아지, 고양이, 반려견): the leaflets are for people
+ANIMAL = re.compile(r"강아지|고양이|반려\s*(?:견|묘|동물)|애완\s*(?:견|묘|동물)|댕댕이|냥이|멍멍이|강쥐")
+ANIMAL_ANSWER = (
+    "설명서(e약은요)와 DUR은 사람이 쓰는 약에 대한 자료라, 반려동물에게 써도 되는지나 그 양은 나와 있지 않습니다. "
+    "사람 약이 동물에게 해로울 수 있으니 동물병원 수의사에게 물어보세요."
+)
 MEDICINE = re.compile(r"약(?!속)|처방|의약")  # a question saying it is about medicine, naming none
 TRADE_ANSWER = (
     "설명서(e약은요)는 제품 하나하나를 어떻게 쓰는지(효능·용법·주의사항)를, DUR은 성분의 사용 규칙을 다룬 자료라, "
@@ -63,8 +69,8 @@ ANSWER = (
 
 
 def asks_in_general(frame) -> bool:
-    """Whether the question (its `QuestionFrame`) asks about medicines in general: a word of `TRADE`, or one of
-    `SYSTEM` and no target of its own (product, ingredient, kind of medicine, symptom).
+    """Whether the question (its `QuestionFrame`) asks about medicines in general: a word of `TRADE` or `ANIMAL`
+    (of a medicine), or one of `SYSTEM` and no target of its own (product, ingredient, kind of medicine, symptom).
 
     >>> from retrievers.question_frame import QuestionFrame, Targets
     >>> asks_in_general(QuestionFrame("중학생인데 편의점에서 타이레놀 살 수 있어요?", Targets(products=("타이레놀",))))
@@ -75,7 +81,7 @@ def asks_in_general(frame) -> bool:
     False
     """
     targets = frame.targets
-    if TRADE.search(frame.question):  # of a medicine: 비트코인 가격 얼마예요 is out of scope, not about medicine
+    if TRADE.search(frame.question) or ANIMAL.search(frame.question):  # of a medicine: 비트코인 가격 is not
         return bool(targets.products or targets.ingredients or targets.classes or targets.symptoms) or bool(
             MEDICINE.search(frame.question)
         )
@@ -85,6 +91,9 @@ def asks_in_general(frame) -> bool:
 
 
 def general_answer(question: str) -> str:
-    """The answer to a question about medicines in general: what the leaflets do not say of trade and law
-    (`TRADE_ANSWER`), or of how medicines are classified and thrown away (`ANSWER`)."""
+    """The answer to a question about medicines in general: what the leaflets do not say of a pet
+    (`ANIMAL_ANSWER`), of trade and law (`TRADE_ANSWER`), or of how medicines are classified and thrown away
+    (`ANSWER`)."""
+    if ANIMAL.search(question):
+        return ANIMAL_ANSWER
     return TRADE_ANSWER if TRADE.search(question) else ANSWER

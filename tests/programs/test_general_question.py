@@ -66,10 +66,21 @@ def test_buying_or_a_place_only_mentioned_is_no_trade_question(question):
     assert not TRADE.search(question)
 
 
-def test_no_leaflet_speaks_of_trade_law_or_travel():
-    """The words `TRADE` reads are none of the leaflets' own: what they ask, no leaflet sentence answers."""
-    from programs.general_question import TRADE
+def test_no_leaflet_speaks_of_trade_law_travel_or_pets():
+    """The words `TRADE` and `ANIMAL` read are none of the leaflets' own: what they ask, no leaflet sentence answers."""
+    from programs.general_question import ANIMAL, TRADE
     from retrievers.corpus import load_corpus
 
-    said = [d.id for d in load_corpus() if d.source == "easydrug" and TRADE.search(d.text)]
+    said = [d.id for d in load_corpus() if d.source == "easydrug" and (TRADE.search(d.text) or ANIMAL.search(d.text))]
     assert not said
+
+
+@pytest.mark.parametrize(
+    "question", ["강아지가 발을 다쳤는데 후시딘 발라줘도 되나요?", "고양이 눈곱 끼는데 사람 인공눈물 넣어도 돼요"]
+)
+def test_a_pets_medicine_is_beyond_the_leaflets(searcher, question):
+    from programs.general_question import ANIMAL_ANSWER
+
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith(ANIMAL_ANSWER)
+    assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
