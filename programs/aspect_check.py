@@ -95,6 +95,7 @@ WORDS = {
     "dependence": "내성이나 의존성(습관성)",
     "vomited": "먹은 약을 토했을 때 다시 먹는 것",
 }
+SECTION_LABEL = re.compile(r"^\[[^\]]*\]\s*")  # [용법·용량], [상호작용(함께 먹으면 안 되는 약·음식)]
 NOT_COVERED_NOTICE = "※ 찾은 설명서에는 {words}에 대한 내용이 없습니다."
 NOT_QUOTED_NOTICE = "※ 아래 인용한 문장에는 {words}에 대한 내용이 없습니다."
 
@@ -225,7 +226,8 @@ def answer_quotes(answer: str, docs: list[Document], keep: Callable[[Document], 
             name = re.sub(r"\(.*", "", product(doc)).strip()
             if name and text.startswith(name + ":"):
                 text = text[len(name) + 1 :].strip()
-            out.append(Quoted(text, section_of(doc)))
+            # the label the answer puts first ([상호작용(함께 먹으면 안 되는 약·음식)]) is no word of the quote
+            out.append(Quoted(SECTION_LABEL.sub("", text), section_of(doc)))
     return out
 
 
@@ -233,7 +235,7 @@ def document_quotes(docs: list[Document], keep: Callable[[Document], bool] | Non
     """Every line of the documents (those `keep` keeps) as a quote of its section (a leaflet's first line, its
     product's name, left out): what the found documents could have said."""
     return [
-        Quoted(line, section_of(d))
+        Quoted(SECTION_LABEL.sub("", line), section_of(d))
         for d in docs
         if keep is None or keep(d)
         for i, line in enumerate(d.text.splitlines())
