@@ -132,6 +132,8 @@ def product_kinds(item_name: str) -> set[str]:
     [['tablet'], ['oral_liquid'], ['any']]
     >>> [sorted(product_kinds(n)) for n in ("마스질정(클레마스틴푸마르산염)", "카네스텐질정(클로트리마졸)")]
     [['tablet'], ['vaginal']]
+    >>> sorted(product_kinds("오라메디연고{수출명:오라메디파스타(ORAMEDYPASTE)}"))
+    ['skin']
     """
     return set(_name_kinds(item_name))
 
@@ -139,7 +141,7 @@ def product_kinds(item_name: str) -> set[str]:
 @functools.lru_cache(maxsize=8192)
 def _name_kinds(item_name: str) -> frozenset[str]:
     """`product_kinds`, remembered: the same few thousand product names are read by every answer."""
-    name = re.sub(r"\s|\[.*?\]", "", item_name)
+    name = re.sub(r"\s|\[.*?\]|\{.*?\}", "", item_name)  # an export name in braces ({수출명:…}) says no form
     while (shorter := re.sub(r"\([^()]*\)", "", name)) != name:
         name = shorter
     name = name.split("(")[0]
