@@ -26,6 +26,10 @@ from __future__ import annotations
 
 import re
 
+from retrievers.question_frame import GENERIC
+
+TOLD = GENERIC | {"side_effects"}  # what a symptom told alone reads as: what helps, what it is like
+
 # how medicines are classified and sold (전문의약품, 일반의약품, 의약외품, 안전상비의약품, 처방전 없이), and how
 # leftover medicine is thrown away (남은 약 버리는 법, 폐의약품 수거): the system, not a product
 SYSTEM = re.compile(
@@ -54,6 +58,11 @@ ANIMAL = re.compile(r"강아지|고양이|반려\s*(?:견|묘|동물)|애완\s*(
 ANIMAL_ANSWER = (
     "설명서(e약은요)와 DUR은 사람이 쓰는 약에 대한 자료라, 반려동물에게 써도 되는지나 그 양은 나와 있지 않습니다. "
     "사람 약이 동물에게 해로울 수 있으니 동물병원 수의사에게 물어보세요."
+)
+NO_TARGET_ANSWER = (
+    "질문에서 어떤 약(제품이나 성분, 약의 종류)에 대한 것인지 찾지 못했습니다. 설명서(e약은요)와 DUR은 제품과 성분마다 "
+    "정리된 자료라, 약을 정하지 않은 질문에 답할 내용은 나와 있지 않습니다. 약 이름을 함께 적어 다시 묻거나 약사에게 "
+    "물어보세요."
 )
 MEDICINE = re.compile(r"약(?!속)|처방|의약")  # a question saying it is about medicine, naming none
 TRADE_ANSWER = (
@@ -90,10 +99,34 @@ def asks_in_general(frame) -> bool:
     return bool(SYSTEM.search(frame.question))
 
 
+def names_nothing(frame) -> bool:
+    """The question (its `QuestionFrame`) asks something particular (when, with what, how: not only what helps or
+    what it is like, which a symptom told in words the frame does not read asks, 이가 아파요, 입술이 부르텄어요) and
+    names no product, ingredient, kind of medicine (beyond how it is sold or its form, `ANY_KIND`) or symptom: no
+    leaflet can be told to be the one it asks about.
+
+    >>> from retrievers.question_frame import QuestionFrame, Targets
+    >>> names_nothing(QuestionFrame("충치 치료하고 마취가 안 풀렸는데 밥 먹어도 되나요?", aspects=("timing_food",)))
+    True
+    >>> names_nothing(QuestionFrame("두통약 밥 먹고 먹어요?", Targets(classes=("두통약",)), aspects=("timing_food",)))
+    False
+    >>> names_nothing(QuestionFrame("이가 아파요", aspects=("efficacy",)))
+    False
+    >>> names_nothing(QuestionFrame("입술이 부르텄어요", aspects=("efficacy", "side_effects")))
+    False
+    """
+    targets = frame.targets
+    named = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND or targets.symptoms
+    return not named and not set(frame.aspects) <= TOLD
+
+
 def general_answer(question: str) -> str:
     """The answer to a question about medicines in general: what the leaflets do not say of a pet
-    (`ANIMAL_ANSWER`), of trade and law (`TRADE_ANSWER`), or of how medicines are classified and thrown away
-    (`ANSWER`)."""
+    (`ANIMAL_ANSWER`), of trade and law (`TRADE_ANSWER`), of how medicines are classified and thrown away
+    (`ANSWER`), or, naming no medicine at all, that no leaflet can be told to be the one asked about
+    (`NO_TARGET_ANSWER`)."""
     if ANIMAL.search(question):
         return ANIMAL_ANSWER
-    return TRADE_ANSWER if TRADE.search(question) else ANSWER
+    if TRADE.search(question):
+        return TRADE_ANSWER
+    return ANSWER if SYSTEM.search(question) else NO_TARGET_ANSWER

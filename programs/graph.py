@@ -23,7 +23,7 @@ from programs.answer_context import asker_groups, context_documents
 from programs.answer_ending import answer_target
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
 from programs.fallback import FallBack
-from programs.general_question import asks_in_general, general_answer
+from programs.general_question import asks_in_general, general_answer, names_nothing
 from programs.generator import format_context
 from programs.hit_merge import merge_hits
 from programs.name_mentions import naming
@@ -79,6 +79,11 @@ def retrieve(p: Parts, st: QuestionState) -> dict:
             st.out_of_scope = False
         if usable:
             st.uncovered, st.uncovered_alone = uncovered(p.backend, st)
+            # 마취 안 풀렸는데 밥 먹어도, 약 유통기한이 무슨 뜻: no medicine, kind or symptom named, none the corpus
+            # lacks either; whatever leaflet retrieval found would be quoted as if it were the one asked about
+            read = bool(result.names or result.expansions)  # 머리가 너무 아파요: a rule reads 두통
+            nothing = names_nothing(question_frame(p.backend, st))
+            st.general = st.general or (not st.uncovered and not read and nothing)
         if usable and p.settings.web_references:
             st.web = p.start_web(st.question)
     elif st.purpose == "research":

@@ -84,3 +84,25 @@ def test_a_pets_medicine_is_beyond_the_leaflets(searcher, question):
     pred = CRAG(backend=searcher)(question=question)
     assert pred.answer.startswith(ANIMAL_ANSWER)
     assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
+
+
+@pytest.mark.parametrize(
+    "question", ["충치 치료하고 마취가 아직 안 풀렸는데 밥 먹어도 되나요?", "내시경 하기 전에 밥 먹어도 되나요?"]
+)
+def test_a_question_naming_no_medicine_quotes_no_leaflet_as_if_it_were_the_one(searcher, question):
+    """No product, ingredient, kind or symptom named, yet something particular asked (밥 먹어도): whatever
+    leaflet retrieval found would be quoted as the medicine asked about; the answer says no medicine was named."""
+    from programs.general_question import NO_TARGET_ANSWER
+
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith(NO_TARGET_ANSWER)
+    assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
+
+
+@pytest.mark.parametrize("question", ["머리가 너무 아파요", "게보린 밥 먹고 먹어요?"])
+def test_a_symptom_or_a_medicine_told_is_answered(searcher, question):
+    from programs.general_question import NO_TARGET_ANSWER
+
+    pred = CRAG(backend=searcher)(question=question)
+    assert not pred.answer.startswith(NO_TARGET_ANSWER)
+    assert [c for c in pred.citations if c["cited"]]
