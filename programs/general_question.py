@@ -101,9 +101,10 @@ def asks_in_general(frame) -> bool:
 
 def names_nothing(frame) -> bool:
     """The question (its `QuestionFrame`) asks something particular (when, with what, how: not only what helps or
-    what it is like, which a symptom told in words the frame does not read asks, 이가 아파요, 입술이 부르텄어요) and
-    names no product, ingredient, kind of medicine (beyond how it is sold or its form, `ANY_KIND`) or symptom: no
-    leaflet can be told to be the one it asks about.
+    what it is like, which a symptom told in words the frame does not read asks, 이가 아파요, 입술이 부르텄어요),
+    names no product, ingredient, kind of medicine (beyond how it is sold or its form, `ANY_KIND`) or symptom, and
+    does not speak of a medicine (약, 처방: 이 약 어떻게 먹어요 goes on to the corrective loop): no leaflet can be told
+    to be the one it asks about.
 
     >>> from retrievers.question_frame import QuestionFrame, Targets
     >>> names_nothing(QuestionFrame("충치 치료하고 마취가 안 풀렸는데 밥 먹어도 되나요?", aspects=("timing_food",)))
@@ -114,10 +115,13 @@ def names_nothing(frame) -> bool:
     False
     >>> names_nothing(QuestionFrame("입술이 부르텄어요", aspects=("efficacy", "side_effects")))
     False
+    >>> names_nothing(QuestionFrame("이 약 어떻게 먹어요?", aspects=("how_to_take",)))
+    False
     """
     targets = frame.targets
     named = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND or targets.symptoms
-    return not named and not set(frame.aspects) <= TOLD
+    # 이 약 어떻게 먹어요: a medicine is spoken of, which the corrective loop (and a query LM) may still find
+    return not named and not set(frame.aspects) <= TOLD and not MEDICINE.search(frame.question)
 
 
 def general_answer(question: str) -> str:
