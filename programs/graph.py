@@ -79,8 +79,8 @@ def retrieve(p: Parts, st: QuestionState) -> dict:
             st.out_of_scope = False
         if usable:
             st.uncovered, st.uncovered_alone = uncovered(p.backend, st)
-            # 마취 안 풀렸는데 밥 먹어도, 약 유통기한이 무슨 뜻: no medicine, kind or symptom named, none the corpus
-            # lacks either; whatever leaflet retrieval found would be quoted as if it were the one asked about
+            # 마취 안 풀렸는데 밥 먹어도: no medicine, kind or symptom named or spoken of, none the corpus lacks
+            # either; whatever leaflet retrieval found would be quoted as if it were the one asked about
             read = bool(result.names or result.expansions)  # 머리가 너무 아파요: a rule reads 두통
             nothing = names_nothing(question_frame(p.backend, st))
             st.general = st.general or (not st.uncovered and not read and nothing)
