@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from programs.general_question import ANIMAL
 from programs.outcome import DUR_CODES, rules_for_question, uncovered_only
 from programs.state import QuestionState
 from retrievers.documents import Document
@@ -55,6 +56,7 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
     unknown = backend.query_coverage(st.question, [], r.hits)["unknown_words"]
     # a misspelling retrieval read as a name it is a vowel or a syllable off (졸피댐 -> 졸피뎀) is that name
     words = [w for w in unknown if w not in r.read_as and not any(w in k or k in w for k in known if len(k) >= 2)]
+    words = [w for w in words if not ANIMAL.fullmatch(w)]  # 댕댕이: a pet, no medicine's name (general_question)
     words = list(dict.fromkeys(whole_word(st.question, w) for w in words))  # 아목 of 아목시실린: the word written
     st.unknown_names = (r, tuple(words))
     return words

@@ -76,13 +76,18 @@ def test_no_leaflet_speaks_of_trade_law_travel_or_pets():
 
 
 @pytest.mark.parametrize(
-    "question", ["강아지가 발을 다쳤는데 후시딘 발라줘도 되나요?", "고양이 눈곱 끼는데 사람 인공눈물 넣어도 돼요"]
+    "question",
+    [
+        "강아지가 발을 다쳤는데 후시딘 발라줘도 되나요?",
+        "고양이 눈곱 끼는데 사람 인공눈물 넣어도 돼요",
+        "우리집 댕댕이 설사하는데 게보린 먹여도됨?",  # 댕댕이: a pet's word, no unknown medicine's name
+    ],
 )
 def test_a_pets_medicine_is_beyond_the_leaflets(searcher, question):
     from programs.general_question import ANIMAL_ANSWER
 
     pred = CRAG(backend=searcher)(question=question)
-    assert pred.answer.startswith(ANIMAL_ANSWER)
+    assert pred.answer.startswith(ANIMAL_ANSWER)  # no notice that the pet's word is an unknown medicine's name
     assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
 
 
