@@ -591,6 +591,9 @@ def extractive_answer(
         body += group_lines.lines(groups, docs, listed, "\n".join(body), question)
     else:
         quotes = choose(question, docs, terms, sections, max_quotes, names, frame)
+        kept = [q for q in quotes if not _forbidden_dose(q, docs)]
+        dose_left_out = len(kept) < len(quotes)
+        quotes = kept
         lead = next((q for q in quotes if not is_user_rule(docs[q.sources[0] - 1])), quotes[0] if quotes else None)
         first_rule = docs[quotes[0].sources[0] - 1] if quotes else None
         heading = rules_heading(first_rule) if first_rule is not None and is_user_rule(first_rule) else ""
@@ -606,11 +609,13 @@ def extractive_answer(
             withheld = offer_guard.marking(docs, {short_product(d) for d in found} | quoted)
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()
-        if older_dose_left_out(question, docs, quotes, names, frame):
+        if dose_left_out:
+            opening = f"{offer_guard.DOSE_LEFT_OUT}\n{opening}".strip()
+        elif older_dose_left_out(question, docs, quotes, names, frame):
             opening = f"{OLDER_DOSE_NOTICE}\n{opening}".strip()
         elif adult := adult_dose_only(question, docs, quotes, is_named, names):
             opening = f"{ADULT_DOSE_ONLY_NOTICE.format(product=adult)}\n{opening}".strip()
-        body = [q.line() for q in quotes]
+        body = [q.line() for q in quotes] or (_leaflet_rule_lines(docs, max_quotes) if dose_left_out else [])
         if not any(is_named(d) for d in found):  # a class or symptom question: the answered products' line on the asker
             answered = [str(d.metadata.get("item_seq", "")) for q in quotes for d in _sources(q, docs)]
             answered = [seq for seq in answered if seq and not _withheld(seq, docs)]
@@ -689,6 +694,14 @@ def adult_dose_only(question: str, docs: list[Document], quotes: list[Quote], is
             if not offer_guard.is_forbidden(doc) and doses_older_only(sentences, oldest, aged):
                 return short_product(doc)
     return ""
+
+
+def _forbidden_dose(quote: Quote, docs: list[Document]) -> bool:
+    """A 용법·용량 line of products the user's rules all forbid: how to take what is not for this user is no line
+    of its answer (아시클로버크림 for an 8-year-old its leaflet forbids to children: 1일 5회 바릅니다)."""
+    return docs[quote.sources[0] - 1].metadata.get("section") == "useMethod" and all(
+        offer_guard.is_forbidden(docs[n - 1]) for n in quote.sources
+    )
 
 
 def _is_dose_quote(quote: Quote, docs: list[Document]) -> bool:

@@ -38,8 +38,18 @@ AGE_LABEL = "연령금기"  # the verdict's label (offer_guard's rule line reads
 # "만 6세 미만의 소아", "30개월 이하의 유아", "2세 미만 영아", "12세 미만은": a child's age bound
 _BOUND = re.compile(
     r"(?P<text>(?:만\s*)?(?P<n>\d+)\s*(?P<unit>세|개월)\s*(?P<kind>미만|이하))"
-    r"(?=\s*(?:의\s*)?(?:소아|영아|유아|어린이|영[·ㆍ]?유아|신생아|아이|청소년|은|는|에게|에는))"
+    r"(?=\s*(?:의\s*)?(?:소아|영아|유아|어린이|영[·ㆍ]?유아|신생아|아이|청소년|환자|은|는|에게|에는))"
 )
+# a child's group named with no age, as an item of the list a sentence forbids (이 약에 과민증 환자, 수유부,
+# 소아는 이 약을 사용하지 마십시오), and the age it is read as below: 소아 and 어린이 as the leaflets' adult doses
+# begin (성인(만 15세 이상)), 유아 before school, 영아 in the first year, 신생아 and 미숙아 in the first month
+_GROUP = re.compile(
+    r"(?:^|,\s*|및\s+|또는\s+)(?P<word>소아|어린이|영[·ㆍ]?유아|유아|영아|젖먹이|신생아|미숙아)"
+    r"(?P<note>\([^)]*\))?(?=\s*(?:는|은|에게|에는|,|및|또는|과|와))"
+)
+GROUP_AGE = {"소아": 15.0, "어린이": 15.0, "영유아": 6.0, "유아": 6.0, "영아": 1.0, "젖먹이": 1.0, "신생아": 1 / 12}
+GROUP_AGE["미숙아"] = GROUP_AGE["신생아"]
+CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")  # 상의하십시오, 상의하고 (not 증상의)
 _FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안)(?:하)?지\s*마(?:십시오|세요)")
 # a child bound only in an illness (수두 또는 인플루엔자에 감염된 15세 미만: aspirin's Reye's), read in the bound's own
 # item of the sentence's list: 피부감염증(… 수두 …), 2세 미만의 유아 forbids every child under 2
@@ -63,7 +73,32 @@ def limit(sentence: str) -> tuple[float, str] | None:
         if m["kind"] == "이하":  # 6세 이하 takes in every 6-year-old, 30개월 이하 the 30th month
             years += 1 / 12 if m["unit"] == "개월" else 1
         bounds.append((round(years, 4), re.sub(r"\s+", " ", m["text"]).strip()))
-    return max(bounds) if bounds else None
+    return max([*bounds, *_group_bounds(sentence)], default=None)
+
+
+def _group_bounds(sentence: str) -> list[tuple[float, str]]:
+    """The bounds of the children's groups the sentence forbids by name alone (소아는 이 약을 사용하지 마십시오), each
+    an item of its list with no illness (수두에 감염된 소아), no note of its own (소아(만성설사인 경우)) and no asking
+    to consult between it and the forbidding verb.
+
+    >>> _group_bounds("이 약에 과민증 환자, 수유부, 소아는 이 약을 사용하지 마십시오.")
+    [(15.0, '소아')]
+    >>> _group_bounds("2세 미만의 영아, 소아(만성설사인 경우)는 복용하지 마십시오.")
+    []
+    >>> _group_bounds("소아는 상의하십시오.")
+    []
+    """
+    verb = _FORBIDS.search(sentence)
+    if not verb:
+        return []
+    out = []
+    for m in _GROUP.finditer(sentence, 0, verb.start()):
+        item = re.split(r",\s*", sentence[: m.start("word")])[-1]
+        if m["note"] or _CONDITION.search(item) or CONSULT.search(sentence, m.end(), verb.start()):
+            continue
+        word = m["word"].replace("·", "").replace("ㆍ", "")
+        out.append((round(GROUP_AGE[word], 4), m["word"]))
+    return out
 
 
 def forbids_asker(bound: tuple[float, str], ages: tuple[tuple[float, float], ...]) -> bool:

@@ -29,6 +29,7 @@ NOT_FOR_USER = "not_for_user"  # leaflet metadata: ids of the rules that forbid 
 VERDICT_ONLY = "verdict_only"  # rule metadata: added to cite a verdict, not one of the user's rules to quote
 MARK = "사용자에게 맞지 않는 약"  # every line naming a forbidden product says this
 MARKING = "※ " + MARK + "이라 권하지 않습니다: {products}."
+DOSE_LEFT_OUT = "※ " + MARK + "의 용법·용량은 옮기지 않았습니다."  # said when such a dose line was left out
 RULE_LINE = re.compile(r"\s*\[(?:병용금기|임부금기|노인주의|특정연령대금기|연령금기)\]")
 # a DUR rule's statement, of any type: about an ingredient, never an offer of a product whose name is inside the
 # ingredient's ([노인주의] 클로르페니라민 … holds 페니라민, the short name of 페니라민정)

@@ -90,3 +90,47 @@ def test_a_dose_left_to_a_doctor_below_an_age_withholds_the_product_from_a_young
     assert offer_guard.marking(docs).endswith(": 가상콜정(의사 지시 만 6세 미만 [문서 2]).")
     _, older = user_rules.gather([efcy], [], Asker(ages=((7.0, 8.0),)), lambda i, t: [], leaflet=leaflet)
     assert older == {}
+
+
+def _verdicts_for(caution_text: str, ages) -> dict:
+    caution = Document("easydrug:9:atpn", f"가상나잘스프레이\n{caution_text}", SPRAY)
+    _, out = user_rules.gather([USE], [], Asker(ages=ages), lambda i, t: [], leaflet={caution.id: caution}.get)
+    return {seq: [r.metadata["ingredient"] for r in rules] for seq, rules in out.items()}
+
+
+def test_a_childs_group_forbidden_by_name_alone_withholds_the_product_from_a_child():
+    """The sentence "수유부, 소아는 이 약을 사용하지 마십시오" states no age: 소아 is read as under 15 (the leaflets'
+    adult doses begin at 15), so an 8-year-old is not offered it and a 30-year-old is; an illness of the child's
+    (수두에 감염된 소아) or a note of its own (소아(만성설사인 경우)) binds no child by age."""
+    forbidding = "이 약에 과민증 환자, 수유부, 소아는 이 약을 사용하지 마십시오."
+    assert _verdicts_for(forbidding, ((8.0, 9.0),)) == {"9": ["소아"]}
+    assert _verdicts_for(forbidding, ((30.0, 31.0),)) == {}
+    assert _verdicts_for("수두에 감염된 소아는 이 약을 사용하지 마십시오.", ((8.0, 9.0),)) == {}
+    assert _verdicts_for("2세 미만의 영아, 소아(만성설사인 경우)는 복용하지 마십시오.", ((8.0, 9.0),)) == {}
+    assert _verdicts_for("소아는 의사 또는 약사와 상의하십시오.", ((8.0, 9.0),)) == {}
+
+
+def test_an_age_bound_of_patients_binds_like_one_of_children():
+    """The sentence "19세 미만 환자는 복용하지 마십시오" (a hair-loss tablet's leaflet) withholds it from an
+    18-year-old."""
+    forbidding = "이 약에 과민증, 19세 미만 환자, 탈모증 이외의 사람은 이 약을 복용하지 마십시오."
+    assert _verdicts_for(forbidding, ((18.0, 19.0),)) == {"9": ["19세 미만"]}
+    assert _verdicts_for(forbidding, ((20.0, 21.0),)) == {}
+
+
+def test_a_withheld_products_dose_is_not_quoted_and_the_answer_says_so():
+    """A product the asker's rules forbid is marked; its 용법·용량 line (how much to use it) is left out of the answer,
+    which says it was left out, while the line forbidding it stays."""
+    from programs.extractive import extractive_answer
+
+    caution = Document(
+        "easydrug:9:atpn", "가상나잘스프레이\n이 약에 과민증 환자, 소아는 이 약을 사용하지 마십시오.", SPRAY
+    )
+    question = "8살 딸 코막힘에 가상나잘스프레이 하루 몇번 뿌려요?"
+    _, out = user_rules.gather([USE], [], Asker(ages=((8.0, 9.0),)), lambda i, t: [], leaflet={caution.id: caution}.get)
+    answer = extractive_answer(question, offer_guard.mark([USE, caution], out))
+    assert "1회 1번 뿌립니다" not in answer
+    assert offer_guard.DOSE_LEFT_OUT in answer
+    assert "소아는 이 약을 사용하지 마십시오" in answer
+    adult = extractive_answer(question.replace("8살 딸 ", ""), [USE, caution])
+    assert "1회 1번 뿌립니다" in adult and offer_guard.DOSE_LEFT_OUT not in adult
