@@ -47,6 +47,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
     ("question", "aspect"),
     [
         ("감기약 먹고 운전해도 돼요?", "driving"),
+        ("수면제 먹은 다음날 차 끌고 출장 가도 돼요?", "driving"),  # 차를 끌다: to drive
         ("변비약 우유랑 먹어도 돼요", "food"),
         ("소화제 빈속에 먹어도 돼요?", "meal"),
         ("담배 피우면서 붙여도 돼요", "smoking"),
