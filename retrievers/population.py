@@ -1,7 +1,8 @@
 """Who a question is about, as people write it: 임신 12주, 수유 중, 7살 아들, 애기한테 먹여도, 중학생, 80대 아버지.
 
 An age written as a number decides first (months, years, a decade); then the group words of
-`data/population_words.json` in its order; then a verb of feeding someone (먹여도, 먹이는) says a child.
+`data/population_words.json` in its order; then a verb of feeding someone (먹여도, 먹이는) says a child, unless the
+question names a grown-up it is for (남편한테 먹여도).
 
 Example:
     >>> read_population("7살 아들 해열제 몇 번 먹여요")
@@ -10,6 +11,8 @@ Example:
     'breastfeeding'
     >>> read_population("80대 아버지 변비약").group, read_population("게보린 부작용").group
     ('elderly', None)
+    >>> read_population("애기한테 먹여도 돼요").group, read_population("남편한테 감기약 먹여도 되나요").group
+    ('infant', None)
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ def _vocabulary() -> dict:
         "groups": {g: tuple(spec["words"]) for g, spec in data["groups"].items()},
         "leaflet": {g: tuple(spec["leaflet"]) for g, spec in data["groups"].items()},
         "feeding": tuple(data["feeding"]),
+        "grown": tuple(data["grown"]),
         "not_inside": {w: tuple(v) for w, v in data["not_inside"].items()},
     }
 
@@ -203,6 +207,16 @@ def read_population(question: str, names=()) -> Population:
     return _read_population(question, tuple(names))
 
 
+def feeds_a_grown_up(question: str) -> bool:
+    """The question feeds a medicine (먹여도, 발라줘도) to a grown-up it names (남편, 엄마), so the verb says no child.
+
+    >>> feeds_a_grown_up("남편한테 감기약 먹여도 되나요"), feeds_a_grown_up("감기약 먹여도 되나요")
+    (True, False)
+    """
+    vocab, squashed = _vocabulary(), "".join(question.split())
+    return any(w in squashed for w in vocab["feeding"]) and any(w in squashed for w in vocab["grown"])
+
+
 def forget_readings() -> None:
     """Drop the questions `read_population` remembers (a benchmark times each question as a new one)."""
     _read_population.cache_clear()
@@ -229,6 +243,6 @@ def _read_population(question: str, names: tuple[str, ...]) -> Population:
             return Population(group, age[2]) if group else Population()
     if found:
         return Population(*found[0])
-    if any(w in squashed for w in vocab["feeding"]):
+    if any(w in squashed for w in vocab["feeding"]) and not feeds_a_grown_up(question):
         return Population("child", next(w for w in vocab["feeding"] if w in squashed))
     return Population()

@@ -26,7 +26,7 @@ from retrievers.aspect_names import ASPECTS
 from retrievers.aspects import load_vocabulary, medicine_amount
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
-from retrievers.population import GROUP_ASPECT, Population, read_population
+from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, read_population
 from retrievers.sound_alike import sound_alike
 from retrievers.unimproved import asks_to_go_on, unimproved_after
 
@@ -285,6 +285,8 @@ def read_aspects(
             unnamed = unnamed.replace(key, "|")
     vocab = load_vocabulary()
     situations = [a for a in vocab.asked(unnamed, morphemes, spaced=question) if a in VOCAB_ASPECT]
+    if population.group is None and feeds_a_grown_up(question):
+        situations = [a for a in situations if a != "children"]  # 남편한테 먹여도: fed, and no child
     if "dose" not in situations and medicine_amount(question, vocab.drinks):
         situations.append("dose")  # 반 병 먹이면: an amount is read with its spaces (반병먹이면 ends in no counter)
     explained = [squash(w) for a in situations for w in vocab.asks[a] if squash(w) in unnamed]

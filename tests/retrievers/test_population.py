@@ -108,3 +108,18 @@ def test_who_a_question_is_about_is_read_the_same_when_remembered():
     first = read_population("아이엔 점안액 렌즈 끼고 넣어도 돼요", names=["아이엔"])
     assert first.group is None and read_population("아이엔 점안액 렌즈 끼고 넣어도 돼요", names=["아이엔"]) == first
     assert read_population("아이엔 점안액 렌즈 끼고 넣어도 돼요").group == "child"  # the names given are part of it
+
+
+def test_a_grown_up_fed_a_medicine_is_no_child():
+    """먹여도 says someone is fed, a child when no one else is named; fed to a husband or a mother it says no child, so
+    neither the population nor the asked aspects turn to children (an adult's hair-loss capsule is not withheld by a
+    child's age limit)."""
+    from retrievers.lexicon import Lexicon
+    from retrievers.names import NameIndex
+    from retrievers.question_frame import read_frame
+
+    assert read_population("남편한테 감기약 먹여도 되나요").group is None
+    assert read_population("엄마 허리에 파스 발라줘도 되나요").group is None
+    assert read_population("엄마가 애기한테 해열제 먹여도 돼요").group == "infant"  # the child is named
+    assert "child_use" not in read_frame("남편한테 감기약 먹여도 되나요", NameIndex(), Lexicon.load()).aspects
+    assert "child_use" in read_frame("감기약 먹여도 되나요", NameIndex(), Lexicon.load()).aspects
