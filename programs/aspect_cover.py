@@ -48,7 +48,8 @@ def cover_asked(
     """`chosen` with, for each asked aspect it misses (of `only`, when given), the first of `ranked` that speaks to
     it (and `fits(aspect, item)`, when given): added while fewer than `most` are chosen, else in the place of the
     last chosen one (never the first, which leads) whose leaving keeps every aspect the chosen ones speak to.
-    `section_of` / `text_of` read an item's section and text (default: an item is a (text, section) pair)."""
+    `section_of` / `text_of` read an item's section and text (default: an item is a (text, section) pair). An aspect
+    the chosen speak to only by items that do not fit it is missed too."""
     section_of = section_of or (lambda item: item[1])
     text_of = text_of or (lambda item: item[0])
 
@@ -59,7 +60,12 @@ def cover_asked(
     if only is not None and not only:
         return out  # nothing it may cover: no check to run on the answer's hot path
     check = aspect_check(frame, quoted(out))
-    for aspect in check.missed:
+    unfit = [  # spoken to only by items that do not fit it (복용 중에는 음주하지 마십시오 for a pair's interactions)
+        a
+        for a in check.spoken
+        if fits is not None and not any(fits(a, i) and a in aspect_check(frame, quoted([i])).spoken for i in out)
+    ]
+    for aspect in (*check.missed, *unfit):
         if only is not None and aspect not in only:
             continue
         best = next(

@@ -19,7 +19,7 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
     drugs, or two names read that it does not compare): the names read in it and the ingredients of the named
     leaflets, as the leaflets write them; () for other questions. A sentence about the pair names one of them
     (타이레놀 beside 종합감기약 → "아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오"; 아스피린 beside
-    스트렙실 → "아스피린 등 혈소판 응집 억제제").
+    스트렙실 → "아스피린 등 혈소판 응집 억제제"), and the other drugs the frame read with their kinds' stems.
 
     >>> from retrievers.question_frame import QuestionFrame
     >>> doc = Document("easydrug:1:intrc", "스트렙실\\n…", {"item_name": "스트렙실", "main_ingr": "플루르비프로펜"})
@@ -28,6 +28,12 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
     ('아스피린', '스트렙실', '플루르비프로펜')
     >>> pair_medicines(QuestionFrame("스트렙실 먹어도"), [doc], ["스트렙실"], lambda d: True)
     ()
+
+    A kind of medicine taken beside the named one is said as the leaflets write its kind (감기약 of 종합감기시럽):
+
+    >>> syrup = QuestionFrame("스트렙실 먹는데 종합감기시럽 같이", other_drugs=("종합감기시럽",))
+    >>> pair_medicines(syrup, [doc], ["스트렙실"], lambda d: True)
+    ('스트렙실', '종합감기시럽', '감기', '플루르비프로펜')
     """
     if not frame.other_drugs and (len(names) < 2 or frame.comparison):
         return ()
@@ -37,7 +43,11 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
         if d.id.startswith("easydrug:") and is_named(d)
         for i in str(d.metadata.get("main_ingr", "")).split(",")
     ]
-    words = ("".join(n.split()) for n in (*names, *ingredients, *kind_words(ingredients)))
+    from retrievers.class_products import class_terms
+
+    lexicon = Lexicon.load()
+    others = [t for o in frame.other_drugs for t in (o, *class_terms(o, lexicon))]  # 종합감기시럽 → 감기(약)
+    words = ("".join(n.split()) for n in (*names, *others, *ingredients, *kind_words(ingredients)))
     return tuple(dict.fromkeys(w for w in words if w))
 
 

@@ -493,6 +493,8 @@ class NameIndex:
             at += 1
 
     def _take_prefix(self, word: str, found: NameMatch, max_products: int = 30) -> bool:
+        if word in STOP_KEYS:
+            return False  # 어린이 종합감기시럽: an everyday word begins 어린이타이레놀 but names none of its kind
         seqs: set[str] = set()
         for key in self._keys_starting(word):
             seqs |= self.products[key]

@@ -614,6 +614,9 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
     >>> pas = Targets(products=("신신파스",))
     >>> _other_drugs("신신파스 붙인 자리에 물집이", pas, Lexicon.load(), False, ["신신파스"])
     ()
+    >>> syrup = Targets(products=("코뚜에스시럽",), classes=("종합감기시럽",))
+    >>> _other_drugs("코뚜에스시럽 먹는데 종합감기시럽이랑 같이 먹여도", syrup, Lexicon.load(), False, ["코뚜에스시럽"])
+    ('종합감기시럽',)
     """
     named = [*targets.products, *targets.ingredients]
     flat = squash(question)
@@ -625,6 +628,10 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
         return tuple(named[1:])
     if named and kinds:
         return tuple(kinds[:1])
+    classes = [squash(c) for c in targets.classes if squash(c) not in map(squash, named)]
+    classes = [c for c in classes if c in unnamed and not _beside_name(flat, c, keys)]
+    if named and classes and any(w in flat for w in TOGETHER):
+        return tuple(classes[:1])  # 코뚜에스시럽 먹이는데 종합감기시럽이랑 같이: a kind taken with the named one
     if len(kinds) >= 2:
         return tuple(kinds[1:])
     return ()

@@ -51,3 +51,19 @@ def test_only_situations_said_in_their_own_words_are_covered():
     question = "20개월 아기 먹여도 되나요? 몇포요? 먹고 차 운전해도"
     frame = QuestionFrame(question, aspects=("child_use", "dosage", "driving"))
     assert said_situations(frame) == {"driving"}
+
+
+def test_a_medicine_taken_beside_a_kind_gets_the_line_naming_that_kind():
+    """코뚜에스시럽 먹이는데 종합감기시럽이랑 같이: the named syrup's interaction line naming 감기약 answers, not
+    another line of its 상호작용 section (복용 중에는 음주하지 마십시오), which speaks of interactions but not of the
+    pair."""
+    from programs.aspect_cover import cover_asked
+
+    question = "코뚜에스시럽 먹이는중인데 종합감기시럽이랑 같이 먹여도 되나요?"
+    frame = QuestionFrame(question, aspects=("interactions",), other_drugs=("종합감기시럽",))
+    drink = ("복용 중에는 음주하지 마십시오.", "intrc")
+    kind = ("항히스타민제를 함유하는 내복약(감기약, 멀미약)과 함께 복용하지 마십시오.", "intrc")
+    names_kind = lambda aspect, item: aspect != "interactions" or "감기" in item[0]  # noqa: E731
+    covered = cover_asked(frame, [drink], [drink, kind], most=2, only={"interactions"}, fits=names_kind)
+    assert covered == [drink, kind]
+    assert cover_asked(frame, [drink], [drink, kind], most=2, only={"interactions"}) == [drink]  # no fit asked

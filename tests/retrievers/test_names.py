@@ -402,3 +402,17 @@ def test_a_form_written_with_a_word_of_the_name_picks_the_products_holding_both(
     found = index.match("클리어틴 스팟크림 바르고 화장해도 되나요")
     assert found.products == {"2", "3"} and "1" in found.family
     assert index.match("클리어틴 바르고 화장해도 되나요").products == {"1"}
+
+
+def test_an_everyday_word_that_begins_names_is_no_name():
+    """어린이 begins 어린이타이레놀현탁액 and 어린이부루펜시럽, but 어린이 종합감기시럽 names neither: a stop key (an
+    everyday word) is no prefix of a name, while the name written whole, spaced or not, still reads."""
+    from retrievers.documents import Document
+
+    docs = [
+        Document(f"easydrug:{i}:efcy", "x", {"item_seq": str(i), "item_name": n})
+        for i, n in enumerate(["어린이타이레놀현탁액", "어린이부루펜시럽", "코뚜에스시럽"])
+    ]
+    index = NameIndex.from_documents(docs)
+    assert index.match("코뚜에스시럽 먹는데 어린이 종합감기시럽이랑 같이 먹여도 돼요").products == {"2"}
+    assert index.match("어린이 부루펜 시럽 몇 미리 먹여요").products == {"1"}
