@@ -67,6 +67,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("무좀약 가려운거 없어지면 바르는거 중단해도 되나요", "duration"),  # 증상이 감소하더라도 4주 동안 계속
         ("티눈밴드 붙였는데 이따 수영장 가도 되나요?", "washing"),  # 붙인 채로 물 속에 들어가는 경우
         ("이제 안 아픈데 그만 먹어도 돼요?", "duration"),
+        ("석달째 바르고 있는데 계속 발라도 괜찮은건가요?", "duration"),  # whether to go on using it
         ("냉장고에 보관해야 하나요", "storage"),
         ("먹고 술 마셔도 돼요", "alcohol"),
         ("임신 12주인데 먹어도 되나요", "pregnancy"),
