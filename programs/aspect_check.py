@@ -91,6 +91,7 @@ WORDS = {
     "washing": "씻기·목욕",
     "lens": "콘택트렌즈",
     "sunlight": "햇빛(자외선)",
+    "heat": "찜질·열",
     # situations said in their own words where their frame aspect's would be wrong (see `said_as`)
     "dependence": "내성이나 의존성(습관성)",
     "vomited": "먹은 약을 토했을 때 다시 먹는 것",

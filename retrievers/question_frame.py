@@ -63,6 +63,7 @@ VOCAB_ASPECT = {
     "storage": "storage",
     "lens": "cautions",
     "sunlight": "cautions",
+    "heat": "cautions",
     "breastfeeding": "breastfeeding",
     "pregnancy": "pregnancy",
     "children": "child_use",

@@ -342,3 +342,14 @@ def test_two_each_time_asks_a_dose_and_two_taken_at_once_an_overdose():
     vocab = load_vocabulary()
     assert "overdose" not in vocab.asked("훼스탈한번에두알씩먹어도되요?", (), "훼스탈 한번에 두알씩 먹어도 되요?")
     assert "overdose" in vocab.asked("실수로한번에두알먹었어요", (), "실수로 한번에 두알 먹었어요")
+
+
+def test_heat_is_asked_in_peoples_words_and_found_in_the_leaflets():
+    """핫팩, 찜질, 전기장판: the leaflets say 전기모포 등으로 따뜻하게 하지 마십시오, 외부의 열이나 뜨거운 물에 노출하지
+    마십시오; a dose dissolved in hot water (뜨거운 물 약 250 mL에 녹여) is no heat on the skin."""
+    vocab = load_vocabulary()
+    assert "heat" in vocab.asked("멘소래담 로션 바르고 그 위에 핫팩 올려놔도 되나요?")
+    assert "heat" in vocab.asked("파스 붙이고 전기장판 틀고 자도 되나요")
+    assert vocab.match("heat", "질환 부위를 회로나 전기모포 등으로 따뜻하게 하지 마십시오.") == 1.0
+    assert vocab.match("heat", "적용부위를 싸거나 감지 않고, 외부의 열이나 뜨거운 물에 노출하지 마십시오.") == 1.0
+    assert vocab.match("heat", "1회 1포를 끓지 않는 정도의 뜨거운 물 약 250 mL에 녹여 복용합니다.") < 1.0
