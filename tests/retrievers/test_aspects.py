@@ -69,6 +69,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("이제 안 아픈데 그만 먹어도 돼요?", "duration"),
         ("석달째 바르고 있는데 계속 발라도 괜찮은건가요?", "duration"),  # whether to go on using it
         ("냉장고에 보관해야 하나요", "storage"),
+        ("1포 다 안먹이면 남은건 언제까지 먹일수있어요?", "storage"),  # 잔량은 … 2일 이내 사용 (보관법)
         ("먹고 술 마셔도 돼요", "alcohol"),
         ("임신 12주인데 먹어도 되나요", "pregnancy"),
         ("하루에 몇 번 먹어요", "dose"),
