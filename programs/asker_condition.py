@@ -72,6 +72,29 @@ def treated(nouns: tuple[str, ...], own_efficacy: list[Document], names=()) -> t
     return tuple(n for n in nouns if n in said and not any(n in m or m in n for m in named if m))
 
 
+# the asker has drunk already (소주 두병 마셨는데, 어제 과음해서): a state the leaflets forbid some medicines in, as
+# they write it (알코올을 복용한 사람은 이 약을 복용하지 마십시오), unlike 복용 중 음주하지 마십시오 (drinking later)
+_DRANK_AFTER = re.compile(r"[^.?!]{0,10}?(?:마셨|먹었|마신|먹은|들이켰|했는데|했어|해서)")
+_DRANK_ALONE = re.compile(r"과음|숙취|폭음")
+DRANK_WORDS = ("알코올을 복용한", "알코올을 섭취한", "알코올을 마신", "음주한", "술을 마신")
+
+
+def drank(question: str) -> tuple[str, ...]:
+    """The leaflet phrases for someone who has drunk alcohol (`DRANK_WORDS`), when the question says the asker has:
+    a word of drinking (the alcohol aspect's question words) and a past verb after it, or 과음, 숙취; else ().
+
+    >>> drank("어제 회식에서 소주 두병 마셨는데 두통약 먹어도 되나요")[:1], drank("먹고 술 마셔도 돼요?")
+    (('알코올을 복용한',), ())
+    """
+    from retrievers.aspects import load_vocabulary
+
+    words = [w.lstrip("^") for w in load_vocabulary().asks.get("alcohol", ()) if w.lstrip("^") not in ("숙취", "회식")]
+    said = _DRANK_ALONE.search(question) or any(
+        _DRANK_AFTER.match(question, m.end()) for w in words for m in re.finditer(re.escape(w), question)
+    )
+    return DRANK_WORDS if said else ()
+
+
 def warns_of(found: tuple[str, ...], sentence: str) -> bool:
     """The sentence forbids or sends to a pharmacist, and names one of the conditions `found`."""
     return bool(found) and bool(WARNING.search(sentence)) and any(c in sentence for c in found)

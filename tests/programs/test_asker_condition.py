@@ -4,7 +4,7 @@
 import pytest
 
 from programs import extractive
-from programs.asker_condition import asker_nouns, conditions
+from programs.asker_condition import asker_nouns, conditions, drank
 from retrievers.documents import Document
 
 LONG_WARNING = (
@@ -64,3 +64,24 @@ def test_beside_who_it_is_for_what_the_product_treats_is_only_why_it_is_used():
 )
 def test_the_conditions_read_are_diseases_or_symptoms_not_medicines_or_who_it_is_for(question, names, expected):
     assert conditions(asker_nouns(question), [DOCS[0]], names) == expected
+
+
+def test_an_asker_who_has_drunk_gets_the_line_forbidding_it_to_drinkers_first():
+    """소주 두병 마셨는데 먹어도 돼요: the leaflet's "알코올을 복용한 사람은 이 약을 복용하지 마십시오" (the tail of a
+    long list) leads, before the dose and before lines on drinking while taking it; asking about drinking later (먹고
+    술 마셔도) is no such state."""
+    drinker = (
+        "이 약에 과민증, "
+        + ", ".join(f"질환{i}" for i in range(40))
+        + ", 알코올을 복용한 사람은 이 약을 복용하지 마십시오."
+    )
+    docs = [
+        leaflet("efcy", "이 약은 두통, 치통에 사용합니다.", "효능·효과"),
+        leaflet("useMethod", "성인은 1회 1~2정씩, 1일 3~4회(4~6시간 마다) 필요시 복용합니다.", "용법·용량"),
+        leaflet("intrc", "알코올을 투여한 환자, 와파린과 함께 복용 시 의사 또는 약사와 상의하십시오.", "상호작용"),
+        leaflet("atpn", drinker + " 복용 중에 음주하지 마십시오.", "사용상 주의사항"),
+    ]
+    question = "어제 회식에서 소주 두병 마셨는데 아침에 머리가 깨질거 같아요 가나다지크림 먹어도 되나요?"
+    body = quoted(extractive.extractive_answer(question, docs, names=["가나다지크림"]))
+    assert body[0].startswith("[사용상 주의사항]") and "알코올을 복용한 사람은" in body[0]
+    assert drank("가나다지크림 먹고 술 마셔도 돼요?") == ()
