@@ -65,6 +65,12 @@ NO_TARGET_ANSWER = (
     "물어보세요."
 )
 MEDICINE = re.compile(r"약(?!속)|처방|의약")  # a question saying it is about medicine, naming none
+# "may I" said of taking, giving, putting on or drinking something (먹어도, 먹여도, 발라도, 마셔도): a use of a medicine
+USING = re.compile(
+    r"(?:먹|드시|드셔|복용|바르|발라|붙이|붙여|넣|뿌리|뿌려|써|쓰|사용|마시|마셔|삼키|씹|녹여|타서|먹여|먹이|맞)"
+    r"\S{0,3}\s*(?:도|면\s*안)\s*(?:돼|되|괜찮|됨|될)"
+)
+MAY_I = re.compile(r"도\s*(?:돼|되|괜찮|됨|될)|면\s*안\s*(?:돼|되|됨)")
 TRADE_ANSWER = (
     "설명서(e약은요)는 제품 하나하나를 어떻게 쓰는지(효능·용법·주의사항)를, DUR은 성분의 사용 규칙을 다룬 자료라, "
     "약을 어디서 누구에게 파는지, 값이나 보험, 연말정산, 해외에서 들여오거나 가지고 나가는 방법, 법적인 처벌, "
@@ -117,11 +123,24 @@ def names_nothing(frame) -> bool:
     False
     >>> names_nothing(QuestionFrame("이 약 어떻게 먹어요?", aspects=("how_to_take",)))
     False
+
+    A symptom named, it asks whether one may do something that is no use of a medicine (보내도, 가도: nothing to
+    take, put on or drink):
+
+    >>> flu = Targets(symptoms=("독감", "발열"))
+    >>> names_nothing(QuestionFrame("5살 딸 독감인데 열 내리면 어린이집 보내도 돼요?", flu, aspects=("child_use",)))
+    True
+    >>> names_nothing(QuestionFrame("독감인데 열 내리는 거 먹여도 돼요?", flu, aspects=("child_use",)))
+    False
     """
     targets = frame.targets
-    named = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND or targets.symptoms
+    medicine = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND
     # 이 약 어떻게 먹어요: a medicine is spoken of, which the corrective loop (and a query LM) may still find
-    return not named and not set(frame.aspects) <= TOLD and not MEDICINE.search(frame.question)
+    if medicine or MEDICINE.search(frame.question):
+        return False
+    if targets.symptoms:  # 독감인데 열 내리면 어린이집 보내도 돼요: a symptom, and may one do what no medicine is
+        return bool(MAY_I.search(frame.question)) and not USING.search(frame.question)
+    return not set(frame.aspects) <= TOLD
 
 
 def general_answer(question: str) -> str:

@@ -81,8 +81,10 @@ def retrieve(p: Parts, st: QuestionState) -> dict:
             st.uncovered, st.uncovered_alone = uncovered(p.backend, st)
             # 마취 안 풀렸는데 밥 먹어도: no medicine, kind or symptom named or spoken of, none the corpus lacks
             # either; whatever leaflet retrieval found would be quoted as if it were the one asked about
-            read = bool(result.names or result.expansions)  # 머리가 너무 아파요: a rule reads 두통
-            nothing = names_nothing(question_frame(p.backend, st))
+            frame = question_frame(p.backend, st)
+            # 머리가 너무 아파요: a rule reads 두통; a symptom the frame read is no medicine (열 내리면 어린이집 보내도)
+            read = bool(result.names) or (bool(result.expansions) and not frame.targets.symptoms)
+            nothing = names_nothing(frame)
             st.general = st.general or (not st.uncovered and not read and nothing)
         if usable and p.settings.web_references:
             st.web = p.start_web(st.question)

@@ -93,7 +93,12 @@ def test_a_pets_medicine_is_beyond_the_leaflets(searcher, question):
 
 
 @pytest.mark.parametrize(
-    "question", ["충치 치료하고 마취가 아직 안 풀렸는데 밥 먹어도 되나요?", "내시경 하기 전에 밥 먹어도 되나요?"]
+    "question",
+    [
+        "충치 치료하고 마취가 아직 안 풀렸는데 밥 먹어도 되나요?",
+        "내시경 하기 전에 밥 먹어도 되나요?",
+        "5살 딸 열이 나는데 열 내리면 바로 어린이집 보내도 돼요?",  # a symptom; may one do what no medicine is
+    ],
 )
 def test_a_question_naming_no_medicine_quotes_no_leaflet_as_if_it_were_the_one(searcher, question):
     """No product, ingredient, kind or symptom named, yet something particular asked (밥 먹어도): whatever
@@ -105,7 +110,7 @@ def test_a_question_naming_no_medicine_quotes_no_leaflet_as_if_it_were_the_one(s
     assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
 
 
-@pytest.mark.parametrize("question", ["머리가 너무 아파요", "게보린 밥 먹고 먹어요?"])
+@pytest.mark.parametrize("question", ["머리가 너무 아파요", "게보린 밥 먹고 먹어요?", "열이 나는데 먹여도 되나요?"])
 def test_a_symptom_or_a_medicine_told_is_answered(searcher, question):
     from programs.general_question import NO_TARGET_ANSWER
 
