@@ -107,10 +107,11 @@ def requirements(question: str, sections=(), profile=None) -> list[Requirement]:
             raised.append("소아")
     out += [Requirement(slot, "safety", slot, SLOTS[slot][1]) for slot in dict.fromkeys(raised)]
     if profile is not None:
-        # the medicines taken are not required of every answer: they choose the 병용금기 rows paired with the
-        # answer's products (programs/user_rules.py); a question that names one raises it by its own words
+        # the medicines taken and the diseases had are not required of every answer: they choose the 병용금기 rows
+        # paired with the answer's products (programs/user_rules.py) and the leaflet limits that forbid a product
+        # (programs/leaflet_condition_limit.py); a question that names one raises it by its own words
         out += [Requirement(m, "safety", m, (m,)) for m in profile.medicines if m in question]
-        out += [Requirement(c, "safety", c, (c,)) for c in profile.conditions if c not in raised]
+        out += [Requirement(c, "safety", c, (c,)) for c in profile.conditions if c not in raised and c in question]
     return list({(r.kind, r.key): r for r in out}.values())
 
 

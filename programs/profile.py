@@ -135,11 +135,13 @@ class UserProfile:
     def elderly(self) -> bool:
         return self.age is not None and self.age >= ELDERLY_AGE
 
-    def summary(self, medicines: bool = True) -> str:
-        """One line for prompts: '70세 여성, 질환: 고혈압, 복용 중: 암로디핀' ('' when empty); without `medicines`,
-        the line a search query gets (a medicine taken chooses DUR rows, it is not what the question asks)."""
+    def summary(self, medicines: bool = True, conditions: bool = True) -> str:
+        """One line for prompts: '70세 여성, 질환: 고혈압, 복용 중: 암로디핀' ('' when empty); without `medicines`
+        and `conditions`, the line a search query gets: a medicine taken chooses DUR rows and a disease the leaflet
+        limits that forbid it (programs/leaflet_condition_limit.py); neither is what the question asks (천식 in a
+        query about 인데놀 finds products for asthma). Pregnancy and nursing stay: they are who asks."""
         who = " ".join(p for p in (f"{self.age}세" if self.age is not None else "", self.sex) if p)
-        conditions = list(self.conditions)
+        conditions = list(self.conditions) if conditions else []
         if self.pregnant and not any(w in c for c in conditions for w in _PREGNANT_WORDS):
             conditions.append("임신 중")
         if self.breastfeeding and not any(w in c for c in conditions for w in _NURSING_WORDS):

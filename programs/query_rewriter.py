@@ -104,10 +104,11 @@ def aspect_words(frame, per_aspect: int = 3) -> list[str]:
 
 
 def enhance_with_profile(query: str, profile: UserProfile | None) -> str:
-    """The query with who the user is (the seed's _enhance_with_profile), not the medicines they take: those choose
-    the 병용금기 rows paired with the answer's products (programs/user_rules.py) and would otherwise pull their own
-    DUR rows into every search (변비약 추천 -> 와파린's pairs)."""
-    summary = profile.summary(medicines=False) if profile else ""
+    """The query with who the user is (the seed's _enhance_with_profile), not the medicines they take nor their
+    diseases: those choose the 병용금기 rows paired with the answer's products (programs/user_rules.py) and the
+    leaflet limits that forbid a product, and would otherwise pull their own DUR rows or the products that treat
+    them into every search (변비약 추천 -> 와파린's pairs; 인데놀 괜찮을까요 -> an expectorant for 기관지천식)."""
+    summary = profile.summary(medicines=False, conditions=False) if profile else ""
     return f"{query} ({summary})" if summary and summary not in query else query
 
 

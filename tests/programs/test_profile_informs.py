@@ -20,6 +20,20 @@ def test_a_medicine_taken_is_required_of_an_answer_only_when_the_question_names_
     assert "메토트렉세이트" in [r.label for r in requirements("메토트렉세이트 먹는데 부루펜 괜찮나요", profile=user)]
 
 
+def test_a_disease_in_the_profile_is_neither_searched_for_nor_required_unless_the_question_names_it():
+    """천식 in the profile of someone asking about 인데놀: a query with 천식 finds products for asthma, and an answer
+    required to mention it is searched again with it; the disease chooses the leaflet limits that forbid a product
+    (programs/leaflet_condition_limit.py) and prompts still say it. Pregnancy stays in the query: it is who asks."""
+    user = UserProfile.from_dict({"age": 27, "conditions": ["천식"]})
+    assert enhance_with_profile("인데놀 먹어도 되나요", user) == "인데놀 먹어도 되나요 (27세)"
+    assert "천식" not in fallback_rewrite("인데놀 먹어도 되나요", None, user)
+    assert [r.label for r in requirements("인데놀 먹어도 되나요", profile=user)] == []
+    assert "천식" in [r.label for r in requirements("천식 있는데 감기약 먹어도 되나요", profile=user)]
+    assert user.summary() == "27세, 질환: 천식"
+    pregnant = UserProfile.from_dict({"pregnant": True, "conditions": ["천식"]})
+    assert enhance_with_profile("감기약", pregnant) == "감기약 (질환: 임신 중)"
+
+
 def _offered(pred) -> set[str]:
     return {c["product"] for c in pred.citations if c["cited"] and c["id"].startswith("easydrug:")}
 
