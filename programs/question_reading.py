@@ -66,12 +66,21 @@ def prescription_kinds(backend, st: QuestionState) -> dict[str, tuple[str, ...]]
     """The kinds of prescription-only medicine the question names (혈압약), as written, with their ingredients the
     index knows (`retrievers.not_covered.prescription_kinds`), and `PRESCRIBED_WORD` when it says a clinic gave the
     medicine (병원에서 받은 …, `prescribed_phrase`); {} for none."""
-    from retrievers.not_covered import PRESCRIBED_WORD, prescribed_phrase
+    from retrievers.not_covered import PRESCRIBED_WORD, prescribed_before, prescribed_phrase
     from retrievers.not_covered import prescription_kinds as kinds_in
 
     kinds = kinds_in(st.question, backend.names) if backend.names is not None else {}
     phrase = prescribed_phrase(st.question)  # 병원에서 받은 코 스프레이: a prescription medicine, which one unknown
     if phrase and not (backend.names is not None and backend.names.match(phrase).keys):  # 처방받은 졸피뎀: named
+        kinds[PRESCRIBED_WORD] = ()
+    # 인데놀 처방받아 먹어보려는데: a word said to be prescribed, in a question naming nothing the index knows (Kiwi
+    # reads 인데놀 as 인데 + 놀, so no word of it is unknown); 심바스타틴이랑 … 같이 처방받았는데 names its medicines
+    elif (
+        prescribed_before(st.question)
+        and backend.names is not None
+        and not backend.names.match(st.question).keys
+        and not unknown_names(backend, st)  # 비모보정 처방받아: the name the corpus lacks is said instead
+    ):
         kinds[PRESCRIBED_WORD] = ()
     return kinds
 

@@ -159,9 +159,27 @@ _PRESCRIBED_AROUND = re.compile(
     r"|(?:[가-힣]{1,6}(?:약|제|시럽)\s*)?(?:일주일|이틀|사흘|나흘|보름|한\s*달|며칠|\d+\s*(?:일|주|개월))\s*(?:분|치)\s*"
     r"(?:약\s*)?(?:처방\s*)?(?:을\s*)?받"  # with the medicine named before the supply (항생제 일주일치 받았는데)
 )
+# the medicine named right before it was prescribed (인데놀 처방받아 먹어보려는데): a word, not where it was given
+_PRESCRIBED_BEFORE = re.compile(
+    r"(?<![가-힣A-Za-z0-9])(?!병원|의원|약국)[가-힣A-Za-z][가-힣A-Za-z0-9]{1,11}(?<!에서)(?<!에게)(?<!한테)"
+    r"\s*(?:을|를|도)?\s*처방\s*받(?:아|았|은|고)"
+)
 _MEDICINE_END = re.compile(r"(?:약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")
 _PARTICLE_END = re.compile(r"(?:은|는|이|가|을|를|도|랑|하고|에|약|제|액|연고|시럽|정|크림|캡슐|스프레이|패치|파스)$")
 MAX_PRESCRIBED_WORDS = 4  # words after the marker read as the medicine's name (스테로이드 코 스프레이는)
+
+
+def prescribed_before(question: str) -> str:
+    """The word said to be prescribed, with the saying (인데놀 처방받아), "" for none: whether it names a medicine
+    the index knows (졸피뎀 처방받았는데) or none (같이 처방받았는데, beside named ones) is the caller's to read.
+
+    >>> prescribed_before("담주 발표가 있어서 인데놀 처방받아 먹어보려는데")
+    '인데놀 처방받아'
+    >>> prescribed_before("병원에서 처방받아 먹는 약")
+    ''
+    """
+    m = _PRESCRIBED_BEFORE.search(question)
+    return m.group() if m else ""
 
 
 def prescribed_phrase(question: str) -> str:

@@ -183,6 +183,16 @@ def test_a_kind_of_prescription_medicine_asked_alone_is_called_so_without_quotin
     assert pred.trace["lm_calls"]["total"] == 0
 
 
+def test_a_medicine_said_to_be_prescribed_whose_name_kiwi_reads_as_words_is_called_a_clinics(searcher):
+    """인데놀 처방받아 먹어보려는데: Kiwi reads 인데놀 as 인데 + 놀, so no word is an unknown name; said to be
+    prescribed, in a question naming nothing the index knows, it is a clinic's medicine and no leaflet is quoted."""
+    from retrievers.not_covered import PRESCRIBED_WORD
+
+    pred = CRAG(backend=searcher)(question="담주 발표가 있어서 인데놀 처방받아 먹어보려는데 괜찮을까요?")
+    assert pred.answer.startswith(f"병원에서 {PRESCRIBED_WORD}은") and pred.trace["outcome"] == NOT_IN_CORPUS
+    assert not [c for c in pred.citations if c["cited"]]
+
+
 def test_a_kind_of_prescription_medicine_beside_a_class_the_leaflets_have_opens_the_answer(searcher):
     pred = CRAG(backend=searcher)(question="혈압약 먹는데 감기약 먹어도 돼요?")
     assert pred.answer.startswith("※ 질문의 '혈압약'은(는) 처방받아 쓰는 전문의약품이라")
