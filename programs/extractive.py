@@ -353,7 +353,17 @@ def choose(
                 chosen.append(q)
     # 모유수유 중인데 수면유도제 먹어도: the line of a withheld product's leaflet forbidding it to the asker (임부,
     # 수유부) answers "may I" first (an age limit only when nothing else may be quoted, above)
-    group = next((q for q in limits if docs[q.sources[0] - 1].metadata.get("dur_type") == LEAFLET_LABEL), None)
+    # (a class question's, or a named brand's sibling's: beside a product the question names, another product's
+    # line is no answer to it, 임신 중 맥시롱 → a whitening gel's)
+    group = next(
+        (
+            q
+            for q in limits
+            if docs[q.sources[0] - 1].metadata.get("dur_type") == LEAFLET_LABEL
+            and (not named_found or _of_a_name(docs[q.sources[0] - 1], names))
+        ),
+        None,
+    )
     if group is not None and max_sentences and not any(same(group.text, c.text) for c in chosen):
         chosen = [group, *chosen[: max_sentences - 1]]
     if not named_found:  # a class or symptom question: say which product each sentence is from
@@ -695,6 +705,12 @@ def adult_dose_only(question: str, docs: list[Document], quotes: list[Quote], is
             if not offer_guard.is_forbidden(doc) and doses_older_only(sentences, oldest, aged):
                 return short_product(doc)
     return ""
+
+
+def _of_a_name(doc: Document, names) -> bool:
+    """The product's name holds a name retrieval read in the question (부스코판당의정 for 부스코판)."""
+    product = squash(short_product(doc))
+    return any(len(key) >= 2 and key in product for key in (squash(str(n)) for n in names))
 
 
 def _forbidden_dose(quote: Quote, docs: list[Document]) -> bool:

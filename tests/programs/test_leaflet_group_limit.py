@@ -75,3 +75,30 @@ def test_the_profile_reads_breastfeeding_as_a_flag_or_a_condition():
     assert asker(UserProfile.from_dict({"breastfeeding": True})).groups == ("nursing",)
     with pytest.raises(ProfileError, match="breastfeeding must be true or false"):
         UserProfile.from_dict({"breastfeeding": "maybe"})
+
+
+def test_beside_a_named_product_another_products_line_forbidding_it_to_the_asker_does_not_lead():
+    """임신 중 맥시롱 먹어도: the named syrup's own line and rule answer; a whitening gel retrieval also found, whose
+    leaflet forbids it to pregnant women too, is no answer to the question (its line leads a class question only)."""
+    from programs import offer_guard
+    from programs.extractive import extractive_answer
+
+    def leaflet(seq, name, section, text):
+        meta = {"item_seq": seq, "item_name": name, "section": section}
+        return Document(f"easydrug:{seq}:{section}", f"{name}\n{text}", meta)
+
+    syrup_efcy = leaflet("1", "가상롱액", "efcy", "[효능·효과] 구역, 구토에 사용합니다.")
+    syrup_atpn = leaflet(
+        "1", "가상롱액", "atpn", "[사용상 주의사항] 이 약에 과민증 환자, 임부는 이 약을 복용하지 마십시오."
+    )
+    gel_atpn = leaflet(
+        "2", "가상미백겔", "atpn", "[사용상 주의사항] 구강내 상처가 있는 환자, 임부는 이 약을 사용하지 마십시오."
+    )
+    found = [syrup_atpn, gel_atpn, syrup_efcy]
+    leaflets = {d.id: d for d in found}.get
+    _, out = user_rules.gather(found, [], Asker(pregnant=True), lambda i, t: [], leaflet=leaflets)
+    docs = offer_guard.mark(found, out)
+    docs += [r for rules in out.values() for r in rules if r.id not in {d.id for d in docs}]
+    answer = extractive_answer("임신 중인데 가상롱액 먹어도 될까요?", docs, names=["가상롱액"])
+    assert "구강내 상처" not in answer
+    assert "임부는 이 약을 복용하지 마십시오" in answer
