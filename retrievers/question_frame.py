@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, field
 
 from retrievers.aspect_model import load_aspect_model
 from retrievers.aspect_names import ASPECTS
-from retrievers.aspects import load_vocabulary, medicine_amount
+from retrievers.aspects import WORD_START, load_vocabulary, medicine_amount
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, read_population
@@ -288,6 +288,8 @@ def read_aspects(
     situations = [a for a in vocab.asked(unnamed, morphemes, spaced=question) if a in VOCAB_ASPECT]
     if population.group is None and feeds_a_grown_up(question):
         situations = [a for a in situations if a != "children"]  # 남편한테 먹여도: fed, and no child
+    # 변비약 자기전에 먹고 있는데 … 제산제도 같이 먹으려고요 괜찮나요: how it is taken now is told, not asked
+    told = {VOCAB_ASPECT[a] for a in told_before(unnamed, situations, vocab)}
     if "dose" not in situations and medicine_amount(question, vocab.drinks):
         situations.append("dose")  # 반 병 먹이면: an amount is read with its spaces (반병먹이면 ends in no counter)
     explained = [squash(w) for a in situations for w in vocab.asks[a] if squash(w) in unnamed]
@@ -356,6 +358,8 @@ def read_aspects(
         aspects = ["comparison", *(aspects or ["efficacy"])]  # 뭐가 나아요, 차이가 뭐예요: which of two, for what
         if SWITCH.search(squash(question)) and "interactions" not in aspects:
             aspects.append("interactions")  # A 먹다가 B로 바꿔도: what the leaflets say of taking it after another
+    if told and any(a not in told and a not in GENERIC for a in aspects):
+        aspects = [a for a in aspects if a not in told] + [a for a in aspects if a in told]
     return aspects or ["efficacy"]
 
 
@@ -521,6 +525,36 @@ def with_interactions(aspects: list[str], on_top: bool = False) -> list[str]:
 
 
 TOGETHER = ("같이", "함께", "번갈아")  # 같이 먹여도, 함께 복용, 번갈아 먹여도: whether two are taken together
+
+
+# the end of a clause that tells what the asker does (먹고 있는데, 먹는 중인데, 발랐는데), before the one that asks
+_TOLD_CLAUSE = re.compile(r"(?:있|먹|쓰|써|발랐|붙였|넣었|먹였|었|았|중이)는?데(?=.)|(?:있|먹|쓰)는데(?=.)")
+_ASKING = re.compile(r"[?？]|나요|까요|되나|될까|돼요|되요|괜찮|어때|몇|언제|얼마|어떻게")
+
+
+def told_before(flat: str, situations, vocab) -> set[str]:
+    """Of `situations`, those whose question words (`vocab.asks`) are all in the clauses that tell what the asker
+    does (up to the last 먹고 있는데, 발랐는데 …), when the clause after them asks whether something is taken with it
+    (같이, 함께): told of the medicine taken, not asked of the pair. Who it is for is never only told. `flat`: the
+    question with its spaces removed.
+
+    >>> from retrievers.aspects import load_vocabulary
+    >>> flat = squash("변비약 자기전에 먹고 있는데 제산제도 같이 먹으려고요 괜찮나요?")
+    >>> told_before(flat, ["timing"], load_vocabulary())
+    {'timing'}
+    >>> told_before(squash("변비약 아침에 우유랑 같이 먹었는데 괜찮을까요?"), ["timing", "food"], load_vocabulary())
+    set()
+    """
+    ends = [m.end() for m in _TOLD_CLAUSE.finditer(flat)]
+    if not ends or not _ASKING.search(flat, ends[-1]) or not any(t in flat[ends[-1] :] for t in TOGETHER):
+        return set()
+    told, asked = flat[: ends[-1]], flat[ends[-1] :]
+
+    def said(text: str, aspect: str) -> bool:
+        return any(squash(w.lstrip(WORD_START)) in text for w in vocab.asks.get(aspect, ()) if w.lstrip(WORD_START))
+
+    who = {"children", "pregnancy", "breastfeeding", "elderly"}
+    return {a for a in situations if a not in who and said(told, a) and not said(asked, a)}
 
 
 def asks_together(question: str, lexicon: Lexicon) -> bool:
