@@ -305,3 +305,11 @@ def test_a_comparison_the_learned_model_reads_compares_the_two_named(read):
     frame = read("부루펜이랑 게보린 중에 생리통엔 뭐가 나음?")
     assert frame.comparison and frame.aspects[0] == "comparison"
     assert frame.other_drugs == () and "interactions" not in frame.aspects
+
+
+def test_how_a_medicine_is_taken_now_told_before_asking_for_another_with_it_is_not_what_is_asked(read):
+    """변비약 자기전에 먹고 있는데 … 제산제도 같이 먹으려고요: the pair is asked, bedtime is how the first is taken;
+    변비약 아침에 우유랑 같이 먹었는데 괜찮을까요 asks about what was done (milk with it)."""
+    told = read("변비약 자기전에 먹고 있는데 요즘 속쓰림도 있어서 제산제도 같이 먹으려고요 괜찮나요?").aspects
+    assert told[0] == "interactions" and "timing_food" in told
+    assert read("변비약 아침에 우유랑 같이 먹었는데 괜찮을까요?").aspects[0] == "food_drink"
