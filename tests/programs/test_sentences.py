@@ -564,6 +564,8 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
         ("감기약 먹고 잠을 못 자요", "떨림, 불면이 나타날 수 있습니다."),
         ("미녹시딜 바르고 나서 얼굴에 털이 나요ㅠㅠ", "바른 부위 이외의 다모증(여성의 경우 안면털 성장)"),
         ("넘어져서 까진 무릎에 로션 발라도 돼요?", "상처 부위, 민감한 피부에는 이 약을 사용하지 마십시오."),
+        ("겔 바르고 랩으로 감아두면 더 잘 스며들어요?", "밀봉붕대법으로 사용하지 마십시오."),
+        ("질정 넣고 남편이랑 관계해도 되나요?", "이 약을 사용하는 동안에는 질내 성교를 피하는 것이 좋으며"),
     ],
 )
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
