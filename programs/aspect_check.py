@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 from programs import leaflet_group_limit
 from programs.citations import CITE, cite_numbers, product
+from programs.offer_guard import DOSE_LEFT_OUT
 from retrievers.age_doses import dose_bands
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
@@ -48,6 +49,7 @@ from retrievers.question_frame import (
 )
 
 UNCHECKED = GENERIC | {"comparison"}
+DOSE_ASPECTS = frozenset({"dosage", "how_to_take", "timing_food", "duration"})  # what a 용법·용량 line answers
 LEAFLET_GROUP = {"pregnancy": "pregnant", "breastfeeding": "nursing"}  # the aspect -> leaflet_group_limit's group
 # the sections (and DUR rule types) whose sentences answer an aspect: the frame's own map read backwards, plus the
 # sections a question about a dose or a condition is answered from
@@ -265,6 +267,8 @@ def self_check(
     """
     quotes = answer_quotes(answer, docs)
     check = aspect_check(frame, quotes if keep is None else answer_quotes(answer, docs, keep), morphemes)
+    if DOSE_LEFT_OUT in answer:  # a withheld product's dose, left out on purpose and said so, is not missing
+        check = AspectCheck(tuple(a for a in check.asked if a not in DOSE_ASPECTS), check.spoken)
     if not quotes or not check.missed_first:
         return check, ""
     found = aspect_check(frame, document_quotes(docs, keep), morphemes).spoken

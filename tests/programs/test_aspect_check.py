@@ -273,3 +273,16 @@ def test_a_vomited_dose_is_said_not_to_be_in_the_leaflets(searcher):
     pred = CRAG(backend=searcher)(question="판콜에이 마시고 10분 있다가 토했는데 한병 더 마셔도 돼요?")
     assert pred.answer.startswith("※ 찾은 설명서에는 먹은 약을 토했을 때 다시 먹는 것에 대한 내용이 없습니다.")
     assert pred.trace["outcome"] == "not_in_leaflets"
+
+
+def test_a_withheld_products_dose_left_out_on_purpose_is_not_said_missing():
+    """The answer says it left a withheld product's 용법·용량 out: the leaflet is not said to be silent on the dose."""
+    from programs.offer_guard import DOSE_LEFT_OUT
+
+    doc = Document(
+        "easydrug:1:atpn", "가상정\n임부는 이 약을 복용하지 마십시오.", {"section": "atpn", "item_name": "가상정"}
+    )
+    frame = QuestionFrame("임신 중인데 가상정 몇 알 먹어요?", aspects=("dosage", "pregnancy"))
+    quoted = "임부는 이 약을 복용하지 마십시오. [문서 1]"
+    assert self_check(frame, quoted, [doc])[1]  # silent on the dose, said so
+    assert self_check(frame, f"{DOSE_LEFT_OUT}\n{quoted}", [doc])[1] == ""
