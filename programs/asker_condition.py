@@ -88,6 +88,7 @@ def drank(question: str) -> tuple[str, ...]:
     """
     from retrievers.aspects import load_vocabulary
 
+    # 회식에서 … 먹었 is a meal eaten; 숙취 is read alone
     words = [w.lstrip("^") for w in load_vocabulary().asks.get("alcohol", ()) if w.lstrip("^") not in ("숙취", "회식")]
     said = _DRANK_ALONE.search(question) or any(
         _DRANK_AFTER.match(question, m.end()) for w in words for m in re.finditer(re.escape(w), question)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from retrievers.question_frame import GENERIC
+from retrievers.question_frame import GENERIC, MAY_I
 
 TOLD = GENERIC | {"side_effects"}  # what a symptom told alone reads as: what helps, what it is like
 
@@ -70,7 +70,6 @@ USING = re.compile(
     r"(?:먹|드시|드셔|복용|바르|발라|붙이|붙여|넣|뿌리|뿌려|써|쓰|사용|마시|마셔|삼키|씹|녹여|타서|먹여|먹이|맞)"
     r"\S{0,3}\s*(?:도|면\s*안)\s*(?:돼|되|괜찮|됨|될)"
 )
-MAY_I = re.compile(r"도\s*(?:돼|되|괜찮|됨|될)|면\s*안\s*(?:돼|되|됨)")
 TRADE_ANSWER = (
     "설명서(e약은요)는 제품 하나하나를 어떻게 쓰는지(효능·용법·주의사항)를, DUR은 성분의 사용 규칙을 다룬 자료라, "
     "약을 어디서 누구에게 파는지, 값이나 보험, 연말정산, 해외에서 들여오거나 가지고 나가는 방법, 법적인 처벌, "

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from programs.leaflet_age_limit import CAUTION_SECTIONS
+from programs.leaflet_age_limit import CAUTION_SECTIONS, CONSULT  # one reading of "consult"
 from programs.offer_guard import NOT_FOR_USER
 from programs.text import split_sentences
 from retrievers.documents import Document
@@ -48,7 +48,6 @@ FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌�
 _STAGE = re.compile(r"임신\s*(?:말기|초기|중기|후기|\d+\s*(?:개월|주))[^,.]{0,14}?(?:임부|이내|이상|여성)")
 # an amount it must not exceed (비타민A를 5,000 IU/일 이상 투여하지 마십시오): a dose limit, not the product forbidden
 _DOSE_LIMIT = re.compile(r"\d[\d,.]*\s*(?:IU|mg|g|mL|정|캡슐|포)[^,]{0,12}(?:이상|초과|넘)")
-CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")  # 상의하십시오, 상의하고 (not 증상의)
 
 
 def forbids(sentence: str) -> dict[str, str]:

@@ -553,8 +553,9 @@ def told_before(flat: str, situations, vocab) -> set[str]:
     def said(text: str, aspect: str) -> bool:
         return any(squash(w.lstrip(WORD_START)) in text for w in vocab.asks.get(aspect, ()) if w.lstrip(WORD_START))
 
-    who = {"children", "pregnancy", "breastfeeding", "elderly"}
-    return {a for a in situations if a not in who and said(told, a) and not said(asked, a)}
+    return {
+        a for a in situations if VOCAB_ASPECT.get(a) not in POPULATION_ASPECTS and said(told, a) and not said(asked, a)
+    }
 
 
 def asks_together(question: str, lexicon: Lexicon) -> bool:
