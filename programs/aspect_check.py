@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from programs import leaflet_group_limit
 from programs.citations import CITE, cite_numbers, product
 from programs.offer_guard import DOSE_LEFT_OUT
-from retrievers.age_doses import dose_bands
+from retrievers.age_doses import dose_bands, states_dose
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
 from retrievers.population import ADULT_AGE, GROUP_ASPECT, leaflet_words
@@ -158,6 +158,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
     True
     >>> speaks_to("child_use", Quoted("어린이의 손이 닿지 않는 곳에 보관하십시오.", "depositMethod"))
     False
+    >>> speaks_to("dosage", Quoted("6~12세 소아는 4시간마다 5 mL씩 복용하되", "useMethod"), by_words=("dose",))
+    True
     >>> speaks_to("interactions", Quoted("다른 점안제와 동시에 사용할 경우 15분 간격을 둡니다.", "useMethod"))
     True
     """
@@ -176,6 +178,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
         return any(w in quote.text for g in groups for w in leaflet_words(g))
     if aspect == "duration" and (not by_words or "duration" in by_words) and PERIOD.search(quote.text):
         return True  # a period answers how long (not 내성, asked by its own words)
+    if aspect == "dosage" and quote.section in SECTIONS["dosage"] and states_dose(quote.text):
+        return True  # 4시간마다 5 mL씩 복용하되: an amount to take answers how much, with no 1회 written
     if aspect == "interactions" and TOGETHER_TEXT.search(quote.text):
         return True  # 다른 점안제와 동시에 사용할 경우 …: a 용법 line on another medicine used with it
     vocab = load_vocabulary()

@@ -34,6 +34,9 @@ _CHILD_WORDS = ("소아", "어린이", "영아", "유아")
 _PER_DOSE = ("1회", "권장용량")  # "1회 권장용량을 4-6시간마다": a dose, its amount in a table
 _NOT_FOR = re.compile(r"투여하지|복용하지|사용하지|먹이지")  # "2세 미만은 복용하지 마십시오": an age it is not for
 _ADULT = "성인"
+# a sentence ends at a period or a line break, or after 니다 (합니다, 됩니다) when its period is missing; not after
+# every 다 (4시간마다 10 mL씩: the band's age and its amount are one sentence)
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=니다)\s+|\n+")
 # a daily maximum as an amount of the ingredient (일일 최대 용량(4,000 mg), 1일 최대 투여량은 1, 500밀리그램)
 _MAX_AMOUNT = re.compile(r"최대[^.]{0,40}?\d[\d,. ]*\s*(?:mg|밀리그램|밀리그람|g|그램)")
 # an amount: tablets, capsules, sachets, volumes, weights, drops, and suppositories or patches counted (1회 1개, 1매)
@@ -169,10 +172,12 @@ def doses_child(text: str, ages: tuple[float, float] | None) -> bool:
     True
     >>> doses_child("만 7~12세 소아는 1회 권장용량을 복용합니다.", child_ages("5살 아이"))
     False
+    >>> doses_child("만 6세 이상~12세 미만 소아는 4시간마다 5 mL씩 복용합니다.", child_ages("8살 아들"))
+    True
     """
     if ages is None:
         return False
-    for sentence in re.split(r"(?<=[.다])\s+", text):
+    for sentence in _SENTENCE_BREAK.split(text):
         if not (states_dose(sentence) or any(w in sentence for w in _PER_DOSE)) or _NOT_FOR.search(sentence):
             continue
         if for_older_only(sentence, ages[1], tables=False):

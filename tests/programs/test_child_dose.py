@@ -178,3 +178,22 @@ def test_a_childs_own_dose_after_an_adults_is_quoted_to_the_child():
     texts = " ".join(q.text for q in quotes)
     assert "소아는 처음 복용량으로 1캡슐" in texts
     assert "8캡슐(16 mg)" not in texts
+
+
+SYRUP_BANDS = (
+    "코미시럽\n[용법·용량] 만 12세 이상 소아 및 성인은 4시간마다 10 mL씩 복용하되, 24시간동안 60 mL를 초과하지 "
+    "마십시오.\n\n만 6세 이상~12세 미만 소아는\xa04시간마다 5 mL씩 복용하되, 24시간동안 30 mL를 초과하지 마십시오."
+    "\n\n만 2세 이상~6세 미만 소아는\xa0의사의 지시에 따르십시오."
+)
+
+
+def test_a_band_written_with_every_n_hours_doses_the_child():
+    """ "4시간마다 5 mL씩": the band's age and its amount are one sentence (not split after 마다), so an 8-year-old
+    gets the 6-to-12 band, not the adult's line nor nothing."""
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "1", "section": "useMethod", "item_name": "코미시럽"}
+    doc = Document("easydrug:1:useMethod", SYRUP_BANDS, meta)
+    quotes = [q.text for q in extractive.choose("8살 코미시럽 얼마나 먹어요?", [doc], names=("코미시럽",))]
+    assert any("6세 이상~12세 미만" in q and "5 mL씩" in q for q in quotes)
+    assert not any("10 mL씩" in q for q in quotes)
