@@ -9,6 +9,7 @@ from programs.answer_context import mark_forbidden
 from programs.extractive import extractive_answer
 from programs.notices import ANSWER_CHECK_NOTICE, GROUNDING_FALLBACK_NOTICE, GROUNDING_REMOVED_NOTICE
 from programs.parts import Parts
+from programs.profile import with_asker_age
 from programs.question_reading import question_frame
 from programs.routing import EXTRACTIVE, GENERATE, NO_CONTEXT
 from programs.state import QuestionState
@@ -62,7 +63,7 @@ def ground(p: Parts, st: QuestionState) -> dict:
 def quoted_answer(p: Parts, st: QuestionState, docs, mode: str, notice: str) -> str:
     """The extractive answer (programs/extractive.py) from `docs`, closing with `notice`."""
     return extractive_answer(
-        st.question,
+        with_asker_age(st.question, st.profile),
         docs,
         mode,
         st.terms,

@@ -624,6 +624,8 @@ def extractive_answer(
             opening = f"{offer_guard.DOSE_LEFT_OUT}\n{opening}".strip()
         elif older_dose_left_out(question, docs, quotes, names, frame):
             opening = f"{OLDER_DOSE_NOTICE}\n{opening}".strip()
+        elif withheld_dose_left_out(question, docs, quotes, names, frame):
+            opening = f"{offer_guard.DOSE_LEFT_OUT}\n{opening}".strip()
         elif adult := adult_dose_only(question, docs, quotes, is_named, names):
             opening = f"{ADULT_DOSE_ONLY_NOTICE.format(product=adult)}\n{opening}".strip()
         body = [q.line() for q in quotes] or (_leaflet_rule_lines(docs, max_quotes) if dose_left_out else [])
@@ -725,15 +727,29 @@ def _is_dose_quote(quote: Quote, docs: list[Document]) -> bool:
     return docs[quote.sources[0] - 1].metadata.get("section") == "useMethod" and states_dose(quote.text)
 
 
+def _dose_asked_unquoted(question: str, docs: list[Document], quotes: list[Quote], names=(), frame=None) -> bool:
+    """The question asks the 용법·용량 and no quote states an amount from one."""
+    if any(docs[q.sources[0] - 1].metadata.get("section") == "useMethod" and states_dose(q.text) for q in quotes):
+        return False
+    return "useMethod" in asked_sections(question, named=bool(names), frame=frame)
+
+
+def withheld_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=(), frame=None) -> bool:
+    """A dose question whose answer quotes no dose, while every 용법·용량 found is a withheld product's (an age limit
+    forbids it to the asker): its dose was left out because of the limit, not for being an older person's."""
+    if not _dose_asked_unquoted(question, docs, quotes, names, frame):
+        return False
+    dosing = [d for d in docs if d.metadata.get("section") == "useMethod"]
+    return bool(dosing) and all(offer_guard.is_forbidden(d) for d in dosing)
+
+
 def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=(), frame=None) -> bool:
     """A child's dose question whose answer quotes no dose (an amount from a 용법·용량 sentence), while the leaflets
     found dose only older people (`programs.child_dose`): the answer says it left their dose out."""
-    if any(docs[q.sources[0] - 1].metadata.get("section") == "useMethod" and states_dose(q.text) for q in quotes):
-        return False
-    if "useMethod" not in asked_sections(question, named=bool(names), frame=frame):
+    if not _dose_asked_unquoted(question, docs, quotes, names, frame):
         return False
     oldest = oldest_age(question, names)
-    dosing = [d for d in docs if d.metadata.get("section") == "useMethod"]
+    dosing = [d for d in docs if d.metadata.get("section") == "useMethod" and not offer_guard.is_forbidden(d)]
     aged = stated_ages(question) is not None
     return any(older_dose_sentences(split_sentences(d.text.partition("\n")[2]), oldest, aged) for d in dosing)
 

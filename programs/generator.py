@@ -71,7 +71,10 @@ class Generator(dspy.Module):
         frame=None,
         taking=(),
         groups=(),
+        quoted_for: str = "",
     ) -> dspy.Prediction:
+        """`quoted_for`: the question as the extractive answer reads it, a young asker's profile age written after it
+        (`programs.profile.with_asker_age`); the question itself when empty."""
         run = run or Run(budget_limit=None)
         if mode == LOW_RELEVANCE and cut_low_relevance:
             docs = docs[: self.settings.low_relevance_top]
@@ -101,6 +104,16 @@ class Generator(dspy.Module):
                 )
         notice = LM_FAILED_NOTICE if run.uses_lm else NO_LM_NOTICE
         answer = extractive_answer(
-            question, docs, mode, terms, sections, self.settings.extractive_quotes, notice, names, frame, taking, groups
+            quoted_for or question,
+            docs,
+            mode,
+            terms,
+            sections,
+            self.settings.extractive_quotes,
+            notice,
+            names,
+            frame,
+            taking,
+            groups,
         )
         return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

@@ -30,6 +30,7 @@ from programs.name_mentions import naming
 from programs.notices import FAILED_NOTICE, INSUFFICIENT_NOTICE, SAFETY_LINE
 from programs.outcome import DUR_NO_RULE, NOT_IN_CORPUS, NOT_IN_LEAFLETS, not_in_corpus_answer, with_rules
 from programs.parts import Parts
+from programs.profile import with_asker_age
 from programs.quality_evaluator import QualityFeedback
 from programs.question_reading import dur_only, prescription_kinds, question_frame, uncovered, uncovered_rules
 from programs.routing import (
@@ -269,6 +270,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
         frame=question_frame(p.backend, st),
         taking=tuple(st.profile.medicines) if st.profile else (),
         groups=asker_groups(p.settings, st),
+        quoted_for=with_asker_age(st.question, st.profile),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
         out.answer,

@@ -186,3 +186,26 @@ class UserProfile:
             "pregnant": self.pregnant,
             "breastfeeding": self.breastfeeding,
         }
+
+
+def with_asker_age(question: str, profile: UserProfile | None) -> str:
+    """The question as the extractive answer reads who it is for: a young asker's age from the profile written after
+    it ("(8세)") when the question itself states no age and names no one (코미시럽 얼마나 먹어요 from an 8-year-old
+    gets the 6~12세 band, not the adult's 10 mL). A grown-up's age changes no dose line; a question about someone
+    else (우리 엄마, 아기) is theirs.
+
+    >>> with_asker_age("코미시럽 얼마나 먹어요?", UserProfile(age=8))
+    '코미시럽 얼마나 먹어요? (8세)'
+    >>> with_asker_age("7살 아들 코미시럽", UserProfile(age=8)), with_asker_age("코미시럽 몇 번", UserProfile(age=40))
+    ('7살 아들 코미시럽', '코미시럽 몇 번')
+    >>> with_asker_age("엄마가 코미시럽 먹어도", UserProfile(age=8))
+    '엄마가 코미시럽 먹어도'
+
+    """
+    from retrievers.population import ADULT_AGE, names_a_grown_up, read_population, stated_ages
+
+    if profile is None or profile.age is None or profile.age >= ADULT_AGE:
+        return question
+    if stated_ages(question) is not None or read_population(question).group or names_a_grown_up(question):
+        return question
+    return f"{question} ({profile.age}세)"

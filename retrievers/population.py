@@ -207,6 +207,15 @@ def read_population(question: str, names=()) -> Population:
     return _read_population(question, tuple(names))
 
 
+def names_a_grown_up(question: str) -> bool:
+    """The question names a grown-up (남편, 엄마, 할머니) it may be about.
+
+    >>> names_a_grown_up("우리 엄마가 코미시럽 먹어도"), names_a_grown_up("코미시럽 얼마나 먹어요")
+    (True, False)
+    """
+    return any(w in "".join(question.split()) for w in _vocabulary()["grown"])
+
+
 def feeds_a_grown_up(question: str) -> bool:
     """The question feeds a medicine (먹여도, 발라줘도) to a grown-up it names (남편, 엄마), so the verb says no child.
 
@@ -214,7 +223,7 @@ def feeds_a_grown_up(question: str) -> bool:
     (True, False)
     """
     vocab, squashed = _vocabulary(), "".join(question.split())
-    return any(w in squashed for w in vocab["feeding"]) and any(w in squashed for w in vocab["grown"])
+    return any(w in squashed for w in vocab["feeding"]) and names_a_grown_up(question)
 
 
 def forget_readings() -> None:

@@ -197,3 +197,34 @@ def test_a_band_written_with_every_n_hours_doses_the_child():
     quotes = [q.text for q in extractive.choose("8살 코미시럽 얼마나 먹어요?", [doc], names=("코미시럽",))]
     assert any("6세 이상~12세 미만" in q and "5 mL씩" in q for q in quotes)
     assert not any("10 mL씩" in q for q in quotes)
+
+
+def test_a_young_askers_profile_age_picks_the_band():
+    """No age in the question, an 8-year-old's profile: the 6~12세 band, not the adult's 10 mL."""
+    from programs.generator import Generator
+    from programs.profile import UserProfile, with_asker_age
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "1", "section": "useMethod", "item_name": "코미시럽"}
+    question = "코미시럽 얼마나 먹어요?"
+    docs = [Document("easydrug:1:useMethod", SYRUP_BANDS, meta)]
+    young = Generator()(
+        question=question, docs=docs, names=("코미시럽",), quoted_for=with_asker_age(question, UserProfile(age=8))
+    )
+    grown = Generator()(
+        question=question, docs=docs, names=("코미시럽",), quoted_for=with_asker_age(question, UserProfile(age=30))
+    )
+    assert "5 mL씩" in young.answer and "10 mL씩" not in young.answer
+    assert "10 mL씩" in grown.answer
+
+
+def test_the_program_reads_the_profile_age_for_its_quotes(searcher, monkeypatch):
+    from programs import generator
+    from programs.profile import UserProfile
+
+    read = []
+    real = generator.extractive_answer
+    monkeypatch.setattr(generator, "extractive_answer", lambda q, *a, **k: read.append(q) or real(q, *a, **k))
+    CRAG(backend=searcher)(question="훼스탈플러스정 몇 알 먹어요", user=UserProfile(age=10))
+    CRAG(backend=searcher)(question="훼스탈플러스정 몇 알 먹어요", user=UserProfile(age=40))
+    assert read[0].endswith("(10세)") and read[-1] == "훼스탈플러스정 몇 알 먹어요"
