@@ -31,6 +31,7 @@ import re
 
 from programs.offer_guard import NOT_FOR_USER
 from programs.text import split_sentences
+from retrievers.aspects import PERIOD
 from retrievers.documents import Document
 
 CAUTION_SECTIONS = ("atpn", "atpnWarn")
@@ -85,8 +86,8 @@ def _group_bounds(sentence: str) -> list[tuple[float, str]]:
     [(15.0, '소아')]
     >>> _group_bounds("2세 미만의 영아, 소아(만성설사인 경우)는 복용하지 마십시오.")
     []
-    >>> _group_bounds("소아는 상의하십시오.")
-    []
+    >>> _group_bounds("소아는 상의하십시오."), _group_bounds("어린이에게 이 약을 3개월 이상 투여하지 마십시오.")
+    ([], [])
     """
     verb = _FORBIDS.search(sentence)
     if not verb:
@@ -95,6 +96,8 @@ def _group_bounds(sentence: str) -> list[tuple[float, str]]:
     for m in _GROUP.finditer(sentence, 0, verb.start()):
         item = re.split(r",\s*", sentence[: m.start("word")])[-1]
         if m["note"] or _CONDITION.search(item) or CONSULT.search(sentence, m.end(), verb.start()):
+            continue
+        if PERIOD.search(sentence, m.end(), verb.start()):  # 어린이에게 3개월 이상 투여하지: how long, not who
             continue
         word = m["word"].replace("·", "").replace("ㆍ", "")
         out.append((round(GROUP_AGE[word], 4), m["word"]))

@@ -42,6 +42,9 @@ _MONTHS = re.compile(
     r"(?<!임신)(?<!임신\s)(?<!임신한지\s)(?<!임신한\s지\s)(?<![\d.])(\d{1,2})\s*개월"
     r"(?!\s*(?:째|동안|간|전|차|정도\s*(?:먹|복용|썼|발랐)|임산부|임부|임신))"
 )
+# "…한 지" right before a number of months: the time since something was done (개봉한지, 먹은 지); since birth (태어난
+# 지 8개월) is an age
+_SINCE = re.compile(r"([가-힣]+)\s?지\s*$")
 _YEARS = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:살|세)(?!\s*(?:이상|미만|이하|초과))")
 _DECADE = re.compile(r"(?<!\d)([1-9])0\s*대")
 _NATIVE = {"한": 1, "두": 2, "세": 3, "네": 4, "다섯": 5, "여섯": 6, "일곱": 7, "여덟": 8, "아홉": 9}
@@ -130,8 +133,10 @@ def group_of_age(years: float) -> str | None:
 def _age(question: str) -> tuple[float, float, str] | None:
     """The ages [low, high) in years a question states and the words that stated them (18개월, 7살, 80대, 다섯 살,
     세 돌, 초3)."""
-    if m := _MONTHS.search(question):
-        return int(m.group(1)) / 12, (int(m.group(1)) + 1) / 12, m.group(0)
+    for m in _MONTHS.finditer(question):
+        since = _SINCE.search(question[: m.start()])  # 뜯은지 8개월, 먹은 지 3개월: how long since, no age
+        if not since or since.group(1).endswith("태어난"):
+            return int(m.group(1)) / 12, (int(m.group(1)) + 1) / 12, m.group(0)
     if m := _YEARS.search(question):
         return int(m.group(1)), int(m.group(1)) + 1, m.group(0)
     if m := _DECADE.search(question):
@@ -169,6 +174,8 @@ def stated_ages(question: str) -> tuple[float, float] | None:
     ((3, 4), (13, 15), (15, 17), None)
     >>> stated_ages("임신 7개월인데 파스"), stated_ages("3개월째 먹는 중"), stated_ages("18개월 아기")
     (None, None, (1.5, 1.5833333333333333))
+    >>> stated_ages("연고 뜯은지 8개월 됐는데"), stated_ages("태어난 지 6개월 된 아기"), stated_ages("먹은 지 2개월")
+    (None, (0.5, 0.5833333333333334), None)
     """
     age = _age(question)
     return None if age is None else (age[0], age[1])
