@@ -371,6 +371,12 @@ def choose(
             q.product = short_product(_source(q, docs))
             if offer_guard.is_forbidden(_source(q, docs)):  # its own age limit: marked as not for this user
                 q.product += f"({offer_guard.MARK})"
+    elif len({short_product(d) for q in chosen if (d := _source(q, docs, is_named)).source == "easydrug"}) > 1:
+        # two products named (조아구강청액 … 탁센도 먹고있어요): each line says whose it is, or a capsule's dose reads
+        # as the gargle's under the first one's heading
+        for q in chosen:
+            if (d := _source(q, docs, is_named)).source == "easydrug":
+                q.product = short_product(d)
     # 임산부는 센나 들어간 변비약: the rule on 센나 answers it; those on the other laxatives' ingredients follow
     rules.sort(key=lambda q: -named_rules.get(id(q), 0))
     leading, after = about_the_answer(rules, chosen, docs, is_named, named_rules)
