@@ -44,19 +44,21 @@ def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Itera
 
     >>> unknown_words(["고딩", "부루팬"], vocabulary=set(), names=[], hits=[])
     ['부루팬']
+    >>> unknown_words(["나잘워시랑", "리피토랑"], vocabulary=set(), names=["메타리빈나잘워시액"], hits=[])
+    ['리피토랑']
     """
     text = _hit_text(hits)
     known = [_squash(n) for n in names]
     people = people_words()
+
+    def is_known(w: str) -> bool:
+        return w in vocabulary or w in text or any(w in n for n in known) or mimetic(w) or w in people
+
+    # a particle Kiwi left on a word it did not know (나잘워시랑 of 메타리빈나잘워시액): the word without it
     return [
         w
         for w in dict.fromkeys(_squash(w) for w in words)
-        if len(w) >= 2
-        and w not in vocabulary
-        and w not in text
-        and not any(w in n for n in known)
-        and not mimetic(w)
-        and w not in people
+        if len(w) >= 2 and not is_known(w) and not (len(stem := PARTICLE.sub("", w)) >= 2 and is_known(stem))
     ]
 
 
