@@ -124,6 +124,17 @@ SINCE_INTAKE = tuple(
         "붙였더니",
         "붙이고 나서",
         "떼고 나서",
+        # the place it was put on (붙인 자리에 … 올라왔어요, 바른 부위가 가려워요) and the time after it
+        "붙인 자리",
+        "붙인 곳",
+        "붙인 부위",
+        "바른 자리",
+        "바른 곳",
+        "바른 부위",
+        "먹은 후",
+        "먹은 뒤",
+        "먹고 난 후",
+        "먹고 난 뒤",
     )
 )
 # 또 먹어도, 두통이 심해서, 기침은 줄었는데: taken again for what it treats, or it helped; no side effect noticed
@@ -369,6 +380,8 @@ def noticed_since(question: str, lexicon: Lexicon) -> bool:
     생겼어요 asks about the constipation, not how many days).
 
     >>> noticed_since("겔포스 며칠 먹었더니 변비가 생겼어요", Lexicon.load())
+    True
+    >>> noticed_since("플라스타 붙인 자리에 좁쌀같은게 올라오더니 고름이 잡혔어요 계속 붙여도 되나요", Lexicon.load())
     True
     >>> lexicon = Lexicon.load()
     >>> noticed_since("두통약 먹고 나서 두통이 안 나아요", lexicon), noticed_since("겔포스 며칠 먹어도 돼요", lexicon)
