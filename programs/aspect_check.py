@@ -49,6 +49,7 @@ from retrievers.question_frame import (
 )
 
 UNCHECKED = GENERIC | {"comparison"}
+TIMES = re.compile(r"\d+\s*(?:~\s*\d+\s*)?회")  # how many times (주 1~2회, 1일 3회)
 DOSE_ASPECTS = frozenset({"dosage", "how_to_take", "timing_food", "duration"})  # what a 용법·용량 line answers
 LEAFLET_GROUP = {"pregnancy": "pregnant", "breastfeeding": "nursing"}  # the aspect -> leaflet_group_limit's group
 # the sections (and DUR rule types) whose sentences answer an aspect: the frame's own map read backwards, plus the
@@ -160,6 +161,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
     False
     >>> speaks_to("dosage", Quoted("6~12세 소아는 4시간마다 5 mL씩 복용하되", "useMethod"), by_words=("dose",))
     True
+    >>> speaks_to("dosage", Quoted("손발톱에 주 1~2회바르고 건조시킵니다.", "useMethod"), by_words=("dose",))
+    True
     >>> speaks_to("interactions", Quoted("다른 점안제와 동시에 사용할 경우 15분 간격을 둡니다.", "useMethod"))
     True
     """
@@ -178,8 +181,12 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
         return any(w in quote.text for g in groups for w in leaflet_words(g))
     if aspect == "duration" and (not by_words or "duration" in by_words) and PERIOD.search(quote.text):
         return True  # a period answers how long (not 내성, asked by its own words)
-    if aspect == "dosage" and quote.section in SECTIONS["dosage"] and states_dose(quote.text):
-        return True  # 4시간마다 5 mL씩 복용하되: an amount to take answers how much, with no 1회 written
+    if (
+        aspect == "dosage"
+        and quote.section in SECTIONS["dosage"]
+        and (states_dose(quote.text) or TIMES.search(quote.text))
+    ):
+        return True  # 4시간마다 5 mL씩, 주 1~2회 바르고: an amount or how often answers how much, with no 1회 written
     if aspect == "interactions" and TOGETHER_TEXT.search(quote.text):
         return True  # 다른 점안제와 동시에 사용할 경우 …: a 용법 line on another medicine used with it
     vocab = load_vocabulary()
