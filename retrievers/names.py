@@ -324,14 +324,18 @@ class NameIndex:
             # must hold
             extra, held = ("", "") if form else _form_with_word(bare)
             form = form or held
-            if not form or len(word) < 2 or (len(word) == 2 and leaflet_word(word)) or word in self.ingredients:
+            # 니코틴엘 로젠즈: no form, but a word the brand's product names hold after it (니코틴엘로젠즈민트향트로키)
+            in_name = not form and len(bare) >= 2 and bare not in DOSAGE_FORMS
+            if not (form or in_name) or len(word) < 2 or (len(word) == 2 and leaflet_word(word)):
+                continue
+            if word in self.ingredients:
                 continue  # 니코틴 패치: an ingredient's patches, not one brand's
-            if any(k.startswith(word) and form in k for k in found.keys):
+            if any(k.startswith(word) and (form or bare) in k for k in found.keys):
                 continue  # 카네스텐 질정: the two words are one name already found
             seqs: set[str] = set()
             next_to: set[str] = set()  # the products whose name has the form right after the brand (아이엔점안액)
             written_form = PARTICLE.sub("", after)  # 좌약 as written, beside the form it reads as (좌제)
-            forms = (form, written_form, *FORMS_IN_NAMES.get(form, ()))
+            forms = (form, written_form, *FORMS_IN_NAMES.get(form, ())) if form else (bare,)
             # 부루펜 시럽: 어린이부루펜시럽; 써스펜 좌약: 복합써스펜좌약 (a combination sold under the brand)
             for brand in (word, CHILDREN_PREFIX + word, COMBINATION_PREFIX + word):
                 for key in self._keys_starting(brand):

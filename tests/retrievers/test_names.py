@@ -416,3 +416,20 @@ def test_an_everyday_word_that_begins_names_is_no_name():
     index = NameIndex.from_documents(docs)
     assert index.match("코뚜에스시럽 먹는데 어린이 종합감기시럽이랑 같이 먹여도 돼요").products == {"2"}
     assert index.match("어린이 부루펜 시럽 몇 미리 먹여요").products == {"1"}
+
+
+def test_a_word_after_the_brand_that_one_of_its_names_holds_picks_that_product():
+    """니코틴엘 로젠즈: no dosage form, but the word its lozenge's name holds after the brand
+    (니코틴엘로젠즈민트향트로키); the gum the brand key matched steps back to a sibling, and a word no name holds (사탕,
+    씹어) changes nothing."""
+    from retrievers.documents import Document
+
+    names = (
+        "니코틴엘껌2밀리그램(니코틴)",
+        "니코틴엘로젠즈민트향트로키1밀리그램(니코틴타르타르산염수화물)",
+        "니코틴엘TTS10(니코틴)",
+    )
+    docs = [Document(f"easydrug:{i}:efcy", "x", {"item_seq": str(i), "item_name": n}) for i, n in enumerate(names, 1)]
+    index = NameIndex.from_documents(docs)
+    assert index.match("니코틴엘 로젠즈 사탕 그냥 씹어먹으면 안되나요").products == {"2"}
+    assert index.match("니코틴엘 사탕 그냥 씹어먹으면 안되나요").products != {"2"}
