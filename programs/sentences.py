@@ -25,6 +25,7 @@ from retrievers.aspects import POPULATION, WORD_START, load_vocabulary
 from retrievers.class_products import class_terms
 from retrievers.documents import Document
 from retrievers.lexicon import Lexicon
+from retrievers.names import PARTICLE
 from retrievers.population import read_population, stated_ages
 from retrievers.question_frame import AFTER_INTAKE, SINCE_INTAKE, kind_words
 from retrievers.stem_nouns import nominal
@@ -183,6 +184,20 @@ def sentence_tokens(text: str) -> tuple[str, ...]:
     return tuple(leaflet_tokenizer()(text))
 
 
+def question_tokens(question: str, known) -> tuple[str, ...]:
+    """The question's `sentence_tokens`, a particle Kiwi left on a noun it did not split (아목시실린도, 나잘워시랑) cut
+    off when the noun without it is a leaflet word (`known`, the IDF table).
+
+    >>> question_tokens("아목시실린도 먹고 있어요", {"아목시실린": 7.9})[:2]
+    ('아목시실린', '먹')
+    """
+    out = []
+    for token in sentence_tokens(question):
+        stem = PARTICLE.sub("", token) if token not in known else token
+        out.append(stem if len(stem) > 1 and stem in known else token)
+    return tuple(out)
+
+
 class SentenceRanker:
     """Scores sentences against one question: IDF-weighted share of its content words the sentence contains, plus
     `ASPECT_WEIGHT` times how surely it speaks to an aspect the question asks, plus a little bigram overlap.
@@ -191,7 +206,7 @@ class SentenceRanker:
 
     def __init__(self, question: str, names=(), framed=(), medicines=()):
         vocab = load_vocabulary()
-        morphemes = sentence_tokens(question)
+        morphemes = question_tokens(question, vocab.idf)
         self.vocab = vocab
         self.aspects = vocab.asked(question, morphemes)
         if not self.aspects:  # what the question's frame read by its section words (계속 먹어도 → duration)

@@ -740,3 +740,14 @@ def test_a_pimple_is_the_leaflets_acne():
     assert ranker.score("입주위피부염, 보통여드름, 주사 환자는 이 약을 사용하지 마십시오.") > ranker.score(
         "정해진 용법과 용량을 잘 지키십시오."
     )
+
+
+def test_a_particle_kiwi_left_on_a_leaflet_noun_is_cut_off_for_ranking():
+    """아목시실린도 is one token to Kiwi; 아목시실린 is a word the leaflets use (an expectorant's 상호작용 names it),
+    so the sentence naming it outranks one that does not."""
+    from programs.sentences import SentenceRanker
+
+    ranker = SentenceRanker("이테란과립 먹는데 치과에서 받은 아목시실린도 먹고 있어요", ["이테란과립"])
+    assert "아목시실린" in ranker.words
+    named = "경구용 항생물질(아목시실린, 세푸록심)과 함께 복용 시 적어도 2시간 간격을 두고 복용하십시오."
+    assert ranker.score(named) > ranker.score("경구용 항생물질과 함께 복용 시 적어도 2시간 간격을 두고 복용하십시오.")
