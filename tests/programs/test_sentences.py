@@ -569,6 +569,7 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
         ("겔 바르는데 얼굴이 땡겨요", "과도한 건조감, 자극감이 발생하는 경우 사용량을 줄이십시오."),
         ("바른 데가 허옇게 일어나요", "피부 벗겨짐이 발생하는 경우 사용량을 줄이십시오."),
         ("연고 머리에도 발라도 되나요?", "얼굴과 두피를 제외하고 피부 전체에 바릅니다."),
+        ("인공눈물 뚜껑 딴거 오래 써도 되나요?", "개봉 후 4주가 지나면 사용하지 마십시오."),
     ],
 )
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
