@@ -383,7 +383,13 @@ class Searcher:
             for w in self.tokenizer.taken_proper_nouns(query)
             if not self.names.match(w).keys and not self.lexicon.target_words(w)
         ]
-        words = [*self.tokenizer.unknown_words(query), *compounds, *branded, *taken]
+        # a brand Kiwi cuts with a numeral or 아니 (렉사프로 먹은지, 테아닌 영양제), as no name or class word reads it
+        broken = [
+            w
+            for w in self.tokenizer.broken_names(query)
+            if not self.names.match(w).keys and not self.lexicon.target_words(w)
+        ]
+        words = [*self.tokenizer.unknown_words(query), *compounds, *branded, *taken, *broken]
         return {
             "names_uncovered": uncovered_names(names, hits),
             "unknown_words": unknown_words(words, vocabulary, names, hits),

@@ -13,6 +13,7 @@ Example:
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 
 from retrievers.memo import remembered
@@ -29,6 +30,8 @@ PREDICATE_TAGS = ("VV", "VA")  # verb and adjective stems, regular or not (VV-I,
 # how a medicine is taken or applied, and the dosage forms, after a name (리리카 먹고, 리리카 캡슐)
 TAKING_VERBS = ("먹", "복용", "바르", "붙이", "넣", "뿌리", "투여")
 DOSAGE_NOUNS = frozenset({"캡슐", "시럽", "연고", "크림", "정", "알", "패치", "겔", "스프레이", "주사"})
+SUPPLEMENT_WORDS = ("영양제", "보충제", "약", "드시", "드셔")  # 테아닌 영양제, 렉사프로 약
+BROKEN_TAGS = frozenset({"NR", "VCN"})  # a numeral or 아니 inside a written noun: Kiwi cut a name it does not know
 STOP_FORMS = frozenset({"것", "수", "등", "때", "이", "하", "있", "되", "않", "없", "약", "경우", "및"})
 
 
@@ -134,6 +137,30 @@ class KiwiTokenizer:
             verb = after.tag.startswith("VV") and after.form.startswith(TAKING_VERBS)
             if verb or (after.tag in NOUN_TAGS and after.form in DOSAGE_NOUNS):
                 out.append(t.form.lower())
+        return out
+
+    def broken_names(self, text: str) -> list[str]:
+        """Words of three syllables or more written right before what is taken (먹다, 복용, 영양제, 약 …) that Kiwi
+        reads as a noun cut by a numeral or a negative copula (렉사프로 → 렉 + 사 + 프로, 테아닌 → 테 + 아니 + ㄴ):
+        a foreign brand or supplement it does not know, which no such split makes a word of its own. A word it reads
+        as a verb or adjective (머리아픈 약) or as nouns alone (아침밥 먹고) is none.
+
+        >>> tok = KiwiTokenizer()
+        >>> tok.broken_names("렉사프로 먹은지 3일"), tok.broken_names("테아닌 영양제 먹으면")
+        (['렉사프로'], ['테아닌'])
+        >>> tok.broken_names("아침밥 먹고"), tok.broken_names("머리아픈 약")
+        ([], [])
+        """
+        words = [re.sub(r"[^가-힣]+$", "", w) for w in text.split()]
+        out = []
+        for word, after in zip(words, words[1:], strict=False):
+            if len(word) < 3 or not re.fullmatch(r"[가-힣]+", word):
+                continue
+            if not (after.startswith(TAKING_VERBS) or after.startswith(SUPPLEMENT_WORDS)):
+                continue
+            tokens = self._analysed(word)
+            if tokens and tokens[0].tag in NOUN_TAGS and any(t.tag in BROKEN_TAGS for t in tokens[1:]):
+                out.append(word)
         return out
 
     def proper_compounds(self, text: str) -> list[tuple[str, list[str]]]:

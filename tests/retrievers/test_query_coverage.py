@@ -61,3 +61,17 @@ def test_an_adverb_written_onto_its_verb_is_no_unknown_name(searcher):
     question = "시험기간이라 안졸린 비염약 찾는데 클라리틴이랑 지르텍 중에 뭐가 덜 졸려요?"
     words = searcher.tokenizer.unknown_words(question)
     assert "안졸린" not in words and "클라리틴" in words
+
+
+def test_a_brand_kiwi_cuts_with_a_numeral_or_a_copula_is_unknown_when_written_as_taken(searcher):
+    """렉사프로 → 렉 + 사 + 프로, 테아닌 → 테 + 아니 + ㄴ: no piece is unknown to Kiwi, yet the word before 먹은지 or
+    영양제 is a name nobody knows; words Kiwi reads whole or as a predicate stay known."""
+    for question, word in (
+        ("렉사프로 먹은지 3일 됐는데 속이 울렁거려요", "렉사프로"),
+        ("테아닌 영양제 먹으면 졸려요?", "테아닌"),
+    ):
+        r = searcher.retrieve(question, k=5)
+        assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [word], question
+    for question in ("아침밥 먹고 게보린 먹어도 돼요", "머리아픈 약 추천해주세요"):
+        r = searcher.retrieve(question, k=5)
+        assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [], question
