@@ -11,6 +11,8 @@ Example:
     ['lens']
     >>> vocab.match("lens", "콘택트렌즈를 착용한 채 점안하지 마십시오.")
     1.0
+    >>> vocab.match("duration", "6개월을 초과하지 않도록"), vocab.match("duration", "평균치료기간은 3~6개월입니다.")
+    (1.0, 1.0)
 """
 
 from __future__ import annotations
@@ -39,6 +41,10 @@ PERIOD = re.compile(
     r"(?<![\d.])(?<!만)(?<!만 )(?<!생후)(?<!생후 )(?<!중단한 후 )(?<!중단 후 )"
     r"\d+\s*(?:일|주|주일|개월)\s*(?:간|동안|정도|째|이상|이내|까지)"
     r"(?!\s*(?:의\s*)?(?:영|유아|소아|어린이|젖먹이|신생아|아기|아이|지속|재발|계속되))"
+    # a limit or a course written as the leaflets also do: 6개월을 초과하지 않도록, 10일을 넘지 않습니다, 평균치료기간은
+    # 3~6개월입니다
+    r"|(?<![\d.])\d+(?:\s*~\s*\d+)?\s*(?:일|주|주일|개월)\s*(?:을|를)\s*(?:초과|넘)"
+    r"|기간은\s*(?:약\s*)?\d+(?:\s*~\s*\d+)?\s*(?:일|주|주일|개월)"
 )
 POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
 ASKED_MEMO = 2048  # question texts whose asked aspects `AspectVocabulary.asked` remembers
