@@ -16,6 +16,7 @@ Example:
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 from collections import Counter, defaultdict
@@ -373,6 +374,8 @@ class NameIndex:
         for i, word in enumerate(words):
             if word not in unmatched or word in tried or any(k in word for k in found.keys):
                 continue  # a word holding a name already found (베라파밀과) is that name plus a particle
+            if everyday_noun(word):
+                continue  # 아이스크림 is a word Kiwi knows whole, no misspelt 아이지크림
             pair = words[i + 1] if i + 1 < len(words) and words[i + 1] in unmatched else ""
             for written in ([word + pair] if pair else []) + [word]:
                 key = self._closest(written)
@@ -645,6 +648,24 @@ def _letters_close(word: str, key: str) -> bool:
         return True
     letters, key_letters = (re.sub(r"[\d.]+", "", w) for w in (word, key))
     return SequenceMatcher(None, letters, key_letters, autojunk=False).ratio() >= CLOSE_RATIO
+
+
+@functools.lru_cache(maxsize=4096)
+def everyday_noun(word: str) -> bool:
+    """Whether Kiwi's own dictionary reads `word` whole as one common noun (아이스크림, 아이디어): a word people write,
+    never a brand misspelt a syllable off (`KiwiTokenizer.common_noun`, without the corpus's names taught).
+
+    >>> everyday_noun("아이스크림"), everyday_noun("타이래놀"), everyday_noun("펙소페나진")
+    (True, False, False)
+    """
+    return _plain_tokenizer().common_noun(word)
+
+
+@functools.lru_cache(maxsize=1)
+def _plain_tokenizer():
+    from retrievers.tokenizer import KiwiTokenizer  # Kiwi's dictionary alone: loaded only when a close name is tried
+
+    return KiwiTokenizer()
 
 
 def leaflet_word(word: str) -> bool:

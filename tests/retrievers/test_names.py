@@ -433,3 +433,12 @@ def test_a_word_after_the_brand_that_one_of_its_names_holds_picks_that_product()
     index = NameIndex.from_documents(docs)
     assert index.match("니코틴엘 로젠즈 사탕 그냥 씹어먹으면 안되나요").products == {"2"}
     assert index.match("니코틴엘 사탕 그냥 씹어먹으면 안되나요").products != {"2"}
+
+
+def test_an_everyday_noun_is_no_misspelt_name():
+    """아이스크림 is two syllables off 아이지크림, but Kiwi knows it whole as a common noun: no close-spelling match."""
+    from retrievers.documents import Document
+
+    docs = [Document("easydrug:1:efcy", "x", {"item_seq": "1", "item_name": "아이지크림"})]
+    index = NameIndex.from_documents(docs)
+    assert not index.match("편도 수술하고 아이스크림 먹여도 되나요").keys
