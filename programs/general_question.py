@@ -40,13 +40,14 @@ SYSTEM = re.compile(
 )
 # buying and selling asked (살 수 있어요, 사 올 수, 팔아요, 판매하나요; not 약국에서 파는 인공눈물 or 살 수 있는 약,
 # which ask which one), carrying it abroad or bringing it in (세관, 비행기에 들고; not 직구한 멜라토닌, which asks
-# about taking it), the law (처벌, 불법), its price or insurance, which pharmacy is open, giving blood: asked, each is
+# about taking it), the law (처벌, 불법; not 음주단속, a breath test a spray's alcohol may fail), its price or
+# insurance, which pharmacy is open, giving blood: asked, each is
 # beyond what a leaflet says of its product
 TRADE = re.compile(
     r"살\s*수\s*(?:있(?!는)|없)|사\s*올\s*수|구할\s*수|(?:구매|구입)\s*(?:가능|할\s*수|하려면|해도)|어디서\s*(?:사|팔|구해|구하)"
     r"|팔아(?:요|도|\s*주|[?？])|파나요|파는지|파는\s*곳|팔\s*수|판매\s*(?:해요|하나요|되나요|가능|금지|하는지|되는지|처)|미성년자"
     r"|(?<!모)세관|통관|반입|비행기에?\s*(?:들고|가지고|갖고)|해외에서\s*(?:사|산|구매|구입|가져|들여)|들여(?:와|올)"
-    r"|처벌|불법|단속|벌금|위법|가격|약\s*값|값이\s*얼마|보험\s*(?:적용|되|안\s*되)"
+    r"|처벌|불법|(?<!음주)(?<!음주\s)단속|벌금|위법|가격|약\s*값|값이\s*얼마|보험\s*(?:적용|되|안\s*되)"
     r"|실비\s*(?:보험|청구|처리|적용|되|돼)|비급여|연말\s*정산|(?:의료비|세액|소득)\s*공제"
     r"|(?:문\s*(?:연|여는|열린)|심야|당번|휴일|24\s*시간?)\s*약국|약국\s*(?:문\s*(?:열|닫)|영업|몇\s*시|어디|찾)|헌혈"
 )

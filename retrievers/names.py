@@ -16,7 +16,6 @@ Example:
 from __future__ import annotations
 
 import bisect
-import functools
 import itertools
 import re
 from collections import Counter, defaultdict
@@ -278,8 +277,9 @@ class NameIndex:
                 stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
                     # as written, in a question only (an answer's 0.05% is inside a name's 005%, but names nothing)
-                    inside = readings and word in as_written and self._take_inside(word, found)
-                    heard = readings and (self._take_sound_prefix(word, found) or self._take_letter_off(word, found))
+                    readings_ok = readings and not _kind_of_product(word)
+                    inside = readings_ok and word in as_written and self._take_inside(word, found)
+                    heard = readings_ok and (self._take_sound_prefix(word, found) or self._take_letter_off(word, found))
                     if not heard and not inside:
                         unmatched.add(word)
         self._take_form_pairs([squash(w) for w in written_words(query)], found)
@@ -300,6 +300,8 @@ class NameIndex:
         ('판토가', '게보린')
         """
         bare = PARTICLE.sub("", word)
+        if bare != word and any(word.endswith(f) and not bare.endswith(f) for f in DOSAGE_FORMS):
+            return word  # 목스프레이: the form's last syllable, no particle
         return word if bare != word and len(word) >= 3 and self._begins_a_name(word) else bare
 
     def _begins_a_name(self, word: str) -> bool:
@@ -374,8 +376,8 @@ class NameIndex:
         for i, word in enumerate(words):
             if word not in unmatched or word in tried or any(k in word for k in found.keys):
                 continue  # a word holding a name already found (베라파밀과) is that name plus a particle
-            if everyday_noun(word):
-                continue  # 아이스크림 is a word Kiwi knows whole, no misspelt 아이지크림
+            if self._common_word(word) or _kind_of_product(word):
+                continue  # 아이스크림 is a word of its own, no misspelt 아이지크림; 목스프레이 is a kind of product
             pair = words[i + 1] if i + 1 < len(words) and words[i + 1] in unmatched else ""
             for written in ([word + pair] if pair else []) + [word]:
                 key = self._closest(written)
@@ -444,7 +446,7 @@ class NameIndex:
         heard = spoken_alike(q)
         for start, length in self._sound_spans.spans(heard):
             keys = self._sound_keys[heard[start : start + length]]
-            if not any(taken[start : start + length]):
+            if not any(taken[start : start + length]) and not _kind_of_product(q[start : start + length]):
                 if any([self._take(key, found) for key in keys]):
                     taken[start : start + length] = [True] * length
                     found.heard[q[start : start + length]] = keys[0]
@@ -650,22 +652,14 @@ def _letters_close(word: str, key: str) -> bool:
     return SequenceMatcher(None, letters, key_letters, autojunk=False).ratio() >= CLOSE_RATIO
 
 
-@functools.lru_cache(maxsize=4096)
-def everyday_noun(word: str) -> bool:
-    """Whether Kiwi's own dictionary reads `word` whole as one common noun (아이스크림, 아이디어): a word people write,
-    never a brand misspelt a syllable off (`KiwiTokenizer.common_noun`, without the corpus's names taught).
+def _kind_of_product(word: str) -> bool:
+    """A body part of one syllable and a dosage form (목스프레이, 눈연고, 코스프레이): the kind of product, which no
+    reading as a misspelt or same-sounding name (목앤스프레이) may take.
 
-    >>> everyday_noun("아이스크림"), everyday_noun("타이래놀"), everyday_noun("펙소페나진")
+    >>> _kind_of_product("목스프레이"), _kind_of_product("목앤스프레이"), _kind_of_product("스프레이")
     (True, False, False)
     """
-    return _plain_tokenizer().common_noun(word)
-
-
-@functools.lru_cache(maxsize=1)
-def _plain_tokenizer():
-    from retrievers.tokenizer import KiwiTokenizer  # Kiwi's dictionary alone: loaded only when a close name is tried
-
-    return KiwiTokenizer()
+    return len(strip_suffix(word, DOSAGE_FORMS, min_left=1)) == 1
 
 
 def leaflet_word(word: str) -> bool:

@@ -59,6 +59,7 @@ def test_trade_law_and_travel_are_beyond_the_leaflets_whatever_is_named(searcher
         "해외직구한 멜라토닌 먹어도 되나요?",  # taking it is asked
         "감기약 먹고 운전해도 돼요?",
         "졸피뎀 하루 최대 용량이 얼마에요",  # how much is a dose, not a price
+        "목스프레이 뿌리고 바로 운전하면 음주단속에 걸려요?",  # a breath test: the spray's leaflet answers
     ],
 )
 def test_buying_or_a_place_only_mentioned_is_no_trade_question(question):

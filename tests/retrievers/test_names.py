@@ -436,9 +436,16 @@ def test_a_word_after_the_brand_that_one_of_its_names_holds_picks_that_product()
 
 
 def test_an_everyday_noun_is_no_misspelt_name():
-    """아이스크림 is two syllables off 아이지크림, but Kiwi knows it whole as a common noun: no close-spelling match."""
+    """아이스크림 is two syllables off 아이지크림, but Kiwi knows it whole as a common noun: no close-spelling match;
+    목스프레이 is a body part and a form, no same-sounding 목앤스프레이."""
     from retrievers.documents import Document
+    from retrievers.tokenizer import KiwiTokenizer
 
     docs = [Document("easydrug:1:efcy", "x", {"item_seq": "1", "item_name": "아이지크림"})]
     index = NameIndex.from_documents(docs)
+    index.know_common_words(KiwiTokenizer().common_noun)  # as the searcher tells it
     assert not index.match("편도 수술하고 아이스크림 먹여도 되나요").keys
+    sprays = NameIndex.from_documents(
+        [Document("easydrug:2:efcy", "x", {"item_seq": "2", "item_name": "목앤스프레이"})]
+    )
+    assert not sprays.match("목스프레이 뿌리고 운전해도 돼요").keys
