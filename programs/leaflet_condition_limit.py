@@ -11,6 +11,8 @@ to the sentence, labelled ``설명서`` with the condition it forbids.
 Example:
     >>> forbids("녹내장, 전립선 비대 환자는 이 약을 복용하지 마십시오.", ("전립선비대증",))
     '전립선비대증'
+    >>> forbids("투석요법을 받고 있는 환자는 이 약을 복용하지 마십시오.", ("만성신부전", "혈액투석"))
+    '혈액투석'
     >>> forbids("고혈압 환자는 의사 또는 약사와 상의하십시오.", ("고혈압",))
     ''
     >>> forbids("고혈압 환자는 이 약을 복용하기 전에 상의하고, 녹내장 환자는 복용하지 마십시오.", ("고혈압",))
@@ -26,20 +28,30 @@ from programs.leaflet_group_limit import CONSULT, FORBIDS, first_rule
 from retrievers.documents import Document
 
 SUFFIXES = ("증", "병")  # 전립선비대증 is written 전립선비대 in the leaflets, 당뇨병 often 당뇨
+# words before a disease that say its kind or course, which the leaflets leave off (domain knowledge, reviewed)
+QUALIFIERS = ("혈액", "복막", "만성", "급성", "중증", "본태성", "제1형", "제2형", "1형", "2형")
 MIN_CHARS = 2  # a condition shorter than this, once its suffix is off, is too short to find safely
 
 
 def forms(condition: str) -> tuple[str, ...]:
-    """The condition as written and without its last 증 or 병, spaces removed.
+    """The condition as written and without its last 증 or 병, spaces removed, each also without a leading word
+    saying its kind or course (`QUALIFIERS`: 혈액투석 is written 투석요법 in the leaflets, 만성신부전 신부전).
 
-    >>> forms("전립선 비대증"), forms("녹내장")
-    (('전립선비대증', '전립선비대'), ('녹내장',))
+    >>> forms("전립선 비대증"), forms("녹내장"), forms("혈액투석"), forms("2형 당뇨병")
+    (('전립선비대증', '전립선비대'), ('녹내장',), ('혈액투석', '투석'), ('2형당뇨병', '2형당뇨', '당뇨병', '당뇨'))
     """
     word = "".join(condition.split())
-    out = [word]
-    if word.endswith(SUFFIXES) and len(word) - 1 >= MIN_CHARS:
-        out.append(word[:-1])
-    return tuple(w for w in out if len(w) >= MIN_CHARS)
+    words = [word]
+    for qualifier in QUALIFIERS:
+        if word.startswith(qualifier) and len(word) - len(qualifier) >= MIN_CHARS:
+            words.append(word[len(qualifier) :])
+            break
+    out = []
+    for w in words:
+        out.append(w)
+        if w.endswith(SUFFIXES) and len(w) - 1 >= MIN_CHARS:
+            out.append(w[:-1])
+    return tuple(dict.fromkeys(w for w in out if len(w) >= MIN_CHARS))
 
 
 def _pattern(word: str) -> re.Pattern:
