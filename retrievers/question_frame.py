@@ -301,6 +301,8 @@ def read_aspects(
         situations = [a for a in situations if a != "children"]  # 남편한테 먹여도: fed, and no child
     # 변비약 자기전에 먹고 있는데 … 제산제도 같이 먹으려고요 괜찮나요: how it is taken now is told, not asked
     told = {VOCAB_ASPECT[a] for a in told_before(unnamed, situations, vocab)}
+    if "meal" in situations and len(situations) > 1 and meal_before_symptom(unnamed, vocab, lexicon):
+        situations = [a for a in situations if a != "meal"]  # 밥만 먹으면 더부룩해요: when it hurts, not when to take
     if "dose" not in situations and medicine_amount(question, vocab.drinks):
         situations.append("dose")  # 반 병 먹이면: an amount is read with its spaces (반병먹이면 ends in no counter)
     explained = [squash(w) for a in situations for w in vocab.asks[a] if squash(w) in unnamed]
@@ -545,6 +547,9 @@ _TOLD_CLAUSE = re.compile(r"(?:있|먹|쓰|써|발랐|붙였|넣었|먹였|었|�
 _ASKING = re.compile(r"[?？]|나요|까요|되나|될까|돼요|되요|괜찮|어때|몇|언제|얼마|어떻게")
 
 
+MEAL_SYMPTOM_CHARS = 10  # how far after a meal word a symptom says when it comes (밥만먹으면더부룩해요)
+
+
 def told_before(flat: str, situations, vocab) -> set[str]:
     """Of `situations`, those whose question words (`vocab.asks`) are all in the clauses that tell what the asker
     does (up to the last 먹고 있는데, 발랐는데 …), when the clause after them asks whether something is taken with it
@@ -569,6 +574,29 @@ def told_before(flat: str, situations, vocab) -> set[str]:
     return {
         a for a in situations if VOCAB_ASPECT.get(a) not in POPULATION_ASPECTS and said(told, a) and not said(asked, a)
     }
+
+
+def meal_before_symptom(flat: str, vocab, lexicon: Lexicon) -> bool:
+    """A meal word (밥, 식사) followed, within a few syllables, by a symptom the lexicon reads (더부룩, 속쓰림) and
+    no asking word between: the meal says when the symptom comes (밥만 먹으면 더부룩해요), not when to take the
+    medicine. `flat`: the question with its spaces removed.
+
+    >>> vocab, lexicon = load_vocabulary(), Lexicon.load()
+    >>> meal_before_symptom(squash("임신 중기인데 요즘 밥만 먹으면 더부룩해요 큐자임 먹어도 돼요?"), vocab, lexicon)
+    True
+    >>> meal_before_symptom(squash("큐자임 밥 먹고 먹어요 아니면 빈속에 먹어요?"), vocab, lexicon)
+    False
+    """
+    for word in vocab.asks.get("meal", ()):
+        at = flat.find(squash(word))
+        if at < 0:
+            continue
+        after = flat[at + len(squash(word)) : at + len(squash(word)) + MEAL_SYMPTOM_CHARS]
+        stop = _ASKING.search(after)
+        after = after[: stop.start()] if stop else after
+        if lexicon.target_words(after):
+            return True
+    return False
 
 
 def asks_together(question: str, lexicon: Lexicon) -> bool:
