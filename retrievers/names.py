@@ -300,7 +300,11 @@ class NameIndex:
         ('판토가', '게보린')
         """
         bare = PARTICLE.sub("", word)
-        if bare != word and any(word.endswith(f) and not bare.endswith(f) for f in DOSAGE_FORMS):
+        if (
+            bare != word
+            and word.endswith(_FORM_ENDS)
+            and any(word.endswith(f) and not bare.endswith(f) for f in DOSAGE_FORMS)
+        ):
             return word  # 목스프레이: the form's last syllable, no particle
         return word if bare != word and len(word) >= 3 and self._begins_a_name(word) else bare
 
@@ -376,11 +380,12 @@ class NameIndex:
         for i, word in enumerate(words):
             if word not in unmatched or word in tried or any(k in word for k in found.keys):
                 continue  # a word holding a name already found (베라파밀과) is that name plus a particle
-            if self._common_word(word) or _kind_of_product(word):
-                continue  # 아이스크림 is a word of its own, no misspelt 아이지크림; 목스프레이 is a kind of product
             pair = words[i + 1] if i + 1 < len(words) and words[i + 1] in unmatched else ""
             for written in ([word + pair] if pair else []) + [word]:
                 key = self._closest(written)
+                # 아이스크림 is a word of its own, no misspelt 아이지크림; 목스프레이 is a kind of product
+                if key and (self._common_word(word) or _kind_of_product(word)):
+                    break
                 if key and self._take(key, found):
                     found.heard[written] = key
                     tried.update({word, pair} if written != word else {word})
@@ -659,7 +664,10 @@ def _kind_of_product(word: str) -> bool:
     >>> _kind_of_product("목스프레이"), _kind_of_product("목앤스프레이"), _kind_of_product("스프레이")
     (True, False, False)
     """
-    return len(strip_suffix(word, DOSAGE_FORMS, min_left=1)) == 1
+    return word.endswith(_FORM_ENDS) and len(strip_suffix(word, DOSAGE_FORMS, min_left=1)) == 1
+
+
+_FORM_ENDS = tuple(DOSAGE_FORMS)  # one C-level test before the form is looked for
 
 
 def leaflet_word(word: str) -> bool:
