@@ -711,4 +711,32 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
         return tuple(classes[:1])  # 코뚜에스시럽 먹이는데 종합감기시럽이랑 같이: a kind taken with the named one
     if len(kinds) >= 2:
         return tuple(kinds[1:])
+    if named and (taken := _taken_leaflet_word(question, keys, lexicon)):
+        return (taken,)  # 치과에서 받은 아목시실린도 먹고 있어요: a medicine the index lacks, which leaflets name
     return ()
+
+
+# a word of three syllables or more said to be taken now (아목시실린도 먹고 있어요, 와파린 복용 중인데)
+TAKEN_NOW = re.compile(
+    r"(?<![가-힣])([가-힣]{3,}?)(?:도|을|를|이랑|랑|하고)?\s*(?:같이\s*|함께\s*)?"
+    r"(?:먹고\s*있|먹는\s*중|복용\s*중|복용하고\s*있|먹고\s*있)"
+)
+
+
+def _taken_leaflet_word(question: str, keys, lexicon: Lexicon) -> str:
+    """A word the question says is taken now that no name read but the leaflets use (아목시실린 is named in an
+    expectorant's 상호작용, though no leaflet of its own is in e약은요), nor a symptom or a kind the lexicon reads: the
+    other medicine, as the leaflets write it; "" for none.
+
+    >>> _taken_leaflet_word("이테란과립 먹는데 치과에서 받은 아목시실린도 먹고 있어요", ["이테란과립"], Lexicon.load())
+    '아목시실린'
+    >>> _taken_leaflet_word("이테란과립 먹는데 요즘 영양제도 먹고 있어요", ["이테란과립"], Lexicon.load())
+    ''
+    """
+    idf = load_vocabulary().idf
+    for m in TAKEN_NOW.finditer(question):
+        word = m.group(1)
+        if word in idf and not any(squash(k) in word or word in squash(k) for k in keys if k):
+            if not lexicon.target_words(word) and word not in lexicon.other_medicine_words:
+                return word
+    return ""

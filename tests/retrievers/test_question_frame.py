@@ -313,3 +313,11 @@ def test_how_a_medicine_is_taken_now_told_before_asking_for_another_with_it_is_n
     told = read("변비약 자기전에 먹고 있는데 요즘 속쓰림도 있어서 제산제도 같이 먹으려고요 괜찮나요?").aspects
     assert told[0] == "interactions" and "timing_food" in told
     assert read("변비약 아침에 우유랑 같이 먹었는데 괜찮을까요?").aspects[0] == "food_drink"
+
+
+def test_a_medicine_the_index_lacks_but_the_leaflets_name_taken_now_is_the_other_drug(read):
+    """아목시실린 has no leaflet of its own and no name in the index, yet expectorants' 상호작용 name it: said to be
+    taken now beside a named product, it is the other drug and the pair's interactions are asked."""
+    frame = read("베아제 먹는데 치과에서 받은 아목시실린도 먹고 있어요")
+    assert frame.other_drugs == ("아목시실린",) and "interactions" in frame.aspects
+    assert read("베아제 먹는데 요즘 고구마도 먹고 있어요").other_drugs == ()  # no word the leaflets use
