@@ -11,6 +11,8 @@ from __future__ import annotations
 from retrievers.age_doses import adult_maximum, dose_ages, dose_bands, for_older_only, oldest_age, states_dose
 from retrievers.population import CHILD_AGE
 
+CHILD_WORDS = ("소아", "어린이", "영아", "유아")  # the leaflets' words for children
+
 __all__ = [
     "ADULT_DOSE_ONLY_NOTICE",
     "child_dose_sentences",
@@ -62,16 +64,24 @@ def older_dose_sentences(sentences: list[str], oldest: float | None, tables: boo
     {0}
     >>> older_dose_sentences(["성인은 1회 2캡슐을 복용합니다.", "소아는 1회 1캡슐을 복용합니다."], 6.0)  # a child's own
     {0}
+    >>> older_dose_sentences(["성인 및 8세 이상의 어린이는 1일 1~2포를 복용하십시오.",
+    ...                       "증상에 따라 특히 어린이는 이틀마다 1포를 복용할 수 있습니다."], 7.0)  # those children
+    {0, 1}
     """
     if oldest is None:
         return set()
-    out, older = set(), False
+    out, older, older_children = set(), False, False
     for i, sentence in enumerate(sentences):
         if for_older_only(sentence, oldest, tables):
             older = True
+            # 성인 및 8세 이상의 어린이는 …: the children a following "특히 어린이는 …" with no age speaks of
+            older_children = any(w in sentence for w in CHILD_WORDS)
             out.add(i)
-        elif older and states_dose(sentence) and not dose_ages(sentence) and not dose_bands(sentence):
-            out.add(i)
+        elif older and states_dose(sentence) and not dose_ages(sentence):
+            if dose_bands(sentence, children=not older_children):
+                older = False  # an age band of its own, or a child's dose after an adult's: another person's
+            else:
+                out.add(i)
         else:
             older = False
     return out
