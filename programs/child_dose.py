@@ -8,10 +8,16 @@ child's answer (`older_dose_sentences`); the answer then says the dose it found 
 
 from __future__ import annotations
 
-from retrievers.age_doses import adult_maximum, dose_ages, dose_bands, for_older_only, oldest_age, states_dose
+from retrievers.age_doses import (
+    CHILD_WORDS,
+    adult_maximum,
+    dose_ages,
+    dose_bands,
+    for_older_only,
+    oldest_age,
+    states_dose,
+)
 from retrievers.population import CHILD_AGE
-
-CHILD_WORDS = ("소아", "어린이", "영아", "유아")  # the leaflets' words for children
 
 __all__ = [
     "ADULT_DOSE_ONLY_NOTICE",

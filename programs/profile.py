@@ -200,7 +200,6 @@ def with_asker_age(question: str, profile: UserProfile | None) -> str:
     ('7살 아들 코미시럽', '코미시럽 몇 번')
     >>> with_asker_age("엄마가 코미시럽 먹어도", UserProfile(age=8))
     '엄마가 코미시럽 먹어도'
-
     """
     from retrievers.population import ADULT_AGE, names_a_grown_up, read_population, stated_ages
 

@@ -30,7 +30,7 @@ _BAND = re.compile(r"(\d+)\s*(세|개월)?\s*[~-]\s*(?:만\s*)?(\d+)\s*(세|개�
 # 만 5세 이상~만 8세 미만, 3개월 이상 ~ 2세 이하: a band written as two bounds
 _PAIR = re.compile(r"(\d+)\s*(세|개월)\s*(?:이상|부터)\s*[~-]?\s*(?:만\s*)?(\d+)\s*(세|개월)\s*(미만|이하|까지)")
 _BOUND = re.compile(r"(\d+)\s*(세|개월)\s*(이상|초과|부터|이하|미만|까지)")  # 만 12세 이하, 6개월 이상
-_CHILD_WORDS = ("소아", "어린이", "영아", "유아")
+CHILD_WORDS = ("소아", "어린이", "영아", "유아")  # the leaflets' words for children
 _PER_DOSE = ("1회", "권장용량")  # "1회 권장용량을 4-6시간마다": a dose, its amount in a table
 _NOT_FOR = re.compile(r"투여하지|복용하지|사용하지|먹이지")  # "2세 미만은 복용하지 마십시오": an age it is not for
 _ADULT = "성인"
@@ -98,7 +98,7 @@ def for_older_only(sentence: str, oldest: float | None, tables: bool = True) -> 
     ages = dose_ages(sentence) + [low for low, _ in dose_bands(sentence, children=False)]
     if _ADULT not in sentence:  # a children's table whose youngest band is older (1~2세 … for a 5-month-old)
         return tables and bool(ages) and all(age >= oldest for age in ages)
-    if not ages and any(w in sentence for w in _CHILD_WORDS):
+    if not ages and any(w in sentence for w in CHILD_WORDS):
         return False
     return all(age >= oldest for age in ages)
 
@@ -115,7 +115,7 @@ def adult_maximum(sentence: str) -> bool:
     >>> adult_maximum("1일 최대 4회(28 mg/kg)를 넘지 않습니다."), adult_maximum("1일 최대 5회를 넘지 마십시오.")
     (False, False)
     """
-    if not _MAX_AMOUNT.search(sentence) or "kg" in sentence.lower() or any(w in sentence for w in _CHILD_WORDS):
+    if not _MAX_AMOUNT.search(sentence) or "kg" in sentence.lower() or any(w in sentence for w in CHILD_WORDS):
         return False
     return not dose_ages(sentence) and not _BOUND.search(sentence)
 
@@ -156,7 +156,7 @@ def dose_bands(sentence: str, children: bool = True) -> list[tuple[float, float]
         found = True
     if found:
         return [(low, high)]
-    return [(0.0, float(CHILD_AGE))] if children and any(w in sentence for w in _CHILD_WORDS) else []
+    return [(0.0, float(CHILD_AGE))] if children and any(w in sentence for w in CHILD_WORDS) else []
 
 
 def _years(number: str, unit: str) -> float:

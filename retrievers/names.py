@@ -323,6 +323,7 @@ class NameIndex:
         attached = [(b, f) for b, f in _attached_forms(words) if not any(b + f in k for k in found.keys)]
         for written, after in [*zip(words, words[1:], strict=False), *attached]:
             word = PARTICLE.sub("", written)
+            word = found.heard.get(word, word)  # 타이래놀 이알: the brand as it was heard (타이레놀)
             bare = PARTICLE.sub("", after)  # 스프레이, 트로키도
             barer = PARTICLE.sub("", bare)  # 점안액이요
             form = next((QUESTION_FORMS[w] for w in (after, bare, barer) if w in QUESTION_FORMS), "")

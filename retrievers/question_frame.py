@@ -126,6 +126,8 @@ SINCE_INTAKE = tuple(
         "떼고 나서",
         # the place it was put on (붙인 자리에 … 올라왔어요, 바른 부위가 가려워요) and the time after it
         "붙인 자리",
+        "붙인 데",
+        "바른 데",
         "붙인 곳",
         "붙인 부위",
         "바른 자리",
@@ -384,6 +386,8 @@ def noticed_since(question: str, lexicon: Lexicon) -> bool:
     >>> noticed_since("겔포스 며칠 먹었더니 변비가 생겼어요", Lexicon.load())
     True
     >>> noticed_since("플라스타 붙인 자리에 좁쌀같은게 올라오더니 고름이 잡혔어요 계속 붙여도 되나요", Lexicon.load())
+    True
+    >>> noticed_since("파스 붙인데가 가렵고 따가운데 계속 붙여도 돼요", Lexicon.load())
     True
     >>> lexicon = Lexicon.load()
     >>> noticed_since("두통약 먹고 나서 두통이 안 나아요", lexicon), noticed_since("겔포스 며칠 먹어도 돼요", lexicon)
@@ -719,7 +723,7 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
 # a word of three syllables or more said to be taken now (아목시실린도 먹고 있어요, 와파린 복용 중인데)
 TAKEN_NOW = re.compile(
     r"(?<![가-힣])([가-힣]{3,}?)(?:도|을|를|이랑|랑|하고)?\s*(?:같이\s*|함께\s*)?"
-    r"(?:먹고\s*있|먹는\s*중|복용\s*중|복용하고\s*있|먹고\s*있)"
+    r"(?:먹고\s*있|먹는\s*중|복용\s*중|복용하고\s*있)"
 )
 
 

@@ -378,18 +378,13 @@ class Searcher:
         branded = self.names.brands_before_extensions(query, self._noun)  # 인사돌 플러스: a brand the corpus lacks
         # a proper noun Kiwi knows, written as what is taken (리리카 먹고), that names no product or ingredient and
         # is no brand the rules read as its ingredient (타이레놀: an index without its leaflets answers for that)
+        # and a brand Kiwi cuts with a numeral or 아니 (렉사프로 먹은지, 테아닌 영양제), read by no name or class word
         taken = [
             w
-            for w in self.tokenizer.taken_proper_nouns(query)
+            for w in (*self.tokenizer.taken_proper_nouns(query), *self.tokenizer.broken_names(query))
             if not self.names.match(w).keys and not self.lexicon.target_words(w)
         ]
-        # a brand Kiwi cuts with a numeral or 아니 (렉사프로 먹은지, 테아닌 영양제), as no name or class word reads it
-        broken = [
-            w
-            for w in self.tokenizer.broken_names(query)
-            if not self.names.match(w).keys and not self.lexicon.target_words(w)
-        ]
-        words = [*self.tokenizer.unknown_words(query), *compounds, *branded, *taken, *broken]
+        words = [*self.tokenizer.unknown_words(query), *compounds, *branded, *taken]
         return {
             "names_uncovered": uncovered_names(names, hits),
             "unknown_words": unknown_words(words, vocabulary, names, hits),

@@ -449,3 +449,15 @@ def test_an_everyday_noun_is_no_misspelt_name():
         [Document("easydrug:2:efcy", "x", {"item_seq": "2", "item_name": "목앤스프레이"})]
     )
     assert not sprays.match("목스프레이 뿌리고 운전해도 돼요").keys
+
+
+def test_a_form_after_a_brand_heard_with_another_vowel_picks_that_form():
+    """타이래놀 이알: the brand is heard as 타이레놀, and the form after it chooses the 8시간이알서방정, as it does
+    after 타이레놀 이알."""
+    from retrievers.documents import Document
+
+    names = ("타이레놀정500밀리그람(아세트아미노펜)", "타이레놀8시간이알서방정(아세트아미노펜)")
+    docs = [Document(f"easydrug:{i}:efcy", "x", {"item_seq": str(i), "item_name": n}) for i, n in enumerate(names, 1)]
+    index = NameIndex.from_documents(docs)
+    assert index.match("타이레놀 이알 쪼개서 먹어도 돼요").products == {"2"}
+    assert index.match("타이래놀 이알 쪼개서 먹어두 되나요").products == {"2"}
