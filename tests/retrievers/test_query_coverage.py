@@ -75,3 +75,14 @@ def test_a_brand_kiwi_cuts_with_a_numeral_or_a_copula_is_unknown_when_written_as
     for question in ("아침밥 먹고 게보린 먹어도 돼요", "머리아픈 약 추천해주세요"):
         r = searcher.retrieve(question, k=5)
         assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [], question
+
+
+def test_a_condition_someone_has_is_no_unknown_name(searcher):
+    """수족구 is a word Kiwi does not know, yet a child who 'is' it or 'caught' it has a disease, not a medicine the
+    leaflets lack; a name written as what is taken, or as what a medicine is, stays unknown."""
+    for question in ("아이가 수족구인데 해열제 먹여도 되나요", "수족구 걸렸는데 열나요 해열제 먹여도 돼요"):
+        r = searcher.retrieve(question, k=5)
+        assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == [], question
+    for question in ("수족구 먹어도 되나요", "먹는 약이 수족구인데 해열제 같이 먹어도 되나요"):
+        r = searcher.retrieve(question, k=5)
+        assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["수족구"], question
