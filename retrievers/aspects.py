@@ -13,6 +13,8 @@ Example:
     1.0
     >>> vocab.match("duration", "6개월을 초과하지 않도록"), vocab.match("duration", "평균치료기간은 3~6개월입니다.")
     (1.0, 1.0)
+    >>> vocab.match("dose", "24시간 동안 6정을 초과하지 마십시오."), vocab.match("dose", "식후에 복용합니다.")
+    (1.0, 0.0)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from retrievers.age_doses import states_dose
 from retrievers.memo import remembered
 from retrievers.mine_aspects import SEEDS_PATH, WORDS_PATH
 
@@ -140,6 +143,8 @@ class AspectVocabulary:
         if aspect == "duration" and PERIOD.search(sentence):
             return 1.0
         if aspect == "expiry" and OPENED_FOR.search(sentence):  # 개봉 후 4주가 지나면 사용하지 마십시오
+            return 1.0
+        if aspect == "dose" and states_dose(sentence):  # 매 8시간마다 2정씩, 24시간 동안 6정을 초과하지 마십시오
             return 1.0
         return MINED_SHARE if any(w in sentence for w in self.mined[aspect]) else 0.0
 
