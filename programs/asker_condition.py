@@ -47,7 +47,21 @@ def asker_nouns(question: str) -> tuple[str, ...]:
     tokens = leaflet_tokenizer().tagged(question)
     nouns = (t.form for t in tokens if t.tag == "NNG" and len(t.form) >= MIN_NOUN)
     told = (n for n in nouns if n in known or lexicon.target_words(n))
-    return tuple(dict.fromkeys(n for n in told if not read_population(n).group))
+    organ = organ_diseases("".join(question.split()))  # 신부전, 간경화: Kiwi may read them as a name or cut them
+    return tuple(dict.fromkeys([*(n for n in told if not read_population(n).group), *organ]))
+
+
+def organ_diseases(compact: str) -> tuple[str, ...]:
+    """The diseases and impairments of an organ (`leaflet_condition_limit.ORGAN_DISEASES`, `ORGAN_GENERAL`) written
+    in `compact`, the question without spaces.
+
+    >>> organ_diseases("엄마가신부전있는데"), organ_diseases("간경화있는데두통약"), organ_diseases("두통약")
+    (('신부전',), ('간경화',), ())
+    """
+    from programs.leaflet_condition_limit import ORGAN_DISEASES, ORGAN_GENERAL
+
+    words = [w for organ in ORGAN_GENERAL for w in (*ORGAN_DISEASES[organ], *ORGAN_GENERAL[organ])]
+    return tuple(w for w in words if w in compact)
 
 
 def conditions(nouns: tuple[str, ...], own_efficacy: list[Document], names=()) -> tuple[str, ...]:
@@ -97,5 +111,13 @@ def drank(question: str) -> tuple[str, ...]:
 
 
 def warns_of(found: tuple[str, ...], sentence: str) -> bool:
-    """The sentence forbids or sends to a pharmacist, and names one of the conditions `found`."""
-    return bool(found) and bool(WARNING.search(sentence)) and any(c in sentence for c in found)
+    """The sentence forbids or sends to a pharmacist, and names one of the conditions `found`, or the general words
+    of the organ one is a disease of (`leaflet_condition_limit.organ_words`: 신부전 → 신장애).
+
+    >>> warns_of(("신부전",), "신장애 환자는 복용하지 마십시오."), warns_of(("신부전",), "간장애 환자는 마십시오.")
+    (True, False)
+    """
+    from programs.leaflet_condition_limit import organ_words
+
+    words = {w for c in found for w in (c, *organ_words(c))}
+    return bool(found) and bool(WARNING.search(sentence)) and any(w in sentence for w in words)

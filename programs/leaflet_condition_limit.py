@@ -31,14 +31,36 @@ SUFFIXES = ("증", "병")  # 전립선비대증 is written 전립선비대 in th
 # words before a disease that say its kind or course, which the leaflets leave off (domain knowledge, reviewed)
 QUALIFIERS = ("혈액", "복막", "만성", "급성", "중증", "본태성", "제1형", "제2형", "1형", "2형")
 MIN_CHARS = 2  # a condition shorter than this, once its suffix is off, is too short to find safely
+# a disease of an organ is an impairment of that organ as the leaflets write it (domain knowledge, reviewed): a user
+# with 만성신부전 is one of the leaflet's 신장애 환자, one with 갑상선기능항진증 has a 갑상선질환. A disease maps up
+# to its organ's general words (and its own other spellings), never across to another disease of the organ.
+ORGAN_GENERAL = {
+    "kidney": ("신장애", "신장장애", "신장질환", "신질환", "신기능장애", "신장기능장애", "콩팥장애"),
+    "liver": ("간장애", "간장질환", "간질환", "간기능장애"),
+    "heart": ("심장질환", "심질환", "심장애"),
+    "thyroid": ("갑상선질환", "갑상선기능이상", "갑상샘질환"),
+}
+ORGAN_DISEASES = {
+    "kidney": ("신부전", "신장병", "콩팥병", "신증후군", "사구체신염", "신장염", "투석", "신기능저하"),
+    "liver": ("간경변", "간경화", "간염", "간부전", "간암"),
+    "heart": ("심부전", "심기능부전", "심장기능부전", "협심증", "심근경색", "부정맥"),
+    "thyroid": (
+        *("갑상선기능항진", "갑상선기능저하", "갑상샘기능항진", "갑상샘기능저하"),
+        *("갑상선염", "하시모토", "그레이브스"),
+    ),
+}
+SAME_DISEASE = {"심부전": ("심기능부전", "심장기능부전")}  # one disease, as the leaflets also write it
 
 
 def forms(condition: str) -> tuple[str, ...]:
     """The condition as written and without its last 증 or 병, spaces removed, each also without a leading word
-    saying its kind or course (`QUALIFIERS`: 혈액투석 is written 투석요법 in the leaflets, 만성신부전 신부전).
+    saying its kind or course (`QUALIFIERS`: 혈액투석 is written 투석요법 in the leaflets, 만성신부전 신부전), then
+    its organ's general words when it is a disease of that organ (`organ_words`).
 
-    >>> forms("전립선 비대증"), forms("녹내장"), forms("혈액투석"), forms("2형 당뇨병")
-    (('전립선비대증', '전립선비대'), ('녹내장',), ('혈액투석', '투석'), ('2형당뇨병', '2형당뇨', '당뇨병', '당뇨'))
+    >>> forms("전립선 비대증"), forms("녹내장"), forms("2형 당뇨병")
+    (('전립선비대증', '전립선비대'), ('녹내장',), ('2형당뇨병', '2형당뇨', '당뇨병', '당뇨'))
+    >>> forms("혈액투석")[:2], "신장애" in forms("만성신부전"), "간장애" in forms("신부전")
+    (('혈액투석', '투석'), True, False)
     """
     word = "".join(condition.split())
     words = [word]
@@ -51,7 +73,24 @@ def forms(condition: str) -> tuple[str, ...]:
         out.append(w)
         if w.endswith(SUFFIXES) and len(w) - 1 >= MIN_CHARS:
             out.append(w[:-1])
-    return tuple(dict.fromkeys(w for w in out if len(w) >= MIN_CHARS))
+    return tuple(dict.fromkeys([*(w for w in out if len(w) >= MIN_CHARS), *organ_words(word)]))
+
+
+def organ_words(condition: str) -> tuple[str, ...]:
+    """The leaflets' general words for the organ `condition` (spaces removed) is a disease or an impairment of, with
+    the disease's other spellings (`SAME_DISEASE`); () for a condition of no organ listed.
+
+    >>> organ_words("갑상선기능항진증")
+    ('갑상선질환', '갑상선기능이상', '갑상샘질환')
+    >>> organ_words("신장질환")[:2], organ_words("심부전")[-2:], organ_words("전립선비대증")
+    (('신장애', '신장장애'), ('심기능부전', '심장기능부전'), ())
+    """
+    out: list[str] = []
+    for organ, general in ORGAN_GENERAL.items():
+        if any(w in condition for w in (*ORGAN_DISEASES[organ], *general)):
+            out += general
+    out += [w for disease, same in SAME_DISEASE.items() if disease in condition for w in same]
+    return tuple(dict.fromkeys(out))
 
 
 def _pattern(word: str) -> re.Pattern:

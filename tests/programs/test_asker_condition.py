@@ -85,3 +85,16 @@ def test_an_asker_who_has_drunk_gets_the_line_forbidding_it_to_drinkers_first():
     body = quoted(extractive.extractive_answer(question, docs, names=["가나다지크림"]))
     assert body[0].startswith("[사용상 주의사항]") and "알코올을 복용한 사람은" in body[0]
     assert drank("가나다지크림 먹고 술 마셔도 돼요?") == ()
+
+
+def test_a_disease_of_an_organ_raises_the_leaflets_warning_for_its_impairment():
+    """신부전 (kidney failure): a word Kiwi reads as a name and the leaflet never writes; its warning is for 신장애."""
+    docs = [
+        leaflet("efcy", "이 약은 변비에 사용합니다.", "효능·효과"),
+        leaflet("useMethod", "1일 3회 1정 복용합니다.", "용법·용량"),
+        leaflet("atpn", "신장애, 설사 환자는 이 약을 복용하지 마십시오. 고령자는 상의하십시오.", "사용상 주의사항"),
+    ]
+    assert "신부전" in asker_nouns("신부전 있는 엄마 가나다지크림 드려도 돼요?")
+    question = "신부전 있는 엄마 가나다지크림 드려도 돼요?"
+    body = quoted(extractive.extractive_answer(question, docs, names=["가나다지크림"]))
+    assert body[0].startswith("[사용상 주의사항] 신장애, 설사 환자는 이 약을 복용하지 마십시오.")

@@ -36,3 +36,26 @@ def test_a_condition_is_found_as_the_leaflet_writes_it_and_a_consulting_clause_f
     assert leaflet_condition_limit.condition_rule(Document("easydrug:5:atpn", text, meta), ("고혈압",)) is None
     who = asker(UserProfile.from_dict({"conditions": ["전립선비대증"]}))
     assert who.conditions == ("전립선비대증",)
+
+
+def test_a_disease_of_an_organ_is_the_impairment_the_leaflet_forbids(searcher):
+    """게보린정's leaflet forbids it to 중증 신장애 patients: a user whose profile says 만성신부전 (kidney failure) is
+    one, though the leaflet never writes 신부전; a disease of another organ withholds nothing."""
+    plain = CRAG(backend=searcher)(question=QUESTION)
+    assert "게보린정" in plain.answer.splitlines()[0]
+    pred = CRAG(backend=searcher)(question=QUESTION, user={"conditions": ["만성신부전"]})
+    assert "게보린정(설명서 만성신부전 금지 [문서" in pred.answer.splitlines()[0]
+    other = CRAG(backend=searcher)(question=QUESTION, user={"conditions": ["전립선비대증"]})
+    assert "게보린정" in other.answer.splitlines()[0] and "금지" not in other.answer.splitlines()[0]
+
+
+def test_an_organ_disease_maps_up_to_its_organs_general_words_never_across():
+    meta = {"item_seq": "6", "item_name": "가상진통정", "section": "atpn"}
+    text = "가상진통정\n갑상선기능이상, 중증 간장애 환자는 이 약을 복용하지 마십시오."
+    doc = Document("easydrug:6:atpn", text, meta)
+    for condition in ("갑상선기능항진증", "갑상선 기능 저하증", "간경화", "B형 간염"):
+        assert leaflet_condition_limit.condition_rule(doc, (condition,)) is not None, condition
+    for condition in ("신부전", "고혈압", "심부전"):
+        assert leaflet_condition_limit.condition_rule(doc, (condition,)) is None, condition
+    exact = Document("easydrug:6:atpn", "가상진통정\n갑상선기능항진 환자는 이 약을 복용하지 마십시오.", meta)
+    assert leaflet_condition_limit.condition_rule(exact, ("갑상선기능저하증",)) is None  # not across
