@@ -17,6 +17,10 @@ from __future__ import annotations
 import re
 
 from programs.offer_guard import VERDICT_ONLY
+from retrievers.dur_binding import FORMS as _FORMS
+from retrievers.dur_binding import rule_forms
+
+forms = rule_forms  # the dosage forms a rule binds ("대상 제형: 서방정/…"), read where retrieval reads them too
 
 RULE_TYPES = ("병용금기", "임부금기", "노인주의", "특정연령대금기", "연령금기")  # the DUR rules that bind a user
 
@@ -29,21 +33,9 @@ def is_user_rule(doc) -> bool:
     return doc.id.startswith("dur:") and kind in RULE_TYPES and not doc.metadata.get(VERDICT_ONLY)
 
 
-_FORMS = re.compile(r"\s*대상 제형:\s*([^.]*)\.\s*$")
 _REST = re.compile(r"\s*(?:사유|대상 제형):")
 _AGE = re.compile(r"은\(는\)\s*(\d+)\s*(세|개월|주)\s*(미만|이하|이상|초과)")
 _UNIT_YEARS = {"세": 1.0, "개월": 1 / 12, "주": 7 / 365}
-
-
-def forms(text: str) -> tuple[str, ...]:
-    """The dosage forms the rule binds, as the DUR file writes them ("연질캡슐제, 액상" is one form: a soft capsule
-    with a liquid fill); () when it binds every form.
-
-    >>> forms("[임부금기] 가(A)은(는) … 대상 제형: 연질캡슐제, 액상/정제.")
-    ('연질캡슐제, 액상', '정제')
-    """
-    m = _FORMS.search(text)
-    return tuple(f.strip() for f in m.group(1).split("/") if f.strip()) if m else ()
 
 
 _COMBINED = re.compile(r"사유:\s*1일\s*최대\s*용량\s*:\s*([^.]*)")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from programs import dur_rule
 from programs.answer_requirements import question_dur_types
-from retrievers import form_kinds
+from retrievers.dur_binding import binds_product, same_name
 from retrievers.population import ELDERLY_AGE, read_population, stated_ages
 
 OLDEST = 130.0
@@ -111,13 +111,6 @@ def _within(ages: tuple[float, float], span: tuple[float, float]) -> bool:
     return span[0] <= ages[0] and ages[1] <= span[1]
 
 
-def same_name(a: str, b: str) -> bool:
-    """The same ingredient written two ways (슈도에페드린염산염 and 슈도에페드린): one holds the other, spaces and case
-    ignored. Broad on purpose: a match too many forbids, never permits."""
-    a, b = "".join(a.split()).lower(), "".join(b.split()).lower()
-    return bool(a and b) and (a == b or (min(len(a), len(b)) >= 2 and (a in b or b in a)))
-
-
 def applies(rule, who: Asker, medicine: Callable[[str, str], bool] = same_name) -> bool:
     """The rule is one of the asker's: of a type the asker has, its age theirs, its pair partner a medicine taken."""
     kind = rule.metadata.get("dur_type", "")
@@ -135,7 +128,7 @@ def forbidding_rules(product: Product, rules, who: Asker, same: Callable[[str, s
     one side in the product and the other a medicine taken), binding its dosage form."""
     out = []
     for rule in rules:
-        if not applies(rule, who) or not form_kinds.binds(dur_rule.forms(rule.text), product.name):
+        if not applies(rule, who) or not binds_product(rule, product.name, product.ingredients, same):
             continue
         ingredient, partner = rule_sides(rule)
         held = [side for side in (ingredient, partner) if side and any(same(side, i) for i in product.ingredients)]

@@ -27,6 +27,7 @@ from collections import defaultdict
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.class_products import ClassProducts
 from retrievers.documents import Document
+from retrievers.dur_binding import binds_product
 from retrievers.form_kinds import external_form, of_kinds, question_forms, said_before, said_kinds, taken_by_mouth
 from retrievers.lexicon import Lexicon
 from retrievers.name_keys import ingredient_keys, name_stem
@@ -41,6 +42,8 @@ COMBINATION_WEIGHT = 0.6  # product feature of a named ingredient's combination 
 # single-ingredient leaflet speaks for the ingredient, a combination's for the mix)
 DUR_PRODUCT_WEIGHT = 0.8  # in a DUR question, every product of a named ingredient (when few share it)
 OTHER_FORM_PENALTY = 0.2  # a named ingredient's products of another dosage form than the question names
+BRIDGED_WEIGHT = 0.6  # in a DUR question, the rows of a named product's ingredients
+OWN_ROW_WEIGHT = 0.8  # …the rows among them that bind the product itself (its dosage form, its mix)
 LEAFLET_ONLY_SECTIONS = {"efcy", "useMethod", "se", "depositMethod"}  # asked beside a DUR word, the leaflets answer
 MAX_CLASS_SECTION_PRODUCTS = 20  # class products whose asked sections join the candidates
 MAX_CLASS_SECTION_DOCS = 5  # documents of the asked section a class question adds from all its class's products
@@ -129,9 +132,11 @@ class Candidates:
                     out.setdefault(i, weight if seq in in_form else weight - OTHER_FORM_PENALTY)
         if dur_question:
             bridged = {canon for seq in products for canon in self.product_ingredients.get(seq, ())}
+            own = [(self.item_name(seq), self.product_ingredients.get(seq, set())) for seq in sorted(products)]
             for canon in sorted(bridged):
                 for i in self.dur_by_ingredient.get(canon, []):
-                    out.setdefault(i, 0.6)
+                    binds = any(binds_product(self.docs[i], name, held) for name, held in own)
+                    out.setdefault(i, OWN_ROW_WEIGHT if binds else BRIDGED_WEIGHT)
             named = bridged | set(qa.names.ingredients)
             for i in list(out):
                 if self.docs[i].source == "dur" and self.dur_pair(i) <= named and len(self.dur_pair(i)) == 2:

@@ -154,6 +154,29 @@ def dur_sentence(code: str, r: dict) -> str:
     raise CorpusError(f"unknown DUR type code: {code}")
 
 
+def combination_partners(row: dict) -> str:
+    """The other ingredients of the combination a 복합 row binds (its 복합제 cell, each ingredient's Korean name),
+    comma-separated; "" for a row about the ingredient alone (단일).
+
+    >>> row = {"단일복합구분코드": "복합", "DUR성분명": "탄산칼슘",
+    ...        "복합제": "[D1]CinnamonOil(시나몬유)/[D2]Hydrotalcite(히드로탈시트)/[D3]Calcium(탄산칼슘)"}
+    >>> combination_partners(row), combination_partners({**row, "단일복합구분코드": "단일"})
+    ('시나몬유, 히드로탈시트', '')
+    >>> combination_partners({**row, "복합제": "[D1]Pulvis(CinnamonBarkPowder)(육계가루)/[D2]Mg(규산알루민산마그"})
+    '육계가루, 규산알루민산마그'
+    """
+    if _v(row.get("단일복합구분코드", "")) != "복합":
+        return ""
+    own = "".join(_v(row.get("DUR성분명", "")).split())
+    out = []
+    for part in (row.get("복합제") or "").split("/"):
+        korean = [g for g in re.findall(r"\(([^()]*)\)?", part) if re.search(r"[가-힣]", g)]
+        name = "".join(korean[-1].split()) if korean else ""
+        if name and name != own and name not in out:
+            out.append(name)
+    return ", ".join(out)
+
+
 def iter_dur(folder: Path) -> Iterator[Document]:
     """One document per DUR row, files in type-code order."""
     files = sorted(glob.glob(str(folder / "OpenData_PotOpenDurIngr_*.csv")))
@@ -188,6 +211,7 @@ def iter_dur(folder: Path) -> Iterator[Document]:
                     "partner": _v(row.get("병용금기DUR성분명", "")),
                     "partner_en": _v(row.get("병용금기DUR성분영문명", "")),
                     "related": _v(row.get("관계성분", "")),
+                    "combination": combination_partners(row),
                     "notice_date": _v(row.get("고시일자", "")),
                     "status": _v(row.get("상태", "")),
                 }

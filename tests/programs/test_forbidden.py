@@ -390,3 +390,19 @@ def test_the_users_own_medicine_is_not_judged_and_its_pairs_with_third_drugs_are
     quoted, verdicts = user_rules.gather(docs, ["아스피린", "케토프로펜"], who, lambda *_: rows)
     assert "1" not in verdicts  # their own medicine
     assert [r.id for r in quoted] == ["dur:ac:2"]
+
+
+def test_a_combination_row_binds_only_a_product_holding_most_of_its_mix(searcher):
+    """The mini index's 임부금기 rows for 이부프로펜: one about the ingredient alone, one about its mix with
+    스코폴라민 (복합). 부루펜정200밀리그램 (이부프로펜 alone) is forbidden to a pregnant user by the first only; a
+    tablet holding the mix is bound by both."""
+    rows = [d for d in searcher.docs if d.source == "dur" and d.metadata.get("ingredient") == "이부프로펜"]
+    alone = next(d for d in rows if not d.metadata.get("combination"))
+    mix = next(d for d in rows if d.metadata.get("combination"))
+    assert mix.metadata["combination"] == "스코폴라민"
+    pregnant = Asker(pregnant=True)
+    brufen = Product("1", "부루펜정200밀리그램", ("이부프로펜",))
+    assert [r.id for r in forbidding_rules(brufen, rows, pregnant)] == [alone.id]
+    both = Product("2", "가상진경정", ("이부프로펜", "스코폴라민브롬화수소산염"))
+    assert {r.id for r in forbidding_rules(both, rows, pregnant)} == {alone.id, mix.id}
+    assert not user_rules.binds_held(mix, [brufen]) and user_rules.binds_held(mix, [both])

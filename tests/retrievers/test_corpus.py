@@ -38,6 +38,16 @@ def test_dur_rows_become_readable_sentences(corpus):
     assert cc.metadata["dur_type"] == "임부금기"
 
 
+def test_a_combination_row_lists_the_other_ingredients_of_its_mix(corpus):
+    """A 복합 row binds a mix, not every product of its ingredient: its other ingredients are kept by name."""
+    rows = [d for d in corpus if d.source == "dur" and d.metadata["ingredient"] == "탄산칼슘"]
+    mixes = [d.metadata["combination"].split(", ") for d in rows if d.metadata["combination"]]
+    assert any({"히드로탈시트", "프로자임", "탄산수소나트륨"} <= set(m) for m in mixes)
+    assert all("탄산칼슘" not in m for m in mixes)
+    alone = [d for d in corpus if d.source == "dur" and d.metadata["ingredient"] == "이부프로펜"]
+    assert any(d.metadata["combination"] == "" for d in alone)  # a row about the ingredient itself
+
+
 def test_dur_sentence_rejects_unknown_code():
     with pytest.raises(CorpusError):
         dur_sentence("zz", {})

@@ -135,3 +135,19 @@ def test_applying_it_says_a_form_put_on_the_skin_or_in_the_mouth():
     assert of_kinds(applied, "마이녹실액5%")  # a name ending in 액 may be put on the skin
     assert not of_kinds(applied, "메가콘벤800정")
     assert said_kinds("구내염약 아이 먹여도 돼요") == set()
+
+
+def test_a_named_products_own_dur_rows_rank_above_its_ingredients_other_mixes(mini_searcher):
+    """부루펜정 in a pregnancy question: both 이부프로펜 임부금기 rows are candidates through its ingredient, but the
+    row about 이부프로펜 alone binds it (0.8) and the row about its mix with 스코폴라민 does not (0.6)."""
+    from retrievers.candidates import BRIDGED_WEIGHT, OWN_ROW_WEIGHT
+    from retrievers.query_analysis import analyse
+
+    qa = analyse("부루펜 임신 중에 먹어도 돼요?", mini_searcher.names, mini_searcher.lexicon)
+    weights = mini_searcher.candidates.name_candidates(qa)
+    rows = {
+        mini_searcher.docs[i].metadata.get("combination"): w
+        for i, w in weights.items()
+        if mini_searcher.docs[i].id.startswith("dur:cc:")
+    }
+    assert rows == {"": OWN_ROW_WEIGHT, "스코폴라민": BRIDGED_WEIGHT}
