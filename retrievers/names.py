@@ -66,6 +66,7 @@ __all__ = [  # the key, word-list and dosage-form helpers are re-exported: calle
 
 HANGUL_WORD = re.compile(r"[가-힣]+")  # a word read inside names: Hangul only (not 005%, not a strength)
 INSIDE_MIN = 4  # a word read inside a name (뉴브이로토 ← 브이로토): shorter pieces are inside too many names
+SHORT_PREFIX_PRODUCTS = 4  # products a two-syllable word no dictionary knows may begin the names of (탄툼: 2)
 INSIDE_MAX = 6  # keys a word may be inside and still name their medicines
 LETTER_OFF_MIN = 4  # a word read one letter off a name (마데카졸 → 마데카솔): shorter ones are too often other words
 FORM_SUFFIXES = [f for f in DOSAGE_FORMS if len(f) > 1]  # a word ending in one (목스프레이) names a kind, not a product
@@ -145,6 +146,7 @@ class NameIndex:
         self.version = NAMES_VERSION  # how the keys were made; open_searcher re-reads an index's older dictionary
         self._match_memo: dict = {}  # see match
         self._common_word: Callable[[str], bool] = lambda word: False  # see know_common_words
+        self._unknown_word: Callable[[str], bool] = lambda word: False  # see know_unknown_words
 
     @classmethod
     def from_documents(cls, docs: Iterable[Document]) -> NameIndex:
@@ -272,7 +274,11 @@ class NameIndex:
             if self._take(word, found):
                 continue
             if len(word) == 2:
-                continue  # two syllables are too often ordinary words (하루, 아파) to start a product name
+                # two syllables are too often ordinary words (하루, 아파) to start a product name, unless no dictionary
+                # knows the word and it begins the names of a few products (탄툼 → 삼아탄툼액's key 탄툼액)
+                if readings and self._unknown_word(word):
+                    self._take_prefix(word, found, max_products=SHORT_PREFIX_PRODUCTS)
+                continue
             if not self._take_prefix(word, found):
                 stem = strip_suffix(word, DOSAGE_FORMS)
                 if not (stem != word and len(stem) >= 3 and self._take_prefix(stem, found)):
@@ -618,6 +624,12 @@ class NameIndex:
         """Tell the matcher which words are ordinary words of the language (the searcher's Kiwi dictionary), never
         read as a name one letter off."""
         self._common_word = is_common
+        self._match_memo.clear()
+
+    def know_unknown_words(self, is_unknown: Callable[[str], bool]) -> None:
+        """Tell the matcher which words no dictionary of the language knows (the searcher's Kiwi): a two-syllable
+        one may begin a brand (탄툼 of 삼아탄툼액), where an ordinary two-syllable word (하루, 아파) never does."""
+        self._unknown_word = is_unknown
         self._match_memo.clear()
 
     def _take_letter_off(self, word: str, found: NameMatch) -> bool:

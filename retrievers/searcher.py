@@ -111,6 +111,7 @@ class Searcher:
         self._readings: dict[str, tuple[str, bool]] = {}  # question -> `KiwiTokenizer.reading`
         self.names = names
         names.know_common_words(tokenizer.common_noun)
+        names.know_unknown_words(tokenizer.unknown_noun)
         self.lexicon = lexicon
         self.settings = settings
         self.reranker = reranker

@@ -104,6 +104,16 @@ class KiwiTokenizer:
             and word not in self._taught
         )
 
+    def unknown_noun(self, word: str) -> bool:
+        """Whether Kiwi reads `word` whole as one noun its dictionary does not know (탄툼; not 하루, 파스 nor 아파).
+
+        >>> tok = KiwiTokenizer()
+        >>> tok.unknown_noun("탄툼"), tok.unknown_noun("하루"), tok.unknown_noun("아파")
+        (True, False, False)
+        """
+        tokens = self._analysed(word)
+        return len(tokens) == 1 and tokens[0].tag in ("NNG", "NNP") and tokens[0].id in UNKNOWN_NOUN_IDS
+
     def _predicate(self, word: str) -> bool:
         """Whether `word`, read alone, is a verb or adjective with its ending (after an adverb): Kiwi reads 가스 차요
         as two proper nouns, but 차요 alone is 차 + 어요 (full), no medicine's name; 부루팬 and 리피토 stay nouns.

@@ -461,3 +461,19 @@ def test_a_form_after_a_brand_heard_with_another_vowel_picks_that_form():
     index = NameIndex.from_documents(docs)
     assert index.match("타이레놀 이알 쪼개서 먹어도 돼요").products == {"2"}
     assert index.match("타이래놀 이알 쪼개서 먹어두 되나요").products == {"2"}
+
+
+def test_a_two_syllable_brand_no_dictionary_knows_begins_its_products_names():
+    """탄툼 (of 삼아탄툼액, whose house prefix 삼아 the keys drop): Kiwi knows no such word, so it may begin a name;
+    two syllables Kiwi knows (하루, 파스) never do, nor does 탄툼 when the matcher is told nothing."""
+    from retrievers.documents import Document
+    from retrievers.tokenizer import KiwiTokenizer
+
+    meta = {"item_seq": "1", "item_name": "삼아탄툼액(벤지다민염산염)", "entp_name": "삼아제약(주)"}
+    other = {"item_seq": "2", "item_name": "하루파스에스", "entp_name": "가나제약(주)"}
+    docs = [Document("easydrug:1:efcy", "x", meta), Document("easydrug:2:efcy", "x", other)]
+    index = NameIndex.from_documents(docs)
+    assert not index.match("집에 있는 탄툼 가글 시켜도 될까요").products
+    index.know_unknown_words(KiwiTokenizer().unknown_noun)  # as the searcher tells it
+    assert index.match("집에 있는 탄툼 가글 시켜도 될까요").products == {"1"}
+    assert not index.match("하루 두번 파스 붙여도 돼요").products
