@@ -24,7 +24,9 @@ from programs.aspect_check import Quoted, aspect_check
 from retrievers.aspects import load_vocabulary
 from retrievers.question_frame import FRAME_VOCAB, POPULATION_ASPECTS, SECTION_ASPECT, VOCAB_ASPECT
 
-SECTIONS_ASPECTS = frozenset(SECTION_ASPECT.values()) | POPULATION_ASPECTS  # asked of a section, or of whom
+# asked of a section, or of whom; how long is asked of a DUR row type (투여기간주의) but answered by a leaflet's own
+# line as well ("장기간 사용하지 마십시오")
+SECTIONS_ASPECTS = (frozenset(SECTION_ASPECT.values()) | POPULATION_ASPECTS) - {"duration"}
 
 T = TypeVar("T")
 
@@ -37,6 +39,8 @@ def said_situations(frame, morphemes=()) -> set[str]:
     >>> from retrievers.question_frame import QuestionFrame
     >>> sorted(said_situations(QuestionFrame("먹고 운전해도 돼요? 하루 몇 알?", aspects=("driving", "dosage"))))
     ['driving']
+    >>> sorted(said_situations(QuestionFrame("이가 누래졌어요 계속 써도 되나", aspects=("duration", "side_effects"))))
+    ['duration']
     """
     said = {VOCAB_ASPECT.get(v) for v in load_vocabulary().asked(frame.question, morphemes)}
     return {a for a in frame.aspects if a in said and a in FRAME_VOCAB and a not in SECTIONS_ASPECTS}

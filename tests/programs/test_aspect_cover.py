@@ -67,3 +67,43 @@ def test_a_medicine_taken_beside_a_kind_gets_the_line_naming_that_kind():
     covered = cover_asked(frame, [drink], [drink, kind], most=2, only={"interactions"}, fits=names_kind)
     assert covered == [drink, kind]
     assert cover_asked(frame, [drink], [drink, kind], most=2, only={"interactions"}) == [drink]  # no fit asked
+
+
+def test_how_long_said_in_a_noticed_effect_question_gets_the_leaflets_own_line():
+    """이가 누래졌어요 … 계속 써도 되나 (a gargle's real leaflet): beside the staining lines, the warning against long
+    use answers the other half, though how long is also a DUR row type (투여기간주의)."""
+    name = "헥사메딘액0.12%(클로르헥시딘글루콘산염액)"
+    docs = [
+        _doc(
+            "se",
+            "이상반응(부작용)",
+            "일시적인 이하선염, 치아나 구강(입안)표면에 착색 증가, 치은연상치석 형성 증가, 미감각의 변화 등이 "
+            "나타날 수 있습니다.드물게 쇽 증상(예: 구역, 불쾌감, 식은 땀, 어지러움, 답답함, 호흡곤란, 발작), 때때로 "
+            "발진, 두드러기 등이 나타나는 경우 사용을 즉각 중지하고 의사 또는 약사와 상의하십시오.",
+            "9",
+            name,
+        ),
+        _doc(
+            "atpn",
+            "사용상 주의사항",
+            "이 약에 과민증 경험자는 이 약을 사용하지 마십시오.천식 등 알레르기 질환이 있거나, 이러한 경험 또는 "
+            "가족력이 있는 환자, 임부, 수유부, 소아는 의사 또는 약사와 상의하십시오.함수용으로만 사용하고, "
+            "내복용으로 사용하지 마십시오.",
+            "9",
+            name,
+        ),
+        _doc(
+            "atpnWarn",
+            "사용 전 경고",
+            "구강 내 정상 세균총의 불균형을 일으킬 수 있으므로 장기간 사용하지 마십시오.",
+            "9",
+            name,
+        ),
+    ]
+    question = (
+        "잇몸염이라 헥사메딘 가글 2주 넘게 매일 하는중인데 이가 누래진거 같아요 이거 가글 때문인가요? 계속 써도 되나"
+    )
+    frame = QuestionFrame(question, aspects=("duration", "side_effects"))  # as read with the index's names
+    sections = ["se", "useMethod", "atpn"]  # what retrieval read the question as asking
+    answer = extractive.extractive_answer(question, docs, sections=sections, names=["헥사메딘"], frame=frame)
+    assert "장기간 사용하지 마십시오" in answer and "착색" in answer
