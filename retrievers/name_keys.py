@@ -60,9 +60,17 @@ def strip_suffix(word: str, suffixes: Iterable[str], min_left: int = 2) -> str:
     return word
 
 
+KIND_ENDING = "약"  # a house brand before a kind of medicine (그린 + 관장약): the kind alone names no one product
+
+
 def product_keys(item_name: str, company: str = "") -> set[str]:
     """Match keys for one product name: the cleaned name, without strengths, without dosage form, without variant,
-    and without a leading house brand taken from the company name (대웅우루사 -> 우루사, 솔표위청수 -> 위청수)."""
+    and without a leading house brand taken from the company name (대웅우루사 -> 우루사, 솔표위청수 -> 위청수), unless
+    what is left is a word for a kind of medicine (그린관장약 -> 관장약, which names every enema, not this one).
+
+    >>> sorted(product_keys("그린관장약(농글리세린)", "녹십자"))
+    ['그린관장약']
+    """
     base = clean_product_name(item_name.split("\n")[0])
     keys = {squash(base)}
     no_strength = squash(STRENGTH.sub("", base))
@@ -73,7 +81,7 @@ def product_keys(item_name: str, company: str = "") -> set[str]:
     house = squash(re.sub(r"\(.*?\)|㈜|주식회사|제약|약품|헬스케어|바이오", "", company))[:2]
     for prefix in sorted({house, *HOUSE_PREFIXES}):  # sorted: the keys must not depend on the hash seed
         for key in sorted(keys):
-            if prefix and key.startswith(prefix) and len(key) - len(prefix) >= 3:
+            if prefix and key.startswith(prefix) and len(key) - len(prefix) >= 3 and not key.endswith(KIND_ENDING):
                 keys.add(key[len(prefix) :])
     return {k for k in keys if len(k) >= 2 and k not in STOP_KEYS}
 

@@ -75,7 +75,8 @@ CLOSE_RATIO = 0.8  # how alike (difflib ratio) a misspelt word and a name must b
 # 석시네이트 (독시라민석시네이트) joins its medicine's key as 숙신산염 does; 4: an ingredient DUR names joins the
 # leaflets' preparation of it (밀크시슬 → 밀크시슬열매); 5: a metal after an inorganic anion is kept (탄산칼슘 is not
 # 탄산마그네슘); 6: 에어로졸, the leaflets' other spelling of 에어로솔, is a dosage form (로게인5%폼에어로졸 → 로게인폼)
-NAMES_VERSION = 6
+# 7: a house brand before a kind of medicine is kept (그린관장약 has no key 관장약)
+NAMES_VERSION = 7
 # what a leaflet's preparation of an ingredient adds to its name: the plant part, the gel, the granule, the extract's
 # solvent (밀크시슬열매, 수산화알루미늄겔, 세인트존스워트80%메탄올)
 PREPARATION = re.compile(r"(?:열매|엽|뿌리|겔|원료과립|\d+%(?:메탄올|에탄올))")

@@ -477,3 +477,19 @@ def test_a_two_syllable_brand_no_dictionary_knows_begins_its_products_names():
     index.know_unknown_words(KiwiTokenizer().unknown_noun)  # as the searcher tells it
     assert index.match("집에 있는 탄툼 가글 시켜도 될까요").products == {"1"}
     assert not index.match("하루 두번 파스 붙여도 돼요").products
+
+
+def test_a_kind_of_medicine_after_a_house_brand_names_no_product_alone():
+    """그린관장약 is 녹십자's enema; 관장약 alone is what every enema is: beside 렉크린 it is the kind, not a second
+    product (the named product's own 3∼12세 line had given way to the other enema's)."""
+    from retrievers.documents import Document
+
+    docs = [
+        Document(
+            "easydrug:1:efcy", "x", {"item_seq": "1", "item_name": "그린관장약(농글리세린)", "entp_name": "녹십자"}
+        ),
+        Document("easydrug:2:efcy", "x", {"item_seq": "2", "item_name": "렉크린액", "entp_name": "가나제약"}),
+    ]
+    index = NameIndex.from_documents(docs)
+    assert index.match("렉크린 관장약 써보려는데 어떤 자세로 넣어요").products == {"2"}
+    assert index.match("그린관장약 써도 돼요").products == {"1"}
