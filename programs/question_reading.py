@@ -82,7 +82,30 @@ def prescription_kinds(backend, st: QuestionState) -> dict[str, tuple[str, ...]]
         and not unknown_names(backend, st)  # 비모보정 처방받아: the name the corpus lacks is said instead
     ):
         kinds[PRESCRIBED_WORD] = ()
+    elif prescribed_by_mouth(backend, st.question):  # 먹는 미녹시딜 처방받았는데: not the lotion the leaflets have
+        kinds[PRESCRIBED_WORD] = ()
     return kinds
+
+
+SWALLOWED = re.compile(r"복용(?!하지)|삼키|씹어|물과 함께")  # a 용법 line of a medicine taken by mouth
+
+
+def prescribed_by_mouth(backend, question: str) -> bool:
+    """The question says an ingredient it names was prescribed and is taken by mouth (먹는 미녹시딜 처방받았는데), and
+    no product of that ingredient in the index is swallowed (every 용법 says to apply it: the minoxidil lotions): the
+    prescribed medicine is one the leaflets do not describe, though they have the ingredient."""
+    from retrievers.form_kinds import taken_by_mouth
+    from retrievers.not_covered import prescribed_before
+
+    said = prescribed_before(question)
+    if not said or backend.names is None or not taken_by_mouth(question):
+        return False
+    found = backend.names.match(said)
+    if not found.ingredients or any(key not in found.ingredients for key in found.keys):
+        return False  # a product named (타이레놀 처방받았는데) is the one its leaflet describes
+    seqs = sorted({s for canon in found.ingredients for s in backend.names.ingredient_products.get(canon, ())})
+    ways = [doc.text for s in seqs if (doc := backend.get(f"easydrug:{s}:useMethod")) is not None]
+    return bool(ways) and not any(SWALLOWED.search(text) for text in ways)
 
 
 def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:

@@ -259,3 +259,24 @@ def test_an_unknown_name_kiwi_splits_is_named_as_written(searcher):
     """Kiwi reads 아목시실린 as 아목 + …: the notice names the word the asker wrote, not its first piece."""
     pred = CRAG(backend=searcher)(question="아목시실린 먹고 설사해요")
     assert "'아목시실린'" in pred.answer and "'아목'" not in pred.answer
+
+
+def test_an_ingredient_said_prescribed_and_swallowed_whose_products_are_all_applied_is_a_clinics():
+    """먹는 미녹시딜 처방받았는데: the index's minoxidil is a lotion (its 용법 says to apply it), so the prescribed
+    tablet is a medicine the leaflets do not describe; a lotion asked about, or an ingredient with a tablet, is not."""
+    from programs.question_reading import prescribed_by_mouth
+    from retrievers.names import NameIndex
+
+    def leaflet(seq, name, ingredient, how):
+        meta = {"item_seq": seq, "item_name": name, "main_ingr": ingredient, "section": "useMethod"}
+        return Document(f"easydrug:{seq}:useMethod", f"{name}\n[용법·용량] {how}", meta)
+
+    docs = [
+        leaflet("1", "가나녹시딜액5%", "미녹시딜", "이 약 1 mL를 1일 2회 환부에 바르고, 2 mL를 초과하지 마십시오."),
+        leaflet("2", "가나펜정", "이부프로펜", "1회 1정 1일 3회 복용합니다."),
+    ]
+    by_id = {d.id: d for d in docs}
+    backend = SimpleNamespace(names=NameIndex.from_documents(docs), get=by_id.get)
+    assert prescribed_by_mouth(backend, "탈모 때문에 먹는 미녹시딜 처방받았는데 털 난다던데 진짜에요?")
+    assert not prescribed_by_mouth(backend, "미녹시딜 처방받았는데 하루 몇번 발라요")  # not taken by mouth
+    assert not prescribed_by_mouth(backend, "먹는 이부프로펜 처방받았는데 술 마셔도 돼요")  # a tablet it has
