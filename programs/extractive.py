@@ -88,7 +88,10 @@ ASPECT_SECTIONS = {
     "child_use": ("dur:bc",),
     "elderly": ("dur:fc",),
 }  # efficacy is left to retrieval's sections (a frame with nothing asked reads as efficacy by default); a group's
-# leaflet sentences are found by the ranker's group words (소아, 수유부), and its DUR rows here
+# leaflet sentences are found by the ranker's group words (소아, 수유부), and its DUR rows here; a pregnant or nursing
+# asker's leaflet caution may lead too, one that names them (`leads_as_framed`), with no prior for the section's others
+GROUP_LEADS = {"pregnancy": ("atpn", "atpnWarn"), "breastfeeding": ("atpn", "atpnWarn")}
+GROUP_VOCAB = {"pregnancy": "pregnancy", "breastfeeding": "breastfeeding"}  # frame aspect -> its leaflet words
 LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted first
 CONDITION_LEADS = True  # a named product's warning of a condition the asker writes leads a "may I" answer
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
@@ -453,7 +456,15 @@ def leads_as_framed(frame, sentence: str) -> bool:
     >>> frame = QuestionFrame("며칠 바르면 되나요", aspects=("duration",))
     >>> leads_as_framed(frame, "5일 이상 사용하지 마십시오."), leads_as_framed(frame, "임부는 의사와 상의하십시오.")
     (True, False)
+
+    A pregnant or nursing asker's caution, only one that names them:
+
+    >>> pregnant = QuestionFrame("임신 중인데 붙여도 되나요", aspects=("pregnancy",))
+    >>> leads_as_framed(pregnant, "임부는 의사와 상의하십시오."), leads_as_framed(pregnant, "고령자는 상의하십시오.")
+    (True, False)
     """
+    if frame.aspects and frame.aspects[0] in GROUP_VOCAB:  # 임신 중인데 붙여도: the caution naming 임부 leads
+        return load_vocabulary().match(GROUP_VOCAB[frame.aspects[0]], sentence) >= 1.0
     if not frame.aspects or frame.aspects[0] != "duration":
         return True
     return bool(PERIOD.search(sentence)) or load_vocabulary().match("duration", sentence) >= 1.0
@@ -467,7 +478,7 @@ def first_aspect_sections(question: str, named: bool = False, frame=None) -> tup
     (('se',), ())
     """
     aspects = (frame or _frame(question, named)).aspects
-    return ASPECT_SECTIONS.get(aspects[0], ()) if aspects else ()
+    return (*ASPECT_SECTIONS.get(aspects[0], ()), *GROUP_LEADS.get(aspects[0], ())) if aspects else ()
 
 
 @functools.lru_cache(maxsize=256)

@@ -107,3 +107,24 @@ def test_how_long_said_in_a_noticed_effect_question_gets_the_leaflets_own_line()
     sections = ["se", "useMethod", "atpn"]  # what retrieval read the question as asking
     answer = extractive.extractive_answer(question, docs, sections=sections, names=["헥사메딘"], frame=frame)
     assert "장기간 사용하지 마십시오" in answer and "착색" in answer
+
+
+def test_a_pregnant_askers_caution_leads_when_no_dur_row_does():
+    """임신 32주 … 파스 붙여도 되나요? 하루 한장만: no 임부금기 row binds the plaster, and its 용법 line scores best on
+    the dose words; the caution naming 임부 answers "may I" first. Another caution (no 임부) does not lead."""
+    name = "가나록소펜카타플라스마(록소프로펜나트륨수화물)"
+    docs = [
+        _doc("useMethod", "용법·용량", "1일 1회, 1매 환부(질환 부위)에 부착합니다.", "5", name),
+        _doc(
+            "atpn",
+            "사용상 주의사항",
+            "이 약에 과민증 환자는 이 약을 사용하지 마십시오. 이 약을 사용하기 전에 기관지 천식 환자, 임부 또는 "
+            "임신하고 있을 가능성이 있는 여성 및 수유부, 고령자는 의사 또는 약사와 상의하십시오.",
+            "5",
+            name,
+        ),
+    ]
+    question = "임신 32주인데 손목이 시큰거려서 가나록소펜 파스 붙여도 되나요? 하루 한장만 붙일건데"
+    frame = QuestionFrame(question, aspects=("pregnancy", "dosage"))
+    texts = [q.text for q in extractive.choose(question, docs, max_sentences=3, names=["가나록소펜"], frame=frame)]
+    assert "임부 또는 임신하고 있을 가능성이 있는 여성" in texts[0], texts
