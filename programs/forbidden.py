@@ -86,6 +86,14 @@ def asker(profile, question: str = "", names=()) -> Asker:
     (True, ((80, 90),))
     >>> asker(None, "모유 수유 중인데 변비약 먹어도 돼요").groups
     ('nursing',)
+
+    A profile's age outside the group the question names is the asker's own, and the group is read too:
+
+    >>> from programs.profile import UserProfile
+    >>> asker(UserProfile.from_dict({"age": 34}), "우리 아기 눈이 충혈됐어요").ages
+    ((34.0, 35.0), (0.0, 2.0))
+    >>> asker(UserProfile.from_dict({"age": 1}), "우리 아기 눈이 충혈됐어요").ages
+    ((1.0, 2.0),)
     """
     pregnant = bool(profile and profile.pregnant)
     ages = [(float(profile.age), profile.age + 1.0)] if profile and profile.age is not None else []
@@ -94,8 +102,10 @@ def asker(profile, question: str = "", names=()) -> Asker:
         pregnant = True
     if stated := (stated_ages(question) if question else None):
         ages.append(stated)
-    elif population and population.group in GROUP_AGES and not ages:
-        ages.append(GROUP_AGES[population.group])  # 먹이면 implies a child: the profile's age, when given, says which
+    elif population and (group := GROUP_AGES.get(population.group)) and not any(_within(a, group) for a in ages):
+        # 먹이면 implies a child: a profile's age in the group says which; one outside it is the asker's own (a
+        # parent's), and the child's group is read as well
+        ages.append(group)
     slots = question_dur_types(question) if question else []
     pregnant = pregnant or "임부금기" in slots
     for slot, span in SLOT_AGES.items():

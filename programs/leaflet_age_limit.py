@@ -105,8 +105,18 @@ def _group_bounds(sentence: str) -> list[tuple[float, str]]:
 
 
 def forbids_asker(bound: tuple[float, str], ages: tuple[tuple[float, float], ...]) -> bool:
-    """Whether the asker is below the bound at every age they may be (an age span [low, high) in years)."""
-    return bool(ages) and all(high <= bound[0] for _, high in ages)
+    """Whether someone the answer is for is below the bound at every age they may be (each age span [low, high) in
+    years is one reading: a profile's age, the age the question states, its group's span). A parent's profile age
+    beside a child's stated age does not hide the child's limit; a group's wide span (아이: under 12) is below a
+    30-month limit at none of its ages.
+
+    >>> bound = (2.5, "30개월 이하")
+    >>> forbids_asker(bound, ((2.0, 3.0), (2.0, 2.0833))), forbids_asker(bound, ((2.0, 3.0),))
+    (True, False)
+    >>> forbids_asker(bound, ((0.0, 12.0),)), forbids_asker(bound, ((35.0, 36.0), (0.0, 2.0)))
+    (False, True)
+    """
+    return any(high <= bound[0] for _, high in ages)
 
 
 def age_rule(section: Document, ages: tuple[tuple[float, float], ...]) -> Document | None:

@@ -24,22 +24,27 @@ def same_name(a: str, b: str) -> bool:
     return bool(a and b) and (a == b or (min(len(a), len(b)) >= 2 and (a in b or b in a)))
 
 
-COMBINATION_SHARE = 0.5  # of a 복합 row's other ingredients a product holds more than this share to be that mix
+COMBINATION_SHARE = 0.5  # of a 복합 row's other ingredients a product holds at least this share to be that mix
+_DI = re.compile(r"디(?=칼륨|나트륨|칼슘|마그네슘|수소)")  # di- of a salt, written 디 or 이 (글리시리진산디칼륨)
 
 
 def holds_combination(rule, ingredients, same: Callable[[str, str], bool] = same_name) -> bool:
     """Whether a product of `ingredients` is the combination a DUR row binds: True for a row about its ingredient
-    alone; for a 복합 row (`combination` in its metadata: the mix's other ingredients), when the product holds more
-    than `COMBINATION_SHARE` of them, most of the mix (written a little differently: 리파제Ⅱ is 리파제,
-    디아스타제∙프로테아제 the same as 디아스타제·프로테아제). A digestive of 탄산칼슘 without the mix's 히드로탈시트
-    and oils is not bound by the mix's age limit.
+    alone; for a 복합 row (`combination` in its metadata: the mix's other ingredients), when the product holds at
+    least `COMBINATION_SHARE` of them (written a little differently: 리파제Ⅱ is 리파제, 디아스타제∙프로테아제 the
+    same as 디아스타제·프로테아제, 글리시리진산디칼륨 as 글리시리진산이칼륨): half of the mix is doubt enough to bind,
+    as a doubt forbids. A digestive of 탄산칼슘 holding none of the mix's 히드로탈시트, oils or enzymes is not bound
+    by the mix's age limit.
 
     >>> from retrievers.documents import Document
     >>> mix = Document("dur:bc:1", "…", {"combination": "시나몬유, 히드로탈시트, 리파제Ⅱ, 프로자임"})
     >>> holds_combination(mix, ("탄산칼슘", "리파제", "프로자임", "히드로탈시트"))
     True
-    >>> holds_combination(mix, ("리파제Ⅱ", "프로자임"))
-    False
+    >>> holds_combination(mix, ("리파제Ⅱ", "프로자임")), holds_combination(mix, ("탄산칼슘", "프로자임"))
+    (True, False)
+    >>> spray = Document("dur:bc:3", "…", {"combination": "글리시리진산이칼륨, 나파졸린"})
+    >>> holds_combination(spray, ("나파졸린염산염", "클로르페니라민말레산염", "글리시리진산디칼륨"))
+    True
     >>> holds_combination(Document("dur:bc:2", "…", {"ingredient": "탄산칼슘"}), ("탄산칼슘",))
     True
     """
@@ -47,12 +52,13 @@ def holds_combination(rule, ingredients, same: Callable[[str, str], bool] = same
     if not partners:
         return True
     held = sum(any(same(_plain(p), _plain(i)) for i in ingredients) for p in partners)
-    return held > COMBINATION_SHARE * len(partners)
+    return held >= COMBINATION_SHARE * len(partners)
 
 
 def _plain(name: str) -> str:
-    """An ingredient's letters only (리파제Ⅱ → 리파제, 디아스타제∙프로테아제 → 디아스타제프로테아제)."""
-    return "".join(c for c in name if c.isalpha())
+    """An ingredient's letters only, di- as 이 (리파제Ⅱ → 리파제, 디아스타제∙프로테아제 → 디아스타제프로테아제,
+    글리시리진산디칼륨 → 글리시리진산이칼륨)."""
+    return _DI.sub("이", "".join(c for c in name if c.isalpha()))
 
 
 def rule_forms(text: str) -> tuple[str, ...]:

@@ -13,6 +13,8 @@ Example:
     (True, False)
     >>> binds(("정제",), "타이레놀8시간이알서방정"), binds(("일반액상분무제",), "스노콜정"), binds((), "스노콜정")
     (True, False, True)
+    >>> binds(("일반액상분무제",), "노즈케어점비액"), binds(("일반액상분무제",), "가나크림")
+    (True, False)
     >>> question_forms("클리어틴 크림 바르는 법"), taken_by_mouth("빈속에 먹으면"), external_form("벤지드로션5%")
     (['크림'], True, True)
 """
@@ -41,7 +43,8 @@ _RULE_WORDS = (
     (("점비", "비강"), {"nasal"}),
     (("점이",), {"ear"}),
     (("흡입",), {"inhaler"}),
-    (("분무", "에어로솔"), {"spray"}),
+    # a liquid spray rule binds the nose's liquids too: a 점비액 is as often sprayed (노즈케어점비액: 비강내에 분무)
+    (("분무", "에어로솔"), {"spray", "nasal"}),
     (("직장", "항문", "관장"), {"rectal"}),
     (("가글", "구강용", "치과", "치약", "껌", "박칼"), {"mouth"}),
     (
@@ -107,8 +110,8 @@ _TRAILING = re.compile(r"(?:에스|에프|에이|골드|플러스|스트롱|포�
 def rule_kinds(forms: tuple[str, ...] | list[str]) -> set[str]:
     """The kinds a rule's DUR form words name; {any} for none ("-": every form) or a word not read.
 
-    >>> sorted(rule_kinds(["서방정", "정제"])), rule_kinds(["일반액상분무제"]), rule_kinds(["-"])
-    (['sr', 'tablet'], {'spray'}, {'any'})
+    >>> sorted(rule_kinds(["서방정", "정제"])), sorted(rule_kinds(["일반액상분무제"])), rule_kinds(["-"])
+    (['sr', 'tablet'], ['nasal', 'spray'], {'any'})
     >>> "skin" in rule_kinds(["정제", "액제", "시럽"]), "skin" in rule_kinds(["액제"])
     (False, True)
     """

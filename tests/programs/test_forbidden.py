@@ -406,3 +406,17 @@ def test_a_combination_row_binds_only_a_product_holding_most_of_its_mix(searcher
     both = Product("2", "가상진경정", ("이부프로펜", "스코폴라민브롬화수소산염"))
     assert {r.id for r in forbidding_rules(both, rows, pregnant)} == {alone.id, mix.id}
     assert not user_rules.binds_held(mix, [brufen]) and user_rules.binds_held(mix, [both])
+
+
+def test_a_liquid_spray_rule_binds_nasal_drops_sprayed_and_a_half_held_mix():
+    """노즈케어점비액 (나파졸린, 클로르페니라민, 글리시리진산디칼륨) is sprayed into the nose: the 12세미만 rule for
+    클로르페니라민 in the 일반액상분무제 mixed with 글리시리진산이칼륨 and 나파졸린 binds it (di- written 디 or 이)."""
+    spray = Document(
+        "dur:bc:9",
+        "[특정연령대금기] 클로르페니라민(X)은(는) 12세미만 환자에게 사용하면 안 됩니다. 대상 제형: 일반액상분무제.",
+        {"dur_type": "특정연령대금기", "ingredient": "클로르페니라민", "combination": "글리시리진산이칼륨, 나파졸린"},
+    )
+    drops = Product("1", "노즈케어점비액", ("나파졸린염산염", "클로르페니라민말레산염", "글리시리진산디칼륨"))
+    assert forbidding_rules(drops, [spray], Asker(ages=((9.0, 10.0),))) == [spray]
+    tablet = Product("2", "가나정", ("클로르페니라민말레산염",))
+    assert forbidding_rules(tablet, [spray], Asker(ages=((9.0, 10.0),))) == []

@@ -134,3 +134,16 @@ def test_a_withheld_products_dose_is_not_quoted_and_the_answer_says_so():
     assert "소아는 이 약을 사용하지 마십시오" in answer
     adult = extractive_answer(question.replace("8살 딸 ", ""), [USE, caution])
     assert "1회 1번 뿌립니다" in adult and offer_guard.DOSE_LEFT_OUT not in adult
+
+
+def test_a_parents_profile_age_does_not_hide_the_childs_limit(searcher):
+    """A 34-year-old's profile asking for a 7-year-old (게보린정's cautions forbid it under 15): each age read is one
+    person the answer may be for, and the child's is below the limit."""
+    question = "7살 아들이 머리가 아프대요 게보린 먹여도 돼요?"
+    pred = CRAG(backend=searcher)(question=question, user={"age": 34})
+    assert "게보린정(연령금기 15세 미만" in pred.answer.splitlines()[0]
+    from programs.forbidden import asker
+    from programs.profile import UserProfile
+
+    # and a parent's profile beside 아기 reads the infant's ages as well
+    assert (0.0, 2.0) in asker(UserProfile.from_dict({"age": 34}), "우리 아기 눈이 충혈됐어요").ages
