@@ -51,6 +51,22 @@ def asker_nouns(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*(n for n in told if not read_population(n).group), *organ]))
 
 
+def kind_conditions(question: str) -> tuple[str, ...]:
+    """The conditions a prescription kind the question says is taken treats, as the leaflets write them (혈압약 먹는중
+    → 고혈압; 당뇨약 → 당뇨병): taking it says the asker has the condition a product's warning names.
+
+    >>> kind_conditions("혈압약 먹는중인데 쌍비원 마셔도 돼요"), kind_conditions("우울증약 먹는데 타이레놀")
+    (('고혈압',), ())
+    """
+    from retrievers.lexicon import Lexicon
+    from retrievers.not_covered import kind_leaflet_words
+
+    known = set(Lexicon.load().condition_words)
+    return tuple(
+        w for w in kind_leaflet_words(question) if w in known or (w.endswith(("병", "증")) and w[:-1] in known)
+    )
+
+
 def organ_diseases(compact: str) -> tuple[str, ...]:
     """The diseases and impairments of an organ (`leaflet_condition_limit.ORGAN_DISEASES`, `ORGAN_GENERAL`) written
     in `compact`, the question without spaces.

@@ -240,6 +240,7 @@ def choose(
     nouns = asker_condition.asker_nouns(question) if may_i else ()
     asked_conditions = asker_condition.conditions(nouns, own_efficacy, named_here) if may_i else ()
     asked_conditions += asker_condition.drank(question) if may_i else ()  # 소주 두병 마셨는데 먹어도 돼요
+    asked_conditions += asker_condition.kind_conditions(question) if may_i else ()  # 혈압약 먹는중인데: 고혈압
     # 습진 있는데 발라도 돼요, of a cream for 습진, asking nothing else: the 효능 line saying so answers first (beside
     # who it is for, another medicine or an aspect, the condition is only why it is taken: 생리통 심한데 중학생 딸)
     only_may_i = set(frame.aspects) <= GENERIC and not frame.population.group and not frame.other_drugs

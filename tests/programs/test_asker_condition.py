@@ -98,3 +98,20 @@ def test_a_disease_of_an_organ_raises_the_leaflets_warning_for_its_impairment():
     question = "신부전 있는 엄마 가나다지크림 드려도 돼요?"
     body = quoted(extractive.extractive_answer(question, docs, names=["가나다지크림"]))
     assert body[0].startswith("[사용상 주의사항] 신장애, 설사 환자는 이 약을 복용하지 마십시오.")
+
+
+def test_a_prescription_kind_taken_raises_the_warning_for_the_condition_it_treats():
+    """혈압약 먹는중인데 … 마셔도 괜찮나요: taking a blood-pressure medicine says the asker has 고혈압, which the named
+    product's caution names; that line answers "may I" before the dose."""
+    docs = [
+        leaflet("efcy", "이 약은 감기의 여러 증상의 완화에 사용합니다.", "효능·효과"),
+        leaflet("useMethod", "성인은 1회 1병을 1일 3회 복용합니다.", "용법·용량"),
+        leaflet(
+            "atpn",
+            "이 약을 복용하기 전에 당뇨병, 고혈압, 부종 환자는 의사 또는 약사와 상의하십시오.",
+            "사용상 주의사항",
+        ),
+    ]
+    question = "혈압약 먹는중인데 감기기운 있어서 가나다지크림 한병 마셔도 괜찮나요?"
+    body = quoted(extractive.extractive_answer(question, docs, names=["가나다지크림"]))
+    assert body[0].startswith("[사용상 주의사항]") and "고혈압" in body[0]
