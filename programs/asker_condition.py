@@ -58,13 +58,12 @@ def kind_conditions(question: str) -> tuple[str, ...]:
     >>> kind_conditions("혈압약 먹는중인데 쌍비원 마셔도 돼요"), kind_conditions("우울증약 먹는데 타이레놀")
     (('고혈압',), ())
     """
+    from programs.leaflet_condition_limit import SUFFIXES
     from retrievers.lexicon import Lexicon
     from retrievers.not_covered import kind_leaflet_words
 
     known = set(Lexicon.load().condition_words)
-    return tuple(
-        w for w in kind_leaflet_words(question) if w in known or (w.endswith(("병", "증")) and w[:-1] in known)
-    )
+    return tuple(w for w in kind_leaflet_words(question) if w in known or (w.endswith(SUFFIXES) and w[:-1] in known))
 
 
 def organ_diseases(compact: str) -> tuple[str, ...]:

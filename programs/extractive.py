@@ -90,8 +90,8 @@ ASPECT_SECTIONS = {
 }  # efficacy is left to retrieval's sections (a frame with nothing asked reads as efficacy by default); a group's
 # leaflet sentences are found by the ranker's group words (소아, 수유부), and its DUR rows here; a pregnant or nursing
 # asker's leaflet caution may lead too, one that names them (`leads_as_framed`), with no prior for the section's others
+# (the frame's aspect is also the vocabulary's aspect of its leaflet words)
 GROUP_LEADS = {"pregnancy": ("atpn", "atpnWarn"), "breastfeeding": ("atpn", "atpnWarn")}
-GROUP_VOCAB = {"pregnancy": "pregnancy", "breastfeeding": "breastfeeding"}  # frame aspect -> its leaflet words
 LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted first
 CONDITION_LEADS = True  # a named product's warning of a condition the asker writes leads a "may I" answer
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
@@ -464,8 +464,8 @@ def leads_as_framed(frame, sentence: str) -> bool:
     >>> leads_as_framed(pregnant, "임부는 의사와 상의하십시오."), leads_as_framed(pregnant, "고령자는 상의하십시오.")
     (True, False)
     """
-    if frame.aspects and frame.aspects[0] in GROUP_VOCAB:  # 임신 중인데 붙여도: the caution naming 임부 leads
-        return load_vocabulary().match(GROUP_VOCAB[frame.aspects[0]], sentence) >= 1.0
+    if frame.aspects and frame.aspects[0] in GROUP_LEADS:  # 임신 중인데 붙여도: the caution naming 임부 leads
+        return load_vocabulary().match(frame.aspects[0], sentence) >= 1.0
     if not frame.aspects or frame.aspects[0] != "duration":
         return True
     return bool(PERIOD.search(sentence)) or load_vocabulary().match("duration", sentence) >= 1.0

@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from programs.leaflet_age_limit import CAUTION_SECTIONS
@@ -76,6 +77,7 @@ def forms(condition: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*(w for w in out if len(w) >= MIN_CHARS), *organ_words(word)]))
 
 
+@functools.lru_cache(maxsize=256)  # read for every sentence a "may I" answer weighs
 def organ_words(condition: str) -> tuple[str, ...]:
     """The leaflets' general words for the organ `condition` (spaces removed) is a disease or an impairment of, with
     the disease's other spellings (`SAME_DISEASE`); () for a condition of no organ listed.

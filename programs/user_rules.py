@@ -23,8 +23,7 @@ from __future__ import annotations
 from programs import dur_rule, leaflet_age_limit, leaflet_condition_limit, leaflet_group_limit, leaflet_pair_limit
 from programs.forbidden import Asker, Product, applies, forbidding_rules, rule_sides, same_name
 from programs.name_mentions import mentions
-from retrievers import form_kinds
-from retrievers.dur_binding import holds_combination
+from retrievers.dur_binding import binds_product
 
 
 def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limit: int = 3, leaflet=None):
@@ -117,11 +116,8 @@ def binds_held(rule, products: list, same=same_name) -> bool:
     ingredient = str(rule.metadata.get("ingredient", ""))
     holding = [p for p in products if ingredient and any(same(ingredient, i) for i in p.ingredients)]
     others = dur_rule.combined_with(rule.text, ingredient)  # a combination's limit binds what holds it all
-    forms = dur_rule.forms(rule.text)
     return not holding or any(
-        form_kinds.binds(forms, p.name)
-        and all(any(same(o, i) for i in p.ingredients) for o in others)
-        and holds_combination(rule, p.ingredients, same)
+        binds_product(rule, p.name, p.ingredients, same) and all(any(same(o, i) for i in p.ingredients) for o in others)
         for p in holding
     )
 

@@ -214,13 +214,22 @@ def read_population(question: str, names=()) -> Population:
     return _read_population(question, tuple(names))
 
 
+def grown_words() -> tuple[str, ...]:
+    """The words for a grown-up a question may be about (남편, 엄마, 언니), from ``data/population_words.json``.
+
+    >>> "남편" in grown_words(), "아들" in grown_words()
+    (True, False)
+    """
+    return tuple(_vocabulary()["grown"])
+
+
 def names_a_grown_up(question: str) -> bool:
     """The question names a grown-up (남편, 엄마, 할머니) it may be about.
 
     >>> names_a_grown_up("우리 엄마가 코미시럽 먹어도"), names_a_grown_up("코미시럽 얼마나 먹어요")
     (True, False)
     """
-    return any(w in "".join(question.split()) for w in _vocabulary()["grown"])
+    return any(w in "".join(question.split()) for w in grown_words())
 
 
 def feeds_a_grown_up(question: str) -> bool:

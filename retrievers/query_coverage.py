@@ -24,7 +24,7 @@ from retrievers.documents import Hit
 from retrievers.name_keys import written_words
 from retrievers.names import PARTICLE
 from retrievers.names import squash as _squash
-from retrievers.population import people_words
+from retrievers.population import grown_words, people_words
 
 
 def _hit_text(hits: list[Hit]) -> str:
@@ -65,22 +65,21 @@ def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Itera
 # someone has a condition: 수족구에 걸렸어요, 독감 진단, 장염 판정 (a medicine is taken, a disease is had)
 _CONDITION_AFTER = re.compile(r"^(?:에|이|가)?\s*(?:걸리|걸려|걸렸|걸린|진단|확진|판정|앓)")
 # …or is said to be it: 아이가 수족구인데, 저 대상포진이래요 (a person, then the word and a copula)
-_COPULA_AFTER = re.compile(r"^(?:이)?(?:ㄴ데|인데|이라|라서|이래|래요|이에요|예요|이고|이어서|였는데|이었는데)")
+_COPULA_AFTER = re.compile(r"^(?:이)?(?:인데|이라|라서|이래|래요|이에요|예요|이고|이어서|였는데|이었는데)")
 _FIRST_PERSON = ("저", "제가", "저는", "나", "내가", "나는")
-KIN = ("남편", "아내", "와이프", "엄마", "아빠", "동생", "형", "누나", "언니", "오빠", "친구", "조카", "손주", "손자")
 
 
 def said_to_have(question: str, word: str) -> bool:
     """Whether `question` says someone has `word` (a disease or condition the leaflets never name), rather than
-    takes it: the word before 걸리다 / 진단 / 판정 / 앓다, or a person (a people word, kin, 저) as its subject with a
-    copula after it. A medicine is taken; a person is not said to be one.
+    takes it: the word before 걸리다 / 진단 / 판정 / 앓다, or a person (a people word, a grown-up's, 저) as its subject
+    with a copula after it. A medicine is taken; a person is not said to be one.
 
     >>> said_to_have("아이가 수족구인데 해열제 먹여도 되나요", "수족구"), said_to_have("수족구 걸렸는데 약", "수족구")
     (True, True)
     >>> said_to_have("먹는 약이 리피토인데 자몽", "리피토"), said_to_have("리피토 먹는데 자몽", "리피토")
     (False, False)
     """
-    people = people_words()
+    people = people_words() | set(grown_words())
     for m in re.finditer(re.escape(word), question):
         after = question[m.end() :]
         if _CONDITION_AFTER.match(after):
@@ -88,7 +87,7 @@ def said_to_have(question: str, word: str) -> bool:
         before = question[: m.start()].split()
         said = before[-1] if before else ""
         subject = re.sub(r"(이|가|은|는|도)$", "", said)
-        person = said in _FIRST_PERSON or said in people or subject in people or subject in KIN
+        person = said in _FIRST_PERSON or said in people or subject in people
         if person and _COPULA_AFTER.match(after):
             return True
     return False
