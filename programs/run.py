@@ -34,7 +34,7 @@ from dspy.utils.exceptions import AdapterParseError
 from programs.budget import ROLES, BudgetExhausted, LMBudget
 from programs.error_codes import LMUnavailable, code_for, unreachable_errors
 from programs.lm_call import LMCallCut, TimeBudgetExhausted, call_with_limits
-from programs.structured import adapter_for
+from programs.structured import adapter_for, reprobe_refused
 
 
 @dataclass
@@ -168,17 +168,17 @@ class Run:
         settings = getattr(lm, "yaksa", None)
         start = time.perf_counter()
         try:
-            adapter = dspy.settings.adapter or (  # auto structured outputs ask the server its name (LMCallCut if dead)
-                adapter_for(lm) if settings else dspy.ChatAdapter(use_json_adapter_fallback=False)
-            )
-            with dspy.context(lm=lm, adapter=adapter):
-                if settings is None:  # a scripted LM in tests: no HTTP, no limits to watch
-                    return predictor(**inputs)
-
-                async def acall():
-                    return await predictor.acall(**inputs)
-
-                return call_with_limits(acall, settings.limits, self.deadline)
+            for attempt in (1, 2):
+                try:
+                    return self._attempt(lm, settings, predictor, inputs)
+                except (BudgetExhausted, LMCallCut):
+                    raise
+                except Exception as e:
+                    refused = attempt == 1 and _dialect_hint(e, lm) and not dspy.settings.adapter
+                    dialect = refused and reprobe_refused(lm)  # another server took the port: ask it, retry once
+                    if not dialect:
+                        raise
+                    self.trace.step("structured_dialect", role=role, refused=f"{type(e).__name__}", now=dialect)
         except TimeBudgetExhausted as e:
             self._cut(role, "time_budget", str(e), e.waited_s, e.tokens)
             raise
@@ -206,6 +206,20 @@ class Run:
             raise
         finally:
             self.lm_seconds += time.perf_counter() - start
+
+    def _attempt(self, lm, settings, predictor: dspy.Module, inputs: dict[str, Any]) -> dspy.Prediction:
+        """One call of `predictor` with `lm` in its adapter, within the LM's limits and the question's deadline."""
+        adapter = dspy.settings.adapter or (  # auto structured outputs ask the server its name (LMCallCut if dead)
+            adapter_for(lm) if settings else dspy.ChatAdapter(use_json_adapter_fallback=False)
+        )
+        with dspy.context(lm=lm, adapter=adapter):
+            if settings is None:  # a scripted LM in tests: no HTTP, no limits to watch
+                return predictor(**inputs)
+
+            async def acall():
+                return await predictor.acall(**inputs)
+
+            return call_with_limits(acall, settings.limits, self.deadline)
 
     def server(self, role: str) -> str:
         """Where `role`'s LM answers: its ``api_base``, else its model string (a hosted provider); "" for a scripted

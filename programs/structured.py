@@ -10,7 +10,8 @@ Dialects (the ``structured`` setting, per LM):
 * ``off``: no schema; DSPy's field-marker format (`dspy.ChatAdapter`), parsed as before (parse failures counted).
 * ``auto`` (default): ``json_schema`` for a hosted provider; for a local server (an ``api_base``) one ``GET /models``
   names the server (vLLM, llama.cpp, Ollama, llama-cpp-python) and picks its dialect, ``json_object+schema`` when it
-  cannot tell.
+  cannot tell. The answer is remembered per server; when the server refuses the remembered dialect (another server
+  took the port), it is asked again and the call retried once in its new dialect.
 
 The schema is tight so that a small model cannot wander: literal fields are enums, scores bounded numbers
 (``"0.0-1.0"`` in a field's description becomes ``minimum``/``maximum``), lists have ``maxItems`` and short items,
@@ -101,6 +102,28 @@ def dialect_for(lm) -> str:
     with _lock:
         _probed[base] = dialect
     return dialect
+
+
+def reprobe_refused(lm) -> str | None:
+    """After `lm`'s server refused the remembered ``auto`` dialect, ask the server again (another server may have taken
+    the port since it was first asked) and remember its answer.
+
+    Returns the new dialect when it differs from the refused one (the call is worth one retry), else None.
+    """
+    settings = getattr(lm, "yaksa", None)
+    base = str((getattr(lm, "kwargs", {}) or {}).get("api_base") or "")
+    if settings is None or settings.structured != "auto" or not base:
+        return None
+    with _lock:
+        refused = _probed.pop(base, None)
+    if refused is None:
+        return None
+    dialect = probe_server(base, timeout=min(PROBE_TIMEOUT, settings.limits.first_token_s))
+    if dialect is None:
+        return None
+    with _lock:
+        _probed[base] = dialect
+    return dialect if dialect != refused else None
 
 
 def probe_server(api_base: str, timeout: float = 3.0) -> str | None:

@@ -93,6 +93,22 @@ def test_the_request_carries_the_schema_and_the_role_max_tokens_and_the_reply_pa
     assert run.trace.parse_failures == {"query": 0, "generate": 0, "verify": 0, "judge": 0}
 
 
+def test_a_server_that_took_the_port_of_another_is_asked_again_when_it_refuses_the_remembered_dialect():
+    reply = json.dumps({"verdict": "PASS", "failure_cause": "none", "feedback": "근거 있음"}, ensure_ascii=False)
+    with StubOpenAI([reply], owned_by="vllm") as vllm:  # answered GET /models first: json_schema remembered
+        config = load_lm_config("/nonexistent", env={}, overrides=LMOverrides(model="openai/m", api_base=vllm.url))
+        assert dialect_for(config.build()["verify"]) == "json_schema"
+        port = int(vllm.url.rsplit(":", 1)[1].split("/")[0])
+    with StubOpenAI([reply], owned_by="me", port=port) as llama_cpp_python:  # refuses json_schema with a 500
+        run = Run(config.build())
+        out = run.call("verify", dspy.Predict(VerifyAnswer), question="q", context="c", answer="a")
+        types = [body["response_format"]["type"] for body in llama_cpp_python.requests]
+    assert out.verdict == "PASS"
+    assert types == ["json_schema", "json_object"]
+    assert run.trace.lm_calls["verify"] == 1 and run.trace.errors == []
+    assert [s["now"] for s in run.trace.steps if s["step"] == "structured_dialect"] == ["json_object+schema"]
+
+
 def test_parse_failures_are_counted_per_role_with_structured_outputs_off():
     with StubOpenAI(["I think it is fine."]) as server:
         config = load_lm_config(

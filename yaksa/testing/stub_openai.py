@@ -15,7 +15,8 @@ Each request to ``POST /v1/chat/completions`` takes the next scripted reply (the
 Like a server that honours structured outputs, a request with a ``response_format`` gets JSON: a reply written with
 DSPy's field markers (``[[ ## answer ## ]]``) is sent as the JSON object of those fields, typed by the request's
 schema (`in_dialect`); ``StubOpenAI(..., follow_dialect=False)`` sends it as written (a server that ignores the
-schema). Each completion has its own id, as real servers give. Every request body is kept in ``server.requests``.
+schema). A stub that names itself llama-cpp-python (``owned_by="me"``) answers 500 to a ``json_schema`` request, as that
+server does. Each completion has its own id, as real servers give. Every request body is kept in ``server.requests``.
 
 Example:
     with StubOpenAI(["[[ ## answer ## ]]\\n네\\n\\n[[ ## completed ## ]]"]) as server:
@@ -30,10 +31,28 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+LLAMA_CPP_PYTHON = "me"  # its server's /v1/models "owned_by"
+REFUSED_JSON_SCHEMA = json.dumps(  # what llama-cpp-python's server answers to response_format json_schema
+    {
+        "error": {
+            "message": "1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+            "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}",
+            "type": "internal_server_error",
+            "param": None,
+            "code": None,
+        }
+    }
+)
+
 
 class StubOpenAI:
     def __init__(
-        self, replies=None, owned_by: str | None = None, follow_dialect: bool = True, keep_alive: bool = False
+        self,
+        replies=None,
+        owned_by: str | None = None,
+        follow_dialect: bool = True,
+        keep_alive: bool = False,
+        port: int = 0,
     ):
         self.replies = list(replies or ["ok"])
         self.keep_alive = keep_alive
@@ -43,7 +62,7 @@ class StubOpenAI:
         self.disconnects = 0
         self._closed = threading.Event()
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -96,6 +115,11 @@ class StubOpenAI:
                     request = json.loads(self.rfile.read(length) or b"{}")
                 except json.JSONDecodeError:
                     request = {}
+                asked = (request.get("response_format") or {}).get("type")
+                if stub.owned_by == LLAMA_CPP_PYTHON and asked == "json_schema":
+                    with stub._lock:
+                        stub.requests.append(request)
+                    return self._send(500, REFUSED_JSON_SCHEMA.encode())
                 reply, rid = stub._next(request)
                 request = {**request, "_id": rid}  # the completion's id, for the replies below
                 if isinstance(reply, dict) and reply.get("hang"):
