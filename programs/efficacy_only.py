@@ -8,8 +8,9 @@ write it) or a word of the question (the sentence ranker's content words, `progr
 no such word is flagged only when it writes a noun no leaflet uses (감기약 먹고 헬스해도 돼요); 게보린 먹어도 돼요
 asks nothing the efficacy does not speak to. The purpose of a class the question names is no such word: every
 감기약's efficacy says 감기, whatever is asked about 감기약 (a lay word can still read it: 머리 아픈데 두통약 → 두통).
-A "which medicine for X" answer (opening with `extractive.PRODUCT_LIST`) and a comparison are answered by efficacy by
-design and are never flagged.
+A "which medicine for X" answer (opening with `extractive.PRODUCT_LIST`), a comparison and a question asking for the
+efficacy itself (the section's own title words, 훼스탈플러스 효능) are answered by efficacy by design and are never
+flagged.
 
 Example:
     >>> from programs.aspect_check import Quoted
@@ -29,6 +30,7 @@ from programs.aspect_check import Quoted
 from programs.sentences import SentenceRanker, leaflet_tokenizer
 from retrievers.aspects import load_vocabulary
 from retrievers.class_products import class_terms
+from retrievers.corpus import SECTION_LABELS
 from retrievers.lexicon import Lexicon
 from retrievers.question_frame import QuestionFrame
 
@@ -37,6 +39,7 @@ NOTICE = (
     "약사와 상의하세요."
 )
 EFFICACY = "efcy"
+TITLE_WORDS = tuple(SECTION_LABELS[EFFICACY].split("·"))  # 효능, 효과: the efficacy section asked for by its name
 NOUNS = ("NNG", "NNP")
 
 
@@ -46,10 +49,24 @@ def answers_something_else(frame: QuestionFrame, quotes: list[Quoted], which_med
     or a `which_medicine` question."""
     if not quotes or which_medicine or frame.comparison or any(q.section != EFFICACY for q in quotes):
         return False
+    if asks_efficacy(frame):
+        return False
     words = asked_words(frame)
     if not words:  # 게보린 먹어도 돼요?: nothing asked beyond the medicine; 헬스해도 돼요: a word no leaflet uses
         return bool(unknown_words(frame))
     return not any(w in q.text for q in quotes for w in words)
+
+
+def asks_efficacy(frame: QuestionFrame) -> bool:
+    """The question asks what the medicine is for by the efficacy section's own title words, and no other aspect.
+
+    >>> from retrievers.question_frame import Targets
+    >>> asks_efficacy(QuestionFrame("훼스탈플러스 효능", Targets(products=("훼스탈플러스",)), aspects=("efficacy",)))
+    True
+    >>> asks_efficacy(QuestionFrame("타이레놀 효과 언제 나타나요", aspects=("onset",)))
+    False
+    """
+    return set(frame.aspects) <= {"efficacy"} and any(word in frame.question for word in TITLE_WORDS)
 
 
 def unknown_words(frame: QuestionFrame) -> list[str]:

@@ -25,6 +25,8 @@ def test_a_may_i_question_answered_by_efficacy_alone_says_no_sentence_answers_it
     [
         "감기약 추천해주세요",  # which medicine: efficacy is the answer (추천 is a word no leaflet uses)
         "머리 아픈데 게보린 먹어도 돼요?",  # the efficacy line names 두통, the asker's symptom (머리 아픈 → 두통)
+        "훼스탈플러스 효능",  # the efficacy asked for by the section's own name
+        "베아제 효과가 뭐예요",
     ],
 )
 def test_efficacy_that_names_what_is_asked_or_lists_products_is_an_answer(searcher, question):
