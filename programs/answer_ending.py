@@ -9,7 +9,7 @@ import time
 
 import dspy
 
-from programs import answer_requirements, comparison, efficacy_only
+from programs import answer_doubt, answer_requirements, comparison, efficacy_only
 from programs.answer_target import on_target
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
@@ -17,7 +17,13 @@ from programs.citations import citation
 from programs.claim_check import asked_effect, claim_notice, claim_word, effect_notice, effect_word, heard_claim
 from programs.extractive import PRODUCT_LIST
 from programs.lm_call import TimeBudgetExhausted
-from programs.notices import BUDGET_NOTICES, TIME_NOTICES, read_as_notice, unknown_name_notice
+from programs.notices import (
+    BUDGET_NOTICES,
+    LOW_RELEVANCE_NOTICE,
+    TIME_NOTICES,
+    read_as_notice,
+    unknown_name_notice,
+)
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
 from programs.parts import Parts
 from programs.question_reading import dur_only, prescription_kinds, question_frame, question_names, unknown_names
@@ -105,6 +111,29 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     return "\n".join(n for n in (claim, notice) if n)  # the claim is what was asked: it leads
 
 
+def doubt_notice(st: QuestionState, best: dict, told: bool) -> str:
+    """The answer's doubt (programs/answer_doubt.py): a ``doubt_check`` step with the features of a no-LM answer and,
+    when the shipped model flags it, `answer_doubt.NOTICE` — unless the answer already says it may not answer
+    (`told`: the aspect check's notice, or the low-relevance notice it opens with)."""
+    docs = best["context_docs"]
+    if st.out_of_scope or not docs or best["method"] == "lm":
+        return ""
+    features = answer_doubt.answer_features(st.trace.steps, best["answer"], docs)
+    model = answer_doubt.shipped_model()
+    p_miss = model.miss_probability(features) if model else None
+    flagged = model is not None and p_miss > model.threshold
+    st.trace.step(
+        "doubt_check",
+        p_miss=None if p_miss is None else round(p_miss, 4),
+        threshold=model.threshold if model else None,
+        flagged=flagged,
+        features={k: round(v, 4) for k, v in features.items()},
+    )
+    if not flagged or told or LOW_RELEVANCE_NOTICE in best["answer"]:
+        return ""
+    return answer_doubt.NOTICE
+
+
 def answer_target(p: Parts, st: QuestionState, frame):
     """The test of a document being about what the question asks about (`programs/answer_target.on_target`): the
     names the question itself writes and its classes' products, read with the backend's index (None without one)."""
@@ -165,8 +194,10 @@ def finish(p: Parts, st: QuestionState, start: float) -> Answer:
     best = st.best or st.snapshot(None)
     answer = best["answer"]
     aspect = "" if best["mode"] == NOT_IN_CORPUS else aspect_notice(p, st, best)
-    if aspect:
-        answer = f"{aspect}\n\n{answer}"
+    doubt = "" if best["mode"] == NOT_IN_CORPUS else doubt_notice(st, best, told=bool(aspect))
+    for opening in (doubt, aspect):
+        if opening:
+            answer = f"{opening}\n\n{answer}"
     notice, uncovered = name_notice(p, st)
     if notice:
         answer = f"{notice}\n\n{answer}"

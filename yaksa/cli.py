@@ -25,6 +25,7 @@ COMMANDS = (
     "bench",
     "tune_retrieval",
     "fit_relevance",
+    "fit_self_check",
     "eval_answers",
     "serve",
     "local_lm",

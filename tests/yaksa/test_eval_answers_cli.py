@@ -261,3 +261,33 @@ def test_eval_answers_prints_and_logs_the_self_check_flags(tmp_path, capsys, mon
     run = mlflow.search_runs(experiment_names=["yaksa-answers"]).iloc[0]
     assert run["metrics.self_check.flags_missing"] == 0.5
     assert run["metrics.self_check.flags_others"] == 0.0
+
+
+def test_fit_self_check_fits_on_the_real_dev_answers_reports_and_writes_a_model_the_program_reads(
+    tmp_path, capsys, monkeypatch
+):
+    from programs.answer_doubt import FEATURES, DoubtModel
+    from yaksa.commands import fit_relevance
+
+    asked = []
+    monkeypatch.setattr(fit_relevance, "load_real", lambda split: asked.append(split) or DOUBT_QUESTIONS)
+    out = tmp_path / "doubt.json"
+    assert cli.main(["fit-self-check", "-C", "1", "--out", str(out), "--no-mlflow", "--report", "real-test"]) == 0
+    text = capsys.readouterr().out
+    assert asked == ["dev", "test"]
+    assert "real-dev, 5-fold cross-validated: n=12 missing=6" in text
+    assert "real-test (report only)" in text
+    model = DoubtModel.load(out)
+    assert len(model.model.coef) == len(FEATURES) and 0 <= model.threshold <= 1
+    assert model.report["cross_validated"]["n"] == 12 and model.report["real-test"]["missing"] == 6
+    assert cli.main(["fit-self-check", "--flag-share", "1.5", "--no-mlflow"]) == 2
+    assert "--flag-share must be between 0 and 1" in capsys.readouterr().err
+
+
+# six answers that quote their phrase (a line of the product's own leaflet) and six whose phrase no leaflet has
+_QUOTED = [("게보린 부작용", "쇽 증상"), ("게보린 먹고 술 마셔도 돼요", "알코올"), ("베아제 어떻게 먹어요", "1회"),
+           ("판콜에이 부작용", "발진"), ("겔포스 어떻게 먹어요", "1회"), ("훼스탈플러스 효능", "소화")]  # fmt: skip
+_NEVER = ["게보린 보관 방법", "베아제 임산부", "판콜에이 운전", "겔포스 어린이", "훼스탈 술", "게보린 효과 언제"]
+DOUBT_QUESTIONS = [
+    {"question": q, "answerable": True, "gold": [], "gold_phrases": [phrase]} for q, phrase in _QUOTED
+] + [{"question": q, "answerable": True, "gold": [], "gold_phrases": ["어느 설명서에도 없는 문장"]} for q in _NEVER]
