@@ -533,7 +533,9 @@ class NameIndex:
         """A word of `INSIDE_MIN` characters or more written inside the keys of few names, after something they add
         before it (브이로토 → 뉴브이로토이엑스점안액; 글루코사민 → the ingredient 결정글루코사민황산염): those names.
         Not a word names add to a brand (`extends_names`: 플러스, 골드), a word the leaflets use on its own
-        (`leaflet_word`), a kind of medicine by its form (목스프레이), nor one inside more than `INSIDE_MAX` keys."""
+        (`leaflet_word`), a kind of medicine by its form (목스프레이), nor one inside more than `INSIDE_MAX` keys; a
+        supplement's name (`not_covered.is_supplement`) only after a word the leaflets use (결정 + 글루코사민), as
+        one syllable before it makes another substance's name (판 + 크레아틴 is pancreatin, not creatine)."""
         if len(word) < INSIDE_MIN or not HANGUL_WORD.fullmatch(word) or self.extends_names(word) or leaflet_word(word):
             return False
         if strip_suffix(word, FORM_SUFFIXES, min_left=1) != word:
@@ -541,6 +543,8 @@ class NameIndex:
         keys = self._keys_holding(word, INSIDE_MAX + 1)
         if not keys or len(keys) > INSIDE_MAX:
             return False
+        if is_supplement(word):  # 크레아틴 is no part of 판크레아틴; 글루코사민 is one of 결정글루코사민 (결정 a word)
+            keys = [k for k in keys if leaflet_word(k[: k.find(word)])]
         return any([self._take(k, found) for k in keys])
 
     def _keys_holding(self, word: str, most: int) -> list[str]:
@@ -682,6 +686,13 @@ def _kind_of_product(word: str) -> bool:
 
 
 _FORM_ENDS = tuple(DOSAGE_FORMS)  # one C-level test before the form is looked for
+
+
+def is_supplement(word: str) -> bool:
+    """Whether `word` is a supplement's name (`retrievers/data/supplement_words.json`, read by not_covered)."""
+    from retrievers.not_covered import supplement_word  # not_covered reads names: imported when first needed
+
+    return supplement_word(word)
 
 
 def leaflet_word(word: str) -> bool:

@@ -46,13 +46,23 @@ def _supplements() -> tuple[str, ...]:
     return tuple(sorted({squash(w).lower() for w in words}, key=len, reverse=True))
 
 
+def supplement_word(word: str) -> bool:
+    """Whether `word` (spaces and case ignored) is one of the supplement words.
+
+    >>> supplement_word("크레아틴"), supplement_word("게보린")
+    (True, False)
+    """
+    return squash(word).lower() in _supplements()
+
+
 def supplement_words(question: str, names: NameIndex) -> list[str]:
     """The supplement words of `question` that no leaflet names as its product or ingredient (longest first, a
-    word inside a longer one found counts once)."""
+    word inside a longer one found counts once, and none inside a name the question writes whole)."""
     q = squash(question).lower()
     found: list[str] = []
+    written = [k for k in names.match(question).keys if k in q]  # 판크레아틴 written whole holds no 크레아틴
     for word in _supplements():
-        if word in q and not any(word in f for f in found) and not names.match(word):
+        if word in q and not any(word in f for f in (*found, *written)) and not names.match(word):
             found.append(word)
     return sorted(found, key=q.find)
 

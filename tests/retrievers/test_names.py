@@ -2,6 +2,7 @@ import pytest
 
 from retrievers.corpus import load_corpus
 from retrievers.names import NameIndex, ingredient_keys, load_names, product_keys, question_forms, save_names
+from retrievers.not_covered import supplement_words
 
 
 @pytest.fixture(scope="module")
@@ -347,10 +348,15 @@ def test_a_names_last_syllable_that_looks_like_a_particle_is_read_as_written(nam
 
 
 def test_a_word_written_inside_a_few_names_names_them(names):
-    """브이로토 is 뉴브이로토이엑스점안액 (뉴 before it); 글루코사민 is the ingredient 결정글루코사민황산염. A form word
+    """브이로토 is 뉴브이로토이엑스점안액 (뉴 before it); 글루코사민 is the ingredient 결정글루코사민황산염, 크레아틴 no
+    part of 판크레아틴 (pancreatin: 판 is no word of the leaflets). A form word
     (목스프레이) or a word names add to a brand (플러스) is not read inside names."""
     assert "뉴브이로토이엑스점안액" in _item_names(names.match("브이로토 안약 하루에 몇번 넣어요"))
     assert names.match("글루코사민 먹은지 2주째인데").ingredients == {"결정글루코사민"}  # its canonical key
+    # a supplement's name one syllable after which another substance is named is not that substance (판크레아틴)
+    assert not names.match("헬스하는데 크레아틴 먹어도 돼요").keys
+    assert supplement_words("헬스하는데 크레아틴 먹어도 돼요", names) == ["크레아틴"]
+    assert supplement_words("판크레아틴 든 소화제 하루 몇번", names) == []  # the enzyme, written whole
     assert not names._take_inside("목스프레이", type(names.match(""))())
     assert not names._take_inside("플러스", type(names.match(""))())
 
