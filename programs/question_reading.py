@@ -13,7 +13,11 @@ from programs.general_question import ANIMAL
 from programs.outcome import DUR_CODES, rules_for_question, uncovered_only
 from programs.state import QuestionState
 from retrievers.documents import Document
+from retrievers.name_words import QUESTION_FORMS
 from retrievers.query_coverage import whole_word
+
+# a dosage form written right after a word (spaces allowed), longest first: 프로폴리스 스프레이, 홍삼 캡슐
+FORM_AFTER = r"\s*(?:" + "|".join(map(re.escape, sorted(QUESTION_FORMS, key=len, reverse=True))) + ")?"
 
 
 def question_frame(backend, st: QuestionState):
@@ -135,7 +139,8 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     phrase = prescribed_phrase(st.question)
     rest = st.question.replace(phrase, " ") if phrase else st.question  # the prescribed one is no class asked
     for w in words:
-        rest = rest.replace(w, " ")
+        # 프로폴리스 스프레이, 홍삼 캡슐: a form said right after a supplement is its form, no kind of medicine asked
+        rest = re.sub(re.escape(w) + FORM_AFTER, " ", rest) if w in supplements else rest.replace(w, " ")
     speaks = False
     if lexicon is not None:  # what else the question asks that the leaflets have: a class's products, a symptom
         classes, symptoms = classes_and_symptoms(rest, lexicon)

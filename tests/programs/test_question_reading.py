@@ -28,6 +28,8 @@ def test_the_frame_is_read_once_with_the_questions_morphemes(mini_searcher):
         ("오메가3 먹어도 되나요", ("오메가3",), True),  # a supplement and nothing the leaflets have
         ("게보린이랑 오메가3 같이 먹어도 돼요", ("오메가3",), False),  # beside a product the corpus has
         ("리피토 먹는데 자몽주스 마셔도 되나요", ("리피토",), True),  # a brand no leaflet of the index names
+        ("오메가3 시럽 애기한테 먹여도 되나요", ("오메가3",), True),  # the supplement's own form, no kind asked
+        ("오메가3 먹는 애기한테 감기 시럽 먹여도 되나요", ("오메가3",), False),  # a kind of medicine beside it
         ("게보린 부작용", (), False),
     ],
 )
