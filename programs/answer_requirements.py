@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from programs.citations import cite_numbers
-from retrievers.population import stated_ages
+from retrievers.population import stated_ages, without_places
 
 # slot: (question words that raise it, answer words that cover it)
 SLOTS = {
@@ -81,7 +81,7 @@ def raised_slots(question: str) -> list[str]:
     >>> raised_slots("임신 7개월인데 파스 붙여도 되나요"), raised_slots("18개월 해열제"), raised_slots("7살 감기약")
     (['임신'], ['소아'], ['소아'])
     """
-    compact = "".join(question.split())
+    compact = "".join(without_places(question).split())  # 할머니댁 가는데: a place, no elderly asker
     ages = stated_ages(question)  # 18개월 아기, 7살: a child's age; 임신 7개월 is none
     child = ages is not None and ages[0] < CHILD_UNDER
     return [slot for slot, (asks, _) in SLOTS.items() if any(w in compact for w in asks) or (slot == "소아" and child)]

@@ -28,6 +28,7 @@ from pathlib import Path
 from retrievers.age_doses import states_dose
 from retrievers.memo import remembered
 from retrievers.mine_aspects import SEEDS_PATH, WORDS_PATH
+from retrievers.population import without_places
 
 # an amount of the medicine: a number, written in digits or in words, and a counter (두 알, 한알로, 4정, 2번, 10미리)
 _COUNTER = r"(?:알|정|포|번|회|미리|ml|mL|방울|캡슐|봉|스푼|병|장)(?:[로을씩에만은도이째]|까지|정도)?(?![가-힣])"
@@ -84,7 +85,7 @@ class AspectVocabulary:
         self._asked_memo.clear()
 
     def _asked(self, question: str, found: frozenset[str], spaced: str | None) -> tuple[str, ...]:
-        compact = "".join(question.split())
+        compact = "".join(without_places(question).split())  # 할머니댁 가는데: a place, no elderly asker
 
         def says(word: str) -> bool:
             if word.startswith(WORD_START):

@@ -106,6 +106,28 @@ def people_words() -> frozenset[str]:
     return frozenset(w for words in _vocabulary()["groups"].values() for w in words)
 
 
+PLACE_AFTER = r"(?:\s*댁|집)"  # 할머니댁, 할머니 댁, 부모님집: where someone lives, not who takes the medicine
+
+
+@functools.cache
+def _places() -> re.Pattern:
+    words = sorted({*people_words(), *_vocabulary()["grown"]}, key=len, reverse=True)
+    return re.compile("(?:" + "|".join(map(re.escape, words)) + ")" + PLACE_AFTER)
+
+
+def without_places(question: str) -> str:
+    """`question` with each person's word followed by a place word cut out (시골 할머니댁 가는데: a trip, no elderly
+    asker); 집 only written on (부모님 집에 상비약 may be theirs), and a word listed as it is written stays (어린이집).
+
+    >>> without_places("시골 할머니댁 가는데"), without_places("할머니 댁에"), without_places("부모님 집에 상비약")
+    ('시골 | 가는데', '|에', '부모님 집에 상비약')
+    >>> without_places("어린이집 다니는 애")
+    '어린이집 다니는 애'
+    """
+    listed = people_words()
+    return _places().sub(lambda m: m.group(0) if m.group(0) in listed else "|", question)
+
+
 def leaflet_words(group: str | None) -> tuple[str, ...]:
     """The leaflet words that speak of `group` (수유부, 소아 …); () for None.
 
@@ -250,7 +272,7 @@ def forget_readings() -> None:
 @functools.lru_cache(maxsize=1024)
 def _read_population(question: str, names: tuple[str, ...]) -> Population:
     vocab = _vocabulary()
-    squashed = "".join(question.split()).lower()
+    squashed = "".join(without_places(question).split()).lower()
     for name in sorted(names, key=len, reverse=True):
         if len(name) >= 2:
             squashed = squashed.replace("".join(name.split()).lower(), "|")

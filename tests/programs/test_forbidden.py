@@ -67,6 +67,10 @@ def test_elderly_and_pairs_apply_only_to_their_askers():
     assert forbidding_rules(sleeper, [ELDERLY], asker(UserProfile(age=75), "")) == [ELDERLY]
     assert forbidding_rules(sleeper, [ELDERLY], asker(None, "80대 어머니 잠이 안 와요")) == [ELDERLY]
     assert forbidding_rules(sleeper, [ELDERLY], asker(UserProfile(age=40), "")) == []
+    # 할머니댁 is where a 7-year-old is driven to, not an elderly asker: the elderly rule withholds nothing
+    trip = "7살 딸 시골 할머니댁 가는데 멀미약 몇미리 먹여요"
+    assert forbidding_rules(sleeper, [ELDERLY], asker(UserProfile(age=7), trip)) == []
+    assert forbidding_rules(sleeper, [ELDERLY], asker(None, "할머니가 잠을 못 주무세요")) == [ELDERLY]
     ibuprofen = Product("5", "부루펜정", ("이부프로펜",))
     assert forbidding_rules(ibuprofen, [PAIR], Asker(medicines=("메토트렉세이트",))) == [PAIR]
     assert forbidding_rules(ibuprofen, [PAIR], Asker(medicines=("와파린",))) == []

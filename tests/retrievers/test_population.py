@@ -28,6 +28,9 @@ from retrievers.population import Population, group_of_age, leaflet_words, read_
         ("딸기맛 시럽 어른이 먹어도 되나요", None),  # 딸 inside 딸기
         ("일회용 안약 처음 딸때 한 방울 버려야 돼요?", None),  # 딸 때: when opening it
         ("딸 때문에 해열제 사러 왔는데 시럽도 있나요", "child"),  # 딸 때문에: a daughter
+        ("주말에 시골 할머니댁 가는데 멀미약 뭐 먹어요", None),  # where someone lives, not who takes it
+        ("부모님 집에 상비약 뭐 사다 놓을까요", "elderly"),  # spaced: 부모님 themselves
+        ("어린이집 다니는 애 감기약", "child"),
     ],
 )
 def test_group_as_people_write_it(question, group):
