@@ -113,6 +113,9 @@ def test_taking_it_again_for_what_it_treats_is_no_side_effect(read):
 
 def test_another_drug_taken_with_it_is_an_interaction_not_water(read):
     assert read("게보린 다른 약물과 함께 먹어도 돼요?").aspects[0] == "interactions"
+    # together said with a verb's stem in any ending: 같이 쓰려구요, 함께 바르면, 같이 드셔도
+    assert "interactions" in read("코 스프레이 쓰는데 코앤나잘스프레이도 같이 쓰려구요 순서 상관있어요?").aspects
+    assert "interactions" in read("무좀크림이랑 스테로이드연고 함께 바르면 안돼요?").aspects
 
 
 def test_hours_apart_is_a_gap_in_time_not_a_comparison(read):
