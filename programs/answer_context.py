@@ -33,6 +33,8 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
     # an asker who is someone (임신 7개월인데 케토톱): a rule retrieval found for another group (the 15세미만 rule) is
     # not theirs, and quoted first it would read as theirs
     stray |= user_rules.others_rules(docs, who)
+    # an asker nobody in particular, asking about no group: a group's rule is no answer (a pair asked about)
+    stray |= user_rules.unasked_group_rules(docs, who, question_frame(backend, st).aspects)
     out = [d for d in docs if d.id not in stray]
     if stray:  # 16개월 → the 16세미만 rules of other drugs: not the user's rules
         st.trace.step("stray_rules", dropped=sorted(stray))

@@ -24,6 +24,7 @@ from programs import dur_rule, leaflet_age_limit, leaflet_condition_limit, leafl
 from programs.forbidden import Asker, Product, applies, forbidding_rules, rule_sides, same_name
 from programs.name_mentions import mentions
 from retrievers.dur_binding import binds_product
+from retrievers.question_frame import POPULATION_ASPECTS
 
 
 def gather(docs, ingredients: list[str], who: Asker, fetch, same=same_name, limit: int = 3, leaflet=None):
@@ -175,6 +176,7 @@ def stray_rules(docs: list, ingredients: list[str], question: str, same=same_nam
 
 
 GROUP_TYPES = ("임부금기", "특정연령대금기", "노인주의")  # the rule types that speak of who takes a medicine
+ASKS_OF_GROUPS = POPULATION_ASPECTS | {"cautions"}  # aspects a group's rule speaks to for anyone (몇 살부터, 주의할 점)
 
 
 def others_rules(docs: list, who) -> set[str]:
@@ -197,6 +199,26 @@ def others_rules(docs: list, who) -> set[str]:
         for d in docs
         if d.id.startswith("dur:") and d.metadata.get("dur_type") in GROUP_TYPES and not applies(d, who)
     }
+
+
+def unasked_group_rules(docs: list, who, aspects) -> set[str]:
+    """Ids of the DUR rows for a group (임부금기, 특정연령대금기, 노인주의) when the asker is nobody in particular and
+    the question asks about no group and no cautions (`aspects`, the frame's): 와파린 드시는 어머니 … 골사민 같이
+    드셔도 asks about the pair, and warfarin's 임부금기 row, quoted first, would read as the user's rule.
+
+    >>> from programs.forbidden import Asker
+    >>> from retrievers.documents import Document
+    >>> pregnancy = Document("dur:cc:1", "[임부금기] 와파린 …", {"dur_type": "임부금기"})
+    >>> unasked_group_rules([pregnancy], Asker(), ["interactions"])
+    {'dur:cc:1'}
+    >>> unasked_group_rules([pregnancy], Asker(), ["cautions"])
+    set()
+    >>> unasked_group_rules([pregnancy], Asker(pregnant=True), ["interactions"])
+    set()
+    """
+    if who.pregnant or who.ages or who.nursing or set(aspects) & ASKS_OF_GROUPS:
+        return set()
+    return {d.id for d in docs if d.id.startswith("dur:") and d.metadata.get("dur_type") in GROUP_TYPES}
 
 
 def _one_per_label(rules: list, quoted: list) -> list:
