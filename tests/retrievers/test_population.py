@@ -13,6 +13,7 @@ from retrievers.population import Population, group_of_age, leaflet_words, read_
         ("초기 임산부 감기약", "pregnant"),
         ("모유 수유 중인데 두통약 먹어도 되나요", "breastfeeding"),
         ("출산하고 모유 먹이는데 괜찮나요", "breastfeeding"),  # 먹이는데 is the mother nursing, not a child's dose
+        ("출산 두달째 완모중인데 목 아파요 트로키 녹여먹어도", "breastfeeding"),  # 완모: nursing only, no formula
         ("18개월 아기 해열제 몇 ml", "infant"),
         ("애기한테 멀미약 먹여도 되나", "infant"),
         ("7살 아들 기침약", "child"),
