@@ -18,6 +18,7 @@ from pathlib import Path
 
 from retrievers.memo import remembered
 from retrievers.names import squash
+from retrievers.population import without_places
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 # "May I use it for X" (무좀에 발라도 되나) asks both what it treats and whether X forbids it: beside 효능 alone a
@@ -171,7 +172,9 @@ class Lexicon:
     def _hits(self, query: str, pairs: bool) -> dict[str, tuple[str, ...]]:
         """Per section, the words of the question that matched it, in file order (remembered for the last `MEMO`
         questions: retrieval, the question frame and the answer each ask)."""
-        return remembered(self._memo, (query, pairs), lambda: self._section_hits(squash(query), pairs), MEMO)
+        # 할머니댁 가는데: a place, no elderly asker's section (population.without_places)
+        read = lambda: self._section_hits(squash(without_places(query)), pairs)  # noqa: E731
+        return remembered(self._memo, (query, pairs), read, MEMO)
 
     def _section_hits(self, q: str, pairs: bool) -> dict[str, tuple[str, ...]]:
         out = {}

@@ -26,7 +26,7 @@ from retrievers.aspect_names import ASPECTS
 from retrievers.aspects import WORD_START, load_vocabulary, medicine_amount
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
-from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, read_population
+from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, read_population, without_places
 from retrievers.sound_alike import sound_alike
 from retrievers.unimproved import asks_to_go_on, unimproved_after
 
@@ -455,7 +455,8 @@ def read_frame(
     found = found if found is not None else names.match(question)
     targets = read_targets(question, names, lexicon, found)
     population = read_population(question, names=found.keys)
-    aspects = read_aspects(question, names, lexicon, population, morphemes, found, named, plain)
+    # 할머니댁 가는데: a place, no elderly asker's aspect (population.without_places)
+    aspects = read_aspects(without_places(question), names, lexicon, population, morphemes, found, named, plain)
     comparison = "comparison" in aspects
     other = _other_drugs(question, targets, lexicon, comparison, found.keys)
     if other and not comparison:

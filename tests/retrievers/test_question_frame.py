@@ -324,3 +324,11 @@ def test_a_medicine_the_index_lacks_but_the_leaflets_name_taken_now_is_the_other
     frame = read("베아제 먹는데 치과에서 받은 아목시실린도 먹고 있어요")
     assert frame.other_drugs == ("아목시실린",) and "interactions" in frame.aspects
     assert read("베아제 먹는데 요즘 고구마도 먹고 있어요").other_drugs == ()  # no word the leaflets use
+
+
+def test_where_someone_lives_raises_no_aspect_or_section_of_theirs(read):
+    """할머니댁 is where a child is driven to: neither the frame nor the sections read an elderly asker."""
+    question = "7살 딸 주말에 시골 할머니댁 3시간 차타고 가는데 멀미 심해요 멀미약 몇미리 먹여요?"
+    assert "elderly" not in read(question).aspects
+    assert "dur:fc" not in Lexicon.load().asked(question)[0]
+    assert "elderly" in read("할머니가 멀미가 심하신데 멀미약 드려도 돼요?").aspects
