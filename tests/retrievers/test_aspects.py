@@ -58,6 +58,8 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("알약 씹어 먹어도 되나요", "crushing"),
         ("파스 붙이고 샤워해도 돼요", "washing"),
         ("어제 깜빡하고 못 먹었어요", "missed"),
+        ("게보린 먹고 3시간 지났는데 또 먹어도 돼요?", "timing"),  # taking it again: how long apart
+        ("서캐가 아직 보여요 내일 다시 써도 돼요?", "timing"),
         ("안약 넣고 렌즈 바로 껴도 돼요", "lens"),
         ("모유 수유 중인데 먹어도 돼요", "breastfeeding"),
         ("7살 아이 먹여도 돼요", "children"),
