@@ -113,6 +113,8 @@ def test_seeds_match_sentences_but_not_inside_common_words():
     vocab = load_vocabulary()
     assert vocab.match("alcohol", "복용 중에는 음주하지 마십시오.") == 1.0
     assert vocab.match("alcohol", "수술 후에는 의사와 상의하십시오.") == 0.0  # 술 is no seed: it is in 수술
+    # the leaflets' own words for drinking too much: a hangover medicine's efficacy speaks to drinking
+    assert vocab.match("alcohol", "이 약은 과음, 구역질(숙취, 술을 마신 후의 구역질)에 사용합니다.") == 1.0
     assert vocab.match("crushing", "갈색 병에 보관하십시오.") == 0.0  # 갈 is no seed: it is in 갈색
     assert vocab.match("driving", "졸음이 올 수 있습니다.") == MINED_SHARE  # a mined word only
 
