@@ -26,7 +26,7 @@ from programs.notices import (
 )
 from programs.outcome import NOT_IN_CORPUS, dur_only_notice, not_in_corpus_notice, outcome
 from programs.parts import Parts
-from programs.question_reading import dur_only, prescription_kinds, question_frame, question_names, unknown_names
+from programs.question_reading import dur_only_read, prescription_kinds, question_frame, question_names, unknown_names
 from programs.state import QuestionState
 from programs.why_check import asks_why, why_notice
 from programs.without_medicine import without_medicine_notice
@@ -169,7 +169,7 @@ def name_notice(p: Parts, st: QuestionState) -> tuple[str, bool]:
     if st.mode == NOT_IN_CORPUS:
         return "", False
     unknown = unknown_names(p.backend, st)
-    only_dur = dur_only(p.backend, st) if r is not None and r.names else []
+    only_dur = dur_only_read(p.backend, st) if r is not None and r.names else []
     supplements = [w for w in st.uncovered if w not in unknown and w not in only_dur]
     if supplements:
         st.trace.step("unknown_names", words=supplements, not_in_corpus=True)

@@ -32,7 +32,7 @@ from programs.outcome import DUR_NO_RULE, NOT_IN_CORPUS, NOT_IN_LEAFLETS, not_in
 from programs.parts import Parts
 from programs.profile import with_asker_age
 from programs.quality_evaluator import QualityFeedback
-from programs.question_reading import dur_only, prescription_kinds, question_frame, uncovered, uncovered_rules
+from programs.question_reading import dur_only_read, prescription_kinds, question_frame, uncovered, uncovered_rules
 from programs.routing import (
     ACCEPT,
     CORRECT,
@@ -469,7 +469,7 @@ def stop(p: Parts, st: QuestionState) -> dict:
         st.answer, st.mode, st.method = f"{general_answer(st.question)}\n\n{SAFETY_LINE}", NOT_IN_LEAFLETS, "guard"
         st.context_docs, st.contexts = [], []
     elif reason == NOT_IN_CORPUS:
-        rules, rules_only = uncovered_rules(p.backend, st), dur_only(p.backend, st)
+        rules, rules_only = uncovered_rules(p.backend, st), dur_only_read(p.backend, st)
         kinds = prescription_kinds(p.backend, st)
         named_kinds = [w for w in st.uncovered if w in kinds and kinds[w]]  # those with ingredients DUR knows
         st.answer = with_rules(not_in_corpus_answer(st.uncovered, rules_only, kinds), rules, named_kinds)

@@ -128,7 +128,9 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     # an ingredient only DUR rules know (졸피뎀), when it is all the question names: no leaflet can answer for it
     rules_only: tuple[str, ...] = ()
     if r.names:
-        only = tuple(w for w in dur_only(backend, st) if w not in supplements and w not in unknown)
+        # beside a supplement (와파린 먹는데 크릴오일): a prescription ingredient other leaflets mention is still all
+        # the question names that the corpus has, and those leaflets are about other products
+        only = tuple(w for w in dur_only_read(backend, st) if w not in supplements and w not in unknown)
         if only and len(only) == len(names.match(st.question).keys):
             rules_only = only
     named = bool(r.names) and not rules_only
@@ -186,16 +188,27 @@ def treated(symptoms, frame) -> list[str]:
     return [s for s in symptoms if not read_population(s).group]
 
 
-def dur_only(backend, st: QuestionState) -> list[str]:
+def dur_only_read(backend, st: QuestionState) -> list[str]:
+    """`dur_only` as `uncovered` reads it: beside a supplement or a prescription kind, an ingredient other products'
+    leaflets mention counts too (와파린 먹는데 크릴오일: no leaflet is about what was asked)."""
+    from retrievers.not_covered import supplement_words
+
+    names = backend.names
+    beside = names is not None and bool(supplement_words(st.question, names) or prescription_kinds(backend, st))
+    return dur_only(backend, st, mentioned=beside)
+
+
+def dur_only(backend, st: QuestionState, mentioned: bool = False) -> list[str]:
     """The question's ingredients only DUR rules know (졸피뎀), with no product named and no leaflet found that
-    mentions them (`retrievers.not_covered.dur_only_ingredients`)."""
+    mentions them (`retrievers.not_covered.dur_only_ingredients`); with `mentioned`, also those other products'
+    leaflets mention (와파린과 함께 사용 시 …: beside a supplement, no leaflet is about what was asked)."""
     from retrievers.not_covered import dur_only_ingredients
 
     r, names = st.result, backend.names
     if r is None or r.out_of_scope or names is None:
         return []
     leaflets = " ".join(h.doc.text for h in r.hits if h.id.startswith("easydrug:"))
-    return [w for w in dur_only_ingredients(names.match(st.question), names) if w not in leaflets]
+    return [w for w in dur_only_ingredients(names.match(st.question), names) if mentioned or w not in leaflets]
 
 
 def uncovered_rules(backend, st: QuestionState) -> list[Document]:

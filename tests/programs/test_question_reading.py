@@ -3,7 +3,7 @@ medicines it names that the corpus lacks (a supplement, a name nobody knows) wit
 
 import pytest
 
-from programs.question_reading import question_frame, uncovered, unknown_names
+from programs.question_reading import dur_only_read, question_frame, uncovered, unknown_names
 from programs.run import Run
 from programs.state import QuestionState
 
@@ -44,3 +44,15 @@ def test_unknown_names_are_read_once_per_result(mini_searcher):
     assert st.unknown_names == (st.result, ("리피토",))
     st.result = mini_searcher.retrieve("게보린 부작용")  # another result: read again, for its documents
     assert unknown_names(mini_searcher, st) == ["리피토"] and st.unknown_names[0] is st.result
+
+
+def test_beside_a_supplement_a_prescription_ingredient_other_leaflets_mention_is_all_it_names(mini_searcher):
+    """와파린 먹는데 크릴오일: a leaflet of another product mentioning the ingredient (와파린과 함께 …) is no answer
+    to the pair asked; the question names nothing the corpus has a product of."""
+    from retrievers.documents import Document, Hit
+
+    st = searched(mini_searcher, "아카보즈 먹는데 오메가3 같이 먹어도 돼요")
+    mention = Document("easydrug:0:intrc", "다른제품\n아카보즈와 함께 복용 시 상의하십시오.", {"section": "intrc"})
+    st.result.hits.insert(0, Hit(mention, 1.0))
+    assert uncovered(mini_searcher, st) == (("오메가3", "아카보즈"), True)
+    assert dur_only_read(mini_searcher, st) == ["아카보즈"]
