@@ -42,6 +42,7 @@ from retrievers.name_keys import (
 from retrievers.name_words import DOSAGE_FORMS, MEDICINE_NOUNS, QUESTION_FORMS, STOP_KEYS
 from retrievers.one_letter_off import PrefixSpellings
 from retrievers.sound_alike import spoken_alike
+from retrievers.supplements import supplement_word
 
 __all__ = [  # the key, word-list and dosage-form helpers are re-exported: callers import them from here
     "CLOSE_RATIO",
@@ -534,7 +535,7 @@ class NameIndex:
         before it (브이로토 → 뉴브이로토이엑스점안액; 글루코사민 → the ingredient 결정글루코사민황산염): those names.
         Not a word names add to a brand (`extends_names`: 플러스, 골드), a word the leaflets use on its own
         (`leaflet_word`), a kind of medicine by its form (목스프레이), nor one inside more than `INSIDE_MAX` keys; a
-        supplement's name (`not_covered.is_supplement`) only after a word the leaflets use (결정 + 글루코사민), as
+        supplement's name (`retrievers.supplements`) only after a word the leaflets use (결정 + 글루코사민), as
         one syllable before it makes another substance's name (판 + 크레아틴 is pancreatin, not creatine)."""
         if len(word) < INSIDE_MIN or not HANGUL_WORD.fullmatch(word) or self.extends_names(word) or leaflet_word(word):
             return False
@@ -543,7 +544,7 @@ class NameIndex:
         keys = self._keys_holding(word, INSIDE_MAX + 1)
         if not keys or len(keys) > INSIDE_MAX:
             return False
-        if is_supplement(word):  # 크레아틴 is no part of 판크레아틴; 글루코사민 is one of 결정글루코사민 (결정 a word)
+        if supplement_word(word):  # 크레아틴 is no part of 판크레아틴; 글루코사민 is one of 결정글루코사민
             keys = [k for k in keys if leaflet_word(k[: k.find(word)])]
         return any([self._take(k, found) for k in keys])
 
@@ -686,13 +687,6 @@ def _kind_of_product(word: str) -> bool:
 
 
 _FORM_ENDS = tuple(DOSAGE_FORMS)  # one C-level test before the form is looked for
-
-
-def is_supplement(word: str) -> bool:
-    """Whether `word` is a supplement's name (`retrievers/data/supplement_words.json`, read by not_covered)."""
-    from retrievers.not_covered import supplement_word  # not_covered reads names: imported when first needed
-
-    return supplement_word(word)
 
 
 def leaflet_word(word: str) -> bool:

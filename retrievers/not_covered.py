@@ -35,24 +35,9 @@ from typing import NamedTuple
 
 from retrievers.form_kinds import taken_by_mouth
 from retrievers.names import NameIndex, NameMatch, squash
+from retrievers.supplements import supplements
 
-DATA = Path(__file__).resolve().parent / "data" / "supplement_words.json"
 KINDS = Path(__file__).resolve().parent / "data" / "prescription_classes.json"
-
-
-@lru_cache(maxsize=1)
-def _supplements() -> tuple[str, ...]:
-    words = json.loads(DATA.read_text(encoding="utf-8"))["words"]
-    return tuple(sorted({squash(w).lower() for w in words}, key=len, reverse=True))
-
-
-def supplement_word(word: str) -> bool:
-    """Whether `word` (spaces and case ignored) is one of the supplement words.
-
-    >>> supplement_word("크레아틴"), supplement_word("게보린")
-    (True, False)
-    """
-    return squash(word).lower() in _supplements()
 
 
 def supplement_words(question: str, names: NameIndex) -> list[str]:
@@ -61,7 +46,7 @@ def supplement_words(question: str, names: NameIndex) -> list[str]:
     q = squash(question).lower()
     found: list[str] = []
     written = [k for k in names.match(question).keys if k in q]  # 판크레아틴 written whole holds no 크레아틴
-    for word in _supplements():
+    for word in supplements():
         if word in q and not any(word in f for f in (*found, *written)) and not names.match(word):
             found.append(word)
     return sorted(found, key=q.find)
