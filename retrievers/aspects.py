@@ -95,6 +95,8 @@ class AspectVocabulary:
             flat = "".join(word.split())  # 효과 언제 as written; not where it starts a longer word (갈아 붙여)
             if flat not in compact:
                 return False
+            if flat.startswith(AGAIN) and all(OTHER in compact[max(0, i - OTHER_SPAN) : i] for i in _at(compact, flat)):
+                return False  # 다른 연고 또 발라도: another one, not the same one again
             longer = self.not_inside.get(flat)
             if not longer:
                 return True
@@ -151,6 +153,14 @@ class AspectVocabulary:
 
 
 WORD_START = "^"  # an ask written ^물이랑 matches only where a word starts
+AGAIN, OTHER, OTHER_SPAN = "또", "다른", 8  # 또 발라도 after 다른 연고 (within 8 letters) is another one, not again
+
+
+def _at(text: str, part: str) -> list[int]:
+    """Where `part` starts in `text`."""
+    return [i for i in range(len(text)) if text.startswith(part, i)]
+
+
 DRINK_ASPECTS = ("alcohol", "food")
 
 

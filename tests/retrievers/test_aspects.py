@@ -94,6 +94,7 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("아이가 시럽 먹고 토했어요 부작용인가요", "vomited"),  # vomiting told alone is a side effect
         ("유당불내성 있는데 먹어도 돼요", "dependence"),  # 내성 inside 불내성
         ("7살 딸 시골 할머니댁 가는데 멀미약 몇미리", "elderly"),  # where she is driven to, not who takes it
+        ("이 연고 바르고 다른 연고 또 발라도 돼요", "timing"),  # another one on top, not the same one again
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
