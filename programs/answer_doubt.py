@@ -10,7 +10,7 @@ program saw.
 Example:
     >>> steps = [{"step": "grade", "relevance": 0.2, "documents": [0.3, 0.1], "relevant": [False, False],
     ...           "route": "rewrite"}, {"step": "rewrite"}, {"step": "class_sections"}]
-    >>> f = answer_features(steps, "두통에 씁니다. [문서 1]", [Document("easydrug:1:efcy", "x", {})])
+    >>> f = answer_features(steps, "두통에 씁니다. [문서 1]", [Document("easydrug:1:efcy", "x", {"item_seq": "1"})])
     >>> f["relevance_first"], f["rewrites"], f["class_question"], f["efficacy_first"], f["products_cited"]
     (0.2, 1.0, 1.0, 1.0, 1.0)
 """
@@ -79,7 +79,7 @@ def answer_features(steps: list[dict], answer: str, docs: list[Document]) -> dic
         "class_question": float(any(s.get("step") == "class_sections" for s in steps)),
         "dur_rules": float(any(s.get("step") == "dur_rules" for s in steps)),
         "unknown_names": float(any(s.get("step") == "unknown_names" for s in steps)),
-        "products_cited": float(len({d.id.split(":")[1] for d in cited if d.id.count(":") >= 2})),
+        "products_cited": float(len({d.metadata["item_seq"] for d in cited if d.metadata.get("item_seq")})),
         "documents_cited": float(len(cited)),
         "efficacy_first": float(bool(cited) and cited[0].id.rsplit(":", 1)[-1] == "efcy"),
         "answer_kchars": min(len(answer), 2000) / 1000,
