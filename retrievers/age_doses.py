@@ -26,9 +26,10 @@ from retrievers.population import ADULT_AGE, CHILD_AGE, INFANT_MONTHS, read_popu
 GROUP_TOP = {"infant": INFANT_MONTHS / 12, "child": CHILD_AGE, "adolescent": ADULT_AGE}  # oldest age of each group
 _FROM_YEARS = re.compile(r"(\d+)\s*세\s*(?:이상|초과|부터)")
 _FROM_MONTHS = re.compile(r"(\d+)\s*개월\s*(?:이상|초과|부터)")
-_BAND = re.compile(r"(\d+)\s*(세|개월)?\s*[~-]\s*(?:만\s*)?(\d+)\s*(세|개월)")  # 만 7~12세, 3-6세
+_TO = "[~\\-～〜∼－–]"  # a range's mark as the leaflets write it: ASCII, full-width (～, 48 dose sections) or a dash
+_BAND = re.compile(rf"(\d+)\s*(세|개월)?\s*{_TO}\s*(?:만\s*)?(\d+)\s*(세|개월)")  # 만 7~12세, 3-6세
 # 만 5세 이상~만 8세 미만, 3개월 이상 ~ 2세 이하: a band written as two bounds
-_PAIR = re.compile(r"(\d+)\s*(세|개월)\s*(?:이상|부터)\s*[~-]?\s*(?:만\s*)?(\d+)\s*(세|개월)\s*(미만|이하|까지)")
+_PAIR = re.compile(rf"(\d+)\s*(세|개월)\s*(?:이상|부터)\s*{_TO}?\s*(?:만\s*)?(\d+)\s*(세|개월)\s*(미만|이하|까지)")
 _BOUND = re.compile(r"(\d+)\s*(세|개월)\s*(이상|초과|부터|이하|미만|까지)")  # 만 12세 이하, 6개월 이상
 CHILD_WORDS = ("소아", "어린이", "영아", "유아")  # the leaflets' words for children
 _PER_DOSE = ("1회", "권장용량")  # "1회 권장용량을 4-6시간마다": a dose, its amount in a table
@@ -40,7 +41,7 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=니다)\s+|\n+")
 # a daily maximum as an amount of the ingredient (일일 최대 용량(4,000 mg), 1일 최대 투여량은 1, 500밀리그램)
 _MAX_AMOUNT = re.compile(r"최대[^.]{0,40}?\d[\d,. ]*\s*(?:mg|밀리그램|밀리그람|g|그램)")
 # an amount: tablets, capsules, sachets, volumes, weights, drops, and suppositories or patches counted (1회 1개, 1매)
-_DOSE = re.compile(r"\d[\d,.~]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울|개(?!월)|매(?!일))")
+_DOSE = re.compile(r"\d[\d,.~～]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울|개(?!월)|매(?!일))")
 
 
 def child_ages(question: str, names=()) -> tuple[float, float] | None:
@@ -133,6 +134,10 @@ def dose_bands(sentence: str, children: bool = True) -> list[tuple[float, float]
     [(8.0, 11.0), (5.0, 8.0)]
     >>> dose_bands("만 12세 이하의 소아는 1회 권장용량을"), dose_bands("성인은 1회 1정")
     ([(0.0, 13.0)], [])
+    >>> dose_bands("만 7세 이상 ～ 만 11세 미만은 1회 2/3포, 만 3세 이상 ～ 만 7세 미만은 1회 1/2포")
+    [(7.0, 11.0), (3.0, 7.0)]
+    >>> dose_bands("1~6세 유아는 1일 5~10 mL, 12개월 미만의 영아는 1일 5 mL를 복용합니다.")
+    [(1.0, 7.0), (0.0, 1.0)]
 
     `children=False`: only the ages the sentence writes out (no band for 소아 alone).
     """
@@ -145,18 +150,29 @@ def dose_bands(sentence: str, children: bool = True) -> list[tuple[float, float]
         unit = m.group(4)
         bands.append((_years(m.group(1), m.group(2) or unit), _years(m.group(3), unit) + (unit == "세")))
     if bands:
-        return bands
+        # a table's youngest row written as one bound (1~6세 유아는 5~10 mL, 12개월 미만의 영아는 5 mL)
+        rest = _BAND.sub(" ", sentence)
+        young = [m for m in _BOUND.finditer(rest) if m.group(3) in ("미만", "이하", "까지")]
+        return bands + [(0.0, _years(m.group(1), m.group(2)) + _through(m)) for m in young]
     low, high, found = 0.0, 200.0, False
     for m in _BOUND.finditer(sentence):
         age = _years(m.group(1), m.group(2))
         if m.group(3) in ("이상", "초과", "부터"):
             low = max(low, age)
         else:
-            high = min(high, age + (1 if m.group(3) in ("이하", "까지") else 0))
+            high = min(high, age + _through(m))
         found = True
     if found:
         return [(low, high)]
     return [(0.0, float(CHILD_AGE))] if children and any(w in sentence for w in CHILD_WORDS) else []
+
+
+def _through(bound: re.Match) -> float:
+    """What a `_BOUND` match adds to its age for the band's end: 이하/까지 hold until the next birthday (a month on,
+    in months), 미만 ends at it."""
+    if bound.group(3) not in ("이하", "까지"):
+        return 0.0
+    return 1.0 if bound.group(2) == "세" else 1 / 12
 
 
 def _years(number: str, unit: str) -> float:

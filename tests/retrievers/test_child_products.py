@@ -80,6 +80,22 @@ def test_a_band_the_child_is_not_in_does_not_count(policy):
     assert not doses_child(SYRUP, child_ages("3개월 아기"))  # the youngest band starts at 1
 
 
+@pytest.mark.parametrize(
+    ("text", "question"),
+    [
+        # a full-width tilde between the bounds (48 dose sections of the corpus write one)
+        ("만 7세 이상 ～ 만 11세 미만은 1회 7.5 mL, 만 3세 이상 ～ 만 7세 미만은 1회 5 mL를 복용합니다.", "4살 딸"),
+        # a table's youngest row written as one bound, in months
+        ("1~6세 유아는 1일 5~10 mL, 12개월 미만의 영아는 1일 5 mL를 복용합니다.", "10개월 애기"),
+    ],
+)
+def test_a_dose_table_as_the_leaflets_write_it_doses_the_child(text, question):
+    from retrievers.age_doses import child_ages, doses_child, for_older_only, oldest_age
+
+    assert doses_child(text, child_ages(question))
+    assert not for_older_only(text, oldest_age(question))
+
+
 def test_a_young_childs_class_question_prefers_the_class_products_dosing_the_child(policy):
     """아기 해열제 몇 미리: of the fever medicines found, the syrup that doses a baby, not the adults' tablet."""
     from retrievers.candidates import CLASS_WEIGHT
