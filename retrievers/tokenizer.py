@@ -80,11 +80,24 @@ class KiwiTokenizer:
 
     def unknown_words(self, text: str) -> list[str]:
         """Words of `text` Kiwi's dictionary (and the user dictionary) does not know, and words in Latin letters:
-        where an unrecognised or misspelt drug name ends up (락툴로오스, 부루팬, lexapro; not 서울 or 여행)."""
+        where an unrecognised or misspelt drug name ends up (락툴로오스, 부루팬, lexapro; not 서울 or 여행). A noun
+        Kiwi reads with a verb- or adjective-making suffix right after it (응가할때마다: 응가 + 하) is something done,
+        no medicine's name.
+
+        >>> KiwiTokenizer().unknown_words("애기가 응가할때마다 울어요 락툴로오스 먹여도")
+        ['락툴로오스']
+        """
+        tokens = self._analysed(text)
         return [
             t.form.lower()
-            for t in self._analysed(text)
-            if t.tag == "SL" or (t.tag in ("NNG", "NNP") and t.id in UNKNOWN_NOUN_IDS and not self._predicate(t.form))
+            for t, after in zip(tokens, [*tokens[1:], None], strict=True)
+            if t.tag == "SL"
+            or (
+                t.tag in ("NNG", "NNP")
+                and t.id in UNKNOWN_NOUN_IDS
+                and not self._predicate(t.form)
+                and not (after is not None and after.tag in ("XSV", "XSA") and after.start == t.start + t.len)
+            )
         ]
 
     def common_noun(self, word: str) -> bool:

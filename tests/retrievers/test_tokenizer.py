@@ -72,3 +72,12 @@ def test_a_verb_kiwi_reads_as_a_proper_noun_is_no_unknown_name():
     tokenizer = KiwiTokenizer(user_words=["가스"])  # as the index teaches it: then 차요 is read as a proper noun
     assert "차요" not in tokenizer.unknown_words("속이 더부룩하고 가스 차요")
     assert "부루팬" in tokenizer.unknown_words("부루팬 먹어도 돼요")
+
+
+def test_a_noun_made_a_verb_is_something_done_not_an_unknown_name():
+    """응가할때마다: Kiwi does not know 응가, but reads 하 after it as the suffix making it a verb; no medicine's name
+    is done. A name before 하고 (and) or a verb of its own stays unknown."""
+    tokenizer = KiwiTokenizer()
+    assert "응가" not in tokenizer.unknown_words("애기가 응가할때마다 울어요")
+    assert "리피토" in tokenizer.unknown_words("리피토하고 자몽 먹어도 돼요")
+    assert "탄툼" in tokenizer.unknown_words("탄툼하면 돼요")
