@@ -19,12 +19,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from programs.citations import cite_numbers
-from retrievers.population import stated_ages, without_places
+from retrievers.population import read_population, stated_ages, without_places
 
 # slot: (question words that raise it, answer words that cover it)
 SLOTS = {
     "음주": (("술", "음주", "알코올", "소주", "맥주", "와인", "막걸리", "숙취"), ("술", "음주", "알코올")),
-    "임신": (("임신", "임산부", "임부", "배속", "태아"), ("임부", "임신", "임산부", "태아")),
+    "임신": (("임신", "임산부", "임부", "배속", "뱃속", "태아"), ("임부", "임신", "임산부", "태아")),
     "수유": (("수유", "모유", "젖먹"), ("수유", "모유")),
     "소아": (
         ("아이", "애기", "아기", "어린이", "소아", "유아", "영아", "애한테", "살짜리", "초등"),  # and a child's age
@@ -80,11 +80,21 @@ def raised_slots(question: str) -> list[str]:
 
     >>> raised_slots("임신 7개월인데 파스 붙여도 되나요"), raised_slots("18개월 해열제"), raised_slots("7살 감기약")
     (['임신'], ['소아'], ['소아'])
+
+    A pregnant asker's child word speaks of the baby she carries, not of who takes the medicine:
+
+    >>> raised_slots("뱃속 아기 28주차인데 파스 붙여도 돼요"), raised_slots("임신 중인데 5살 첫째 감기약")
+    (['임신'], ['임신', '소아'])
     """
     compact = "".join(without_places(question).split())  # 할머니댁 가는데: a place, no elderly asker
     ages = stated_ages(question)  # 18개월 아기, 7살: a child's age; 임신 7개월 is none
     child = ages is not None and ages[0] < CHILD_UNDER
-    return [slot for slot, (asks, _) in SLOTS.items() if any(w in compact for w in asks) or (slot == "소아" and child)]
+    carried = read_population(question).group == "pregnant"
+    return [
+        slot
+        for slot, (asks, _) in SLOTS.items()
+        if (any(w in compact for w in asks) and not (slot == "소아" and carried)) or (slot == "소아" and child)
+    ]
 
 
 def question_dur_types(question: str) -> list[str]:

@@ -84,6 +84,14 @@ def test_who_asks_comes_from_the_profile_and_the_question():
     assert asker(None, "게보린 부작용") == Asker()
 
 
+def test_a_pregnant_askers_baby_is_not_a_child_taking_the_medicine():
+    """뱃속 아기 28주: the baby she carries raises no child's age rules; a child she names by age still does."""
+    assert asker(None, "뱃속 아기 28주차인데 케펜텍 파스 붙여도 돼요").ages == ()
+    assert asker(None, "뱃속 아기 28주차인데 케펜텍 파스 붙여도 돼요").pregnant
+    assert asker(None, "임신 중인데 5살 첫째 감기약 먹여도 돼요").ages == ((5, 6),)
+    assert asker(None, "아기 감기약").ages == ((0.0, 2.0),)
+
+
 def test_verdicts_judge_every_product_and_the_quoted_rules_put_the_binding_ones_first():
     docs = [leaflet("7", "슈페젠정", "에페드린염산염"), leaflet("8", "그린콜연질캡슐", "아세트아미노펜")]
     rules = [ACETAMINOPHEN_SR, EPHEDRINE]
@@ -342,7 +350,7 @@ def test_months_of_a_pregnancy_are_no_childs_age_and_others_rules_are_not_the_us
     the user's."""
     from programs.crag import CRAG
 
-    assert asker(None, "임신 7개월인데 부루펜 먹어도 되나요") == Asker(pregnant=True)
+    assert asker(None, "임신 7개월인데 부루펜 먹어도 되나요") == Asker(pregnant=True, woman=True)
     assert asker(None, "7개월 아기 열나요").ages == ((7 / 12, 8 / 12),)
     answer = CRAG(backend=searcher)(question="임신 7개월인데 부루펜 먹어도 되나요").answer
     assert "[특정연령대금기]" not in answer and "연령금기" not in answer
