@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 from programs import dur_rule
 from programs.answer_requirements import question_dur_types
+from programs.profile import WOMAN
 from retrievers.dur_binding import binds_product, same_name
-from retrievers.population import ELDERLY_AGE, read_population, stated_ages
+from retrievers.population import ELDERLY_AGE, names_a_woman, read_population, stated_ages
 
 OLDEST = 130.0
 GROUP_AGES = {"infant": (0.0, 2.0), "child": (0.0, 12.0), "adolescent": (12.0, 19.0), "elderly": (65.0, OLDEST)}
@@ -45,6 +46,7 @@ class Asker:
     nursing: bool = False
     kinds: tuple[str, ...] = ()  # the kinds of the medicines taken (해열진통제 …; programs/leaflet_pair_limit.py)
     conditions: tuple[str, ...] = ()  # the profile's conditions (programs/leaflet_condition_limit.py)
+    woman: bool = False  # the profile's sex or a woman the question names (여성 환자 … 사용하지 마십시오)
 
     @property
     def elderly(self) -> bool:
@@ -52,8 +54,9 @@ class Asker:
 
     @property
     def groups(self) -> tuple[str, ...]:
-        """The groups a leaflet may forbid a product to (programs/leaflet_group_limit.py): pregnant, nursing."""
-        return (("pregnant",) if self.pregnant else ()) + (("nursing",) if self.nursing else ())
+        """The groups a leaflet may forbid a product to (programs/leaflet_group_limit.py): pregnant, nursing, women."""
+        flags = (("pregnant", self.pregnant), ("nursing", self.nursing), ("women", self.woman))
+        return tuple(group for group, on in flags if on)
 
     def dur_types(self) -> list[str]:
         """The DUR rule types that can forbid a product to this asker."""
@@ -85,7 +88,9 @@ def asker(profile, question: str = "", names=()) -> Asker:
     >>> asker(None, "임신 중인데 감기약 뭐 먹어요").pregnant, asker(None, "80대 아버지 변비약").ages
     (True, ((80, 90),))
     >>> asker(None, "모유 수유 중인데 변비약 먹어도 돼요").groups
-    ('nursing',)
+    ('nursing', 'women')
+    >>> asker(None, "30대 여자인데 탈모약 발라도 돼요").groups, asker(None, "탈모약 발라도 돼요").groups
+    (('women',), ())
 
     A profile's age outside the group the question names is the asker's own, and the group is read too:
 
@@ -114,7 +119,8 @@ def asker(profile, question: str = "", names=()) -> Asker:
     medicines = tuple(profile.medicines) if profile else ()
     nursing = bool(profile and profile.breastfeeding) or bool(population and population.group == "breastfeeding")
     conditions = tuple(profile.conditions) if profile else ()
-    return Asker(pregnant, tuple(dict.fromkeys(ages)), medicines, nursing, conditions=conditions)
+    woman = bool(profile and profile.sex == WOMAN) or pregnant or nursing or bool(question and names_a_woman(question))
+    return Asker(pregnant, tuple(dict.fromkeys(ages)), medicines, nursing, conditions=conditions, woman=woman)
 
 
 def _within(ages: tuple[float, float], span: tuple[float, float]) -> bool:

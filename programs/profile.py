@@ -24,9 +24,10 @@ _PREGNANT_WORDS = ("임신", "임부", "pregnan")
 _NURSING_WORDS = ("수유", "모유", "breastfeed", "nursing")
 YES_WORDS = ("true", "yes", "y", "1", "예", "네")
 NO_WORDS = ("false", "no", "n", "0", "", "아니오", "아니요")
+WOMAN = "여성"  # a profile's sex as it is kept, whichever way it was written (f, female, 여)
 _SEX = {
     **dict.fromkeys(("m", "male", "남", "남성", "man"), "남성"),
-    **dict.fromkeys(("f", "female", "여", "여성", "woman"), "여성"),
+    **dict.fromkeys(("f", "female", "여", "여성", "woman"), WOMAN),
 }
 
 

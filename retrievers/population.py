@@ -92,6 +92,7 @@ def _vocabulary() -> dict:
         "leaflet": {g: tuple(spec["leaflet"]) for g, spec in data["groups"].items()},
         "feeding": tuple(data["feeding"]),
         "grown": tuple(data["grown"]),
+        "women": tuple(data["women"]),
         "not_inside": {w: tuple(v) for w, v in data["not_inside"].items()},
     }
 
@@ -252,6 +253,19 @@ def names_a_grown_up(question: str) -> bool:
     (True, False)
     """
     return any(w in "".join(question.split()) for w in grown_words())
+
+
+def names_a_woman(question: str) -> bool:
+    """The question names a woman it may be about (30대 여자인데, 와이프가, 엄마): a leaflet's prohibition to women
+    (여성 환자 … 사용하지 마십시오) is one of her rules. 딸기 is no daughter.
+
+    >>> names_a_woman("30대 여자인데 정수리가 휑해요"), names_a_woman("와이프가 탈모라"), names_a_woman("딸기 먹고")
+    (True, True, False)
+    >>> names_a_woman("남편이 탈모약 발라도")
+    False
+    """
+    vocab, squashed = _vocabulary(), "".join(without_places(question).split())
+    return any(_occurs(w, squashed, vocab["not_inside"]) for w in vocab["women"])
 
 
 def feeds_a_grown_up(question: str) -> bool:

@@ -72,7 +72,7 @@ def test_the_profile_reads_breastfeeding_as_a_flag_or_a_condition():
     assert UserProfile.from_dict({"breastfeeding": "yes"}).breastfeeding is True
     assert UserProfile.from_dict({"conditions": ["수유 중"]}).breastfeeding is True
     assert "수유 중" in UserProfile.from_dict({"breastfeeding": True}).summary()
-    assert asker(UserProfile.from_dict({"breastfeeding": True})).groups == ("nursing",)
+    assert asker(UserProfile.from_dict({"breastfeeding": True})).groups == ("nursing", "women")
     with pytest.raises(ProfileError, match="breastfeeding must be true or false"):
         UserProfile.from_dict({"breastfeeding": "maybe"})
 
@@ -102,3 +102,36 @@ def test_beside_a_named_product_another_products_line_forbidding_it_to_the_asker
     answer = extractive_answer("임신 중인데 가상롱액 먹어도 될까요?", docs, names=["가상롱액"])
     assert "구강내 상처" not in answer
     assert "임부는 이 약을 복용하지 마십시오" in answer
+
+
+MINOXIDIL_CAUTION = (
+    "나녹시딜액5%\n[사용상 주의사항] 이 약에 과민증 환자, 여성 환자, 18세 미만 환자, 두피를 면도한 환자는 이 약을 "
+    "사용하지 마십시오."
+)
+
+
+@pytest.mark.parametrize(
+    ("profile", "question"),
+    [
+        (None, "30대 여자인데 정수리가 휑해요 발라도 돼요?"),
+        (None, "와이프가 정수리 탈모인데 발라줘도 되나요"),
+        ({"sex": "여"}, "정수리가 휑해요 발라도 돼요?"),
+        ({"sex": "female"}, "탈모약 발라도 돼요?"),
+    ],
+)
+def test_a_leaflets_prohibition_to_women_binds_a_woman_the_profile_or_the_question_names(profile, question):
+    caution = Document("easydrug:5:atpn", MINOXIDIL_CAUTION, {"item_seq": "5", "section": "atpn"})
+    efcy = Document("easydrug:5:efcy", "나녹시딜액5%\n남성형 탈모증의 치료에 사용합니다.", {"item_seq": "5"})
+    who = asker(UserProfile.from_dict(profile) if profile else None, question)
+    _, verdicts = user_rules.gather([efcy], [], who, lambda i, t: [], leaflet={caution.id: caution}.get)
+    assert [r.id for r in verdicts["5"]] == ["easydrug:5:atpn#women"]
+    assert verdicts["5"][0].metadata["ingredient"] == "여성 금지"
+
+
+@pytest.mark.parametrize(
+    ("profile", "question"),
+    [(None, "정수리가 휑해요 발라도 돼요?"), ({"sex": "남"}, "탈모약 발라도 돼요?"), (None, "딸기 먹고 발라도 돼요?")],
+)
+def test_nobody_named_a_woman_is_not_held_to_it(profile, question):
+    who = asker(UserProfile.from_dict(profile) if profile else None, question)
+    assert "women" not in who.groups
