@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from programs import asker_condition, citations, comparison, group_lines, offer_guard, taken_medicines
+from programs import asker_condition, citations, comparison, condition_lines, group_lines, offer_guard, taken_medicines
 from programs.answer_requirements import SECTION_WORDS
 from programs.aspect_check import TOGETHER_TEXT, section_of
 from programs.aspect_cover import cover_asked, said_situations
@@ -574,6 +574,7 @@ def extractive_answer(
     frame=None,
     taking=(),
     groups=(),
+    conditions=(),
 ) -> str:
     """Quote the sentences that answer the question, citing each as ``[문서 N]`` (N = its position).
 
@@ -587,6 +588,8 @@ def extractive_answer(
             (programs/taken_medicines.py).
         groups: who the asker is (``pregnant``, ``nursing``, ``elderly``; the profile or the question): a list of
             products adds each one's caution naming the group (programs/group_lines.py).
+        conditions: the diseases the user's profile lists: the answered products' caution naming one is added
+            (programs/condition_lines.py).
     """
     if mode == "generate_no_context" or not docs:
         return f"{NO_CONTEXT_ANSWER}\n\n{SAFETY_LINE}\n\n{notice}"
@@ -653,6 +656,10 @@ def extractive_answer(
             body += group_lines.lines(groups, docs, answered, "\n".join(body), question)
     if taking:
         body += taken_medicines.lines(taking, docs, answered_products(body, docs), "\n".join(body))
+    if conditions:
+        ranker = SentenceRanker(question)
+        cut = lambda sentence, words: ranker.excerpt(sentence, also=words)  # noqa: E731
+        body += condition_lines.lines(conditions, docs, answered_products(body, docs), "\n".join(body), cut)
     opening = "\n".join(p for p in (withheld, opening) if p)
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()

@@ -71,6 +71,7 @@ class Generator(dspy.Module):
         frame=None,
         taking=(),
         groups=(),
+        conditions=(),
         quoted_for: str = "",
     ) -> dspy.Prediction:
         """`quoted_for`: the question as the extractive answer reads it, a young asker's profile age written after it
@@ -115,5 +116,6 @@ class Generator(dspy.Module):
             frame,
             taking,
             groups,
+            conditions,
         )
         return dspy.Prediction(answer=answer, contexts=contexts, docs=docs, mode=mode, method="extractive")

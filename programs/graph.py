@@ -270,6 +270,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
         frame=question_frame(p.backend, st),
         taking=tuple(st.profile.medicines) if st.profile else (),
         groups=asker_groups(p.settings, st),
+        conditions=tuple(st.profile.conditions) if st.profile else (),
         quoted_for=with_asker_age(st.question, st.profile),
     )
     st.answer, st.contexts, st.context_docs, st.mode, st.method = (
