@@ -59,9 +59,10 @@ def context_documents(settings: CragSettings, backend, st: QuestionState, docs: 
             forbidden={seq: [r.id for r in rules] for seq, rules in verdicts.items()},
         )
     names = st.result.names if st.result else ()
-    off_pair = two_medicines.off_pair_rules(
-        out, two_medicines.pair_sides(question_frame(backend, st), out, names), keep={r.id for r in rules}
+    sides = two_medicines.pair_sides(
+        question_frame(backend, st), out, names, lambda words: kind_ingredients(backend, words)
     )
+    off_pair = two_medicines.off_pair_rules(out, sides, keep={r.id for r in rules})
     if off_pair:  # 와파린 먹는데 아스피린: a 병용금기 row of 와파린 with a third drug answers neither
         out = [d for d in out if d.id not in off_pair]
         st.trace.step("pair_rules", dropped=sorted(off_pair))
@@ -123,3 +124,15 @@ def same_ingredient(backend):
         return bool(ca) and ca == cb
 
     return same
+
+
+def kind_ingredients(backend, words) -> set[str]:
+    """The main ingredients of the products a kind of medicine's words name in the corpus (콧물약 → every nasal-
+    symptom product's: 클로르페니라민, 슈도에페드린 …; `SearchBackend.class_members`), as their 효능 sections
+    list them."""
+    out: set[str] = set()
+    for seq in backend.class_members(list(words)):
+        doc = backend.get(f"easydrug:{seq}:efcy")
+        if doc is not None:
+            out.update(i.strip() for i in str(doc.metadata.get("main_ingr", "")).split(",") if i.strip())
+    return out

@@ -70,7 +70,7 @@ def _kind_words_of(key: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(m for m in found if m.endswith("제") and len(m) >= 3))
 
 
-def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
+def pair_sides(frame, docs: list[Document], names, kind_ingredients=None) -> list[set[str]]:
     """For a question naming two medicines or more (taken together or compared: 타이레놀이랑 이부프로펜 중 뭐가 나아요
     asks about neither one's pair with a third drug): per name retrieval read, the name and the ingredients of the
     leaflets among `docs` whose product name holds it (spacing removed); [] otherwise.
@@ -87,6 +87,14 @@ def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
     >>> painkiller = QuestionFrame("와파린 먹는데 진통제 뭐 먹어요", Targets(classes=("진통제",)))
     >>> pair_sides(painkiller, [doc], ["와파린"])
     [{'와파린'}, {'아스피린'}]
+
+    With no other product of the kind found (노펜24쿨플라스타 붙였는데 다른 소염진통 파스), the ingredients of the
+    kind's products in the corpus (`kind_ingredients`: its words → their ingredients):
+
+    >>> plaster = Document("easydrug:2:intrc", "x", {"item_name": "노펜24쿨플라스타", "main_ingr": "디클로페낙"})
+    >>> other = QuestionFrame("노펜 붙였는데 다른 파스", Targets(classes=("파스",)), other_drugs=("파스",))
+    >>> [sorted(side) for side in pair_sides(other, [plaster], ["노펜24쿨플라스타"], lambda w: {"케토프로펜"})]
+    [['노펜24쿨플라스타', '디클로페낙'], ['케토프로펜']]
     """
     classed = len(names) == 1 and bool(frame.targets.classes)  # 와파린 먹는데 진통제: a medicine and a kind
     if len(names) < 2 and not classed:
@@ -107,8 +115,10 @@ def pair_sides(frame, docs: list[Document], names) -> list[set[str]]:
             if d.id.startswith("easydrug:") and key not in "".join(str(d.metadata.get("item_name", "")).split())
             for i in _ingredients(d)
         }
+        if not other and kind_ingredients is not None:
+            other = set(kind_ingredients(frame.other_drugs or frame.targets.classes))
         if not other:
-            return []  # no product of the kind found: no pair to hold a row to
+            return []  # no product of the kind known: no pair to hold a row to
         sides.append(other)
     return sides
 
@@ -140,4 +150,27 @@ def off_pair_rules(docs: list[Document], sides: list[set[str]], keep=frozenset()
     """
     if len(sides) < 2:
         return set()
-    return {d.id for d in docs if d.id.startswith("dur:ac:") and d.id not in keep and not names_both(d.text, sides)}
+    return {d.id for d in docs if d.id.startswith("dur:ac:") and d.id not in keep and not pairs_two(d, sides)}
+
+
+def pairs_two(row: Document, sides: list[set[str]]) -> bool:
+    """The 병용금기 row pairs two of the `sides`: its ingredient in one and its partner in another (a side's word
+    holding the row's, or the reverse: 디클로페낙 of 디클로페낙디에틸암모늄); a row without them read from its text
+    (`names_both`). An ingredient on both sides (디클로페낙 of the plaster named and of the plasters of its kind)
+    pairs them only with a partner of the other side.
+
+    >>> row = Document("dur:ac:1", "x", {"ingredient": "디클로페낙", "partner": "메토트렉세이트"})
+    >>> sides = [{"디클로페낙디에틸암모늄"}, {"디클로페낙", "케토프로펜"}]
+    >>> pairs_two(row, sides), pairs_two(row, [{"디클로페낙"}, {"메토트렉세이트"}])
+    (False, True)
+    """
+    ingredient, partner = (squash(str(row.metadata.get(k) or "")) for k in ("ingredient", "partner"))
+    if not (ingredient and partner):
+        return names_both(row.text, sides)
+
+    def holds(side: set[str], key: str) -> bool:
+        return any(len(w) >= 2 and (w in key or key in w) for w in map(squash, side))
+
+    return any(
+        holds(a, ingredient) and holds(b, partner) for i, a in enumerate(sides) for j, b in enumerate(sides) if i != j
+    )

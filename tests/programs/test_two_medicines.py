@@ -102,3 +102,25 @@ def test_a_medicine_beside_another_is_also_read_as_the_kind_it_is():
     ranker = SentenceRanker(question, ["판콜", "판피린"], medicines=words)
     warning = "다른 해열진통제, 감기약과 함께 복용하지 마십시오."
     assert ranker.score(warning) > ranker.score("정해진 용법과 용량을 잘 지키십시오.")
+
+
+def test_a_medicine_beside_a_kind_none_of_whose_products_was_found_is_paired_with_the_kinds_products(searcher):
+    """부루펜 먹는데 소화제 같이 먹어도: no digestive's leaflet among the documents, so the kind's side is the
+    ingredients of the corpus's digestives (the mini index's 베아제정, 훼스탈플러스정; `kind_ingredients` over the
+    real searcher): a row of 이부프로펜 with a third drug (메토트렉세이트) pairs neither, one with a digestive's
+    ingredient does — also when the ingredient is on both sides."""
+    from programs.answer_context import kind_ingredients
+    from programs.two_medicines import off_pair_rules, pair_sides
+    from retrievers.documents import Document
+    from retrievers.question_frame import QuestionFrame, Targets
+
+    digestives = kind_ingredients(searcher, ["소화제"])
+    assert any("판크레아틴" in i for i in digestives)
+    assert not any("이부프로펜" in i for i in digestives)
+    frame = QuestionFrame("부루펜 먹는데 소화제 같이", Targets(classes=("소화제",)), other_drugs=("소화제",))
+    brufen = next(h.doc for h in searcher.retrieve("부루펜정 효능").hits if "부루펜" in h.doc.metadata["item_name"])
+    third = Document("dur:ac:1", "x", {"ingredient": "이부프로펜", "partner": "메토트렉세이트"})
+    paired = Document("dur:ac:2", "x", {"ingredient": "판크레아틴", "partner": "이부프로펜"})
+    assert pair_sides(frame, [brufen, third, paired], ["부루펜"]) == []  # without the corpus's kind: no pair
+    sides = pair_sides(frame, [brufen, third, paired], ["부루펜"], lambda words: kind_ingredients(searcher, words))
+    assert off_pair_rules([third, paired], sides) == {"dur:ac:1"}
