@@ -347,7 +347,7 @@ def choose(
         pair = [squash(m) for m in medicines if len(m) >= 2]
         together = {"interactions"} if pair else set()
         names_pair = lambda aspect, q: aspect != "interactions" or any(m in squash(q.text) for m in pair)  # noqa: E731
-        only = said_situations(frame) | together
+        only = said_situations(frame, ranker.morphemes) | together  # 술약속: 술 is one of its morphemes
         chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, only, names_pair)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])

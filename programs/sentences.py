@@ -207,6 +207,7 @@ class SentenceRanker:
     def __init__(self, question: str, names=(), framed=(), medicines=()):
         vocab = load_vocabulary()
         morphemes = question_tokens(question, vocab.idf)
+        self.morphemes = morphemes  # the question's morphemes: a one-syllable question word (술) is read among them
         self.vocab = vocab
         self.aspects = vocab.asked(question, morphemes)
         if not self.aspects:  # what the question's frame read by its section words (계속 먹어도 → duration)

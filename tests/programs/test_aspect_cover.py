@@ -128,3 +128,24 @@ def test_a_pregnant_askers_caution_leads_when_no_dur_row_does():
     frame = QuestionFrame(question, aspects=("pregnancy", "dosage"))
     texts = [q.text for q in extractive.choose(question, docs, max_sentences=3, names=["가나록소펜"], frame=frame)]
     assert "임부 또는 임신하고 있을 가능성이 있는 여성" in texts[0], texts
+
+
+def test_a_situation_said_in_one_syllable_inside_a_word_is_covered():
+    """주말에 술약속도 있어서요: 술 is one of the question's morphemes, not a word of its own; the drinking line is
+    quoted beside the 14-day limit the question asks first, however well the long caution scores."""
+    name = "경동파니틴정10밀리그램(파모티딘)"
+    caution = (
+        "이 약을 복용하기 전에 음식을 삼키기 어렵거나 삼킬 때 통증, 토혈이나 혈변이 있는 경우, 속쓰림 증상이 3개월 "
+        "이상 지속된 경우, 현기증(어지러움) 또는 졸림, 고령자(노인), 임부 또는 임신하고 있을 가능성이 있는 여성, "
+        "수유부, 혈액투석환자는 의사 또는 약사와 상의하십시오. 증상완화 목적으로일시적으로만 사용하십시오. 복용 중에 "
+        "음주하지 마십시오. 14일 이상 복용하지 마십시오."
+    )
+    docs = [
+        _doc("atpn", "사용상 주의사항", caution, "9", name),
+        _doc("efcy", "효능·효과", "이 약은 위산과다, 속쓰림, 신트림에 사용합니다.", "9", name),
+    ]
+    question = "속쓰림땜에 파니틴정 먹고있는데 2주 넘게 먹어도 되나요? 주말에 술약속도 있어서요"
+    frame = QuestionFrame(question, aspects=("alcohol", "duration"))
+    texts = [q.text for q in extractive.choose(question, docs, max_sentences=3, names=["파니틴정"], frame=frame)]
+    assert any("14일 이상" in t for t in texts), texts
+    assert any("음주하지" in t for t in texts), texts

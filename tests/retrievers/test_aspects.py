@@ -70,6 +70,8 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("티눈밴드 붙였는데 이따 수영장 가도 되나요?", "washing"),  # 붙인 채로 물 속에 들어가는 경우
         ("이제 안 아픈데 그만 먹어도 돼요?", "duration"),
         ("석달째 바르고 있는데 계속 발라도 괜찮은건가요?", "duration"),  # whether to go on using it
+        ("파니틴정 2주 넘게 먹어도 되나요? 주말에 술약속도 있어서요", "duration"),  # 14일 이상 복용하지 마십시오
+        ("열흘 이상 붙여도 돼요?", "duration"),  # whether beyond a period
         ("냉장고에 보관해야 하나요", "storage"),
         ("1포 다 안먹이면 남은건 언제까지 먹일수있어요?", "storage"),  # 잔량은 … 2일 이내 사용 (보관법)
         ("먹고 술 마셔도 돼요", "alcohol"),
@@ -95,6 +97,7 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("유당불내성 있는데 먹어도 돼요", "dependence"),  # 내성 inside 불내성
         ("7살 딸 시골 할머니댁 가는데 멀미약 몇미리", "elderly"),  # where she is driven to, not who takes it
         ("이 연고 바르고 다른 연고 또 발라도 돼요", "timing"),  # another one on top, not the same one again
+        ("가글 일주일째 쓰는데 이가 누렇게 변했어요", "duration"),  # how long it has been: told, not asked
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
