@@ -84,6 +84,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("타이레놀 매일 먹으면 내성 생겨요?", "dependence"),
         ("관장약 자주 쓰면 습관될까봐요", "dependence"),
         ("먹고 20분 있다가 토했는데 한알 더 먹어도 돼요?", "vomited"),
+        ("가글 시켜도 돼요? 실수로 삼키면 어떡해요", "overdose"),  # 내복용으로 사용하지 마십시오
     ],
 )
 def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
@@ -98,6 +99,7 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("7살 딸 시골 할머니댁 가는데 멀미약 몇미리", "elderly"),  # where she is driven to, not who takes it
         ("이 연고 바르고 다른 연고 또 발라도 돼요", "timing"),  # another one on top, not the same one again
         ("가글 일주일째 쓰는데 이가 누렇게 변했어요", "duration"),  # how long it has been: told, not asked
+        ("가글 시켜도 돼요? 실수로 삼키면 어떡해요", "crushing"),  # swallowed by mistake, not swallowed whole
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
@@ -115,6 +117,8 @@ def test_a_one_syllable_or_symptom_word_inside_another_word_raises_no_aspect(tok
 
 def test_seeds_match_sentences_but_not_inside_common_words():
     vocab = load_vocabulary()
+    assert vocab.match("overdose", "함수용으로만 사용하고, 내복용으로 사용하지 마십시오.") == 1.0  # not to swallow
+    assert vocab.match("overdose", "이 약은 외용으로만 사용하고 내복하지 마십시오.") == 1.0
     assert vocab.match("alcohol", "복용 중에는 음주하지 마십시오.") == 1.0
     assert vocab.match("alcohol", "수술 후에는 의사와 상의하십시오.") == 0.0  # 술 is no seed: it is in 수술
     # the leaflets' own words for drinking too much: a hangover medicine's efficacy speaks to drinking
