@@ -146,10 +146,11 @@ _PRESCRIBED = re.compile(
     r"|약\s*봉투(?:에|의)"  # 약봉투에 식후 30분: the dispensing envelope's own instructions
 )
 # the medicine written between the clinic and the receiving (피부과에서 소론도 받아서, 병원에서 일주일치 처방
-# 받았어요; a consultation or a test received is none: 내과에서 진료 받았는데), and a days' supply received (항생제
+# 받았어요, 정형외과서 트라마돌 들어간 진통제 받았는데; a consultation or a test received is none: 내과에서 진료
+# 받았는데), and a days' supply received (항생제
 # 일주일치 받았는데, 3일분 약 받았어요): only a clinic dispenses by the day
 _PRESCRIBED_AROUND = re.compile(
-    r"(?:병원|의원|(?<![가-힣])(?!효과|결과|학과|사과)[가-힣]{1,4}과)\s*에서\s+(?:(?!진료|진찰|검사|치료|상담|진단|주사|수술|처치|설명)[^\s?.!,]+\s+){1,2}?"
+    r"(?:병원|의원|(?<![가-힣])(?!효과|결과|학과|사과)[가-힣]{1,4}과)\s*에?서\s+(?:(?!진료|진찰|검사|치료|상담|진단|주사|수술|처치|설명)[^\s?.!,]+\s+){1,3}?"
     r"(?:처방\s*)?받(?:아서|았|아\s*왔|은)"
     r"|(?:[가-힣]{1,6}(?:약|제|시럽)\s*)?(?:일주일|이틀|사흘|나흘|보름|한\s*달|며칠|\d+\s*(?:일|주|개월))\s*(?:분|치)\s*"
     r"(?:약\s*)?(?:처방\s*)?(?:을\s*)?받"  # with the medicine named before the supply (항생제 일주일치 받았는데)
@@ -181,7 +182,13 @@ def prescribed_phrase(question: str) -> str:
     """The words of `question` that say a clinic prescribed a medicine, with the medicine they name (병원에서 받은
     스테로이드 코 스프레이는: up to the first word ending in a particle or a medicine noun and the medicine nouns
     right after it, 해열제 시럽, within `MAX_PRESCRIBED_WORDS`); "" when it says none. 처방받았는데 (prescribed,
-    said of a named drug) is not such a phrase: the name beside it says which medicine it is."""
+    said of a named drug) is not such a phrase: the name beside it says which medicine it is.
+
+    >>> prescribed_phrase("허리 아파서 정형외과서 트라마돌 들어간 진통제 받았는데")
+    '정형외과서 트라마돌 들어간 진통제 받았'
+    >>> prescribed_phrase("내과서 진료 받았는데")
+    ''
+    """
     m = _PRESCRIBED.search(question)
     if m is None:
         around = _PRESCRIBED_AROUND.search(question)

@@ -234,6 +234,8 @@ def test_a_medicine_a_clinic_gave_beside_a_class_the_leaflets_have_opens_the_ans
         # what a prescribed medicine was given for, when the question does not ask what to take for it
         "비염 때문에 병원에서 받은 약 먹는데 콧물 멈추면 그만 먹어도 돼요?",
         "병원에서 처방받은 약 먹고 기침이 좀 잦아들었는데 남은 건 버려도 되나요",
+        # beside an ingredient only DUR rules know, said to be in what a clinic gave (의원서: 에서 said short)
+        "두통 때문에 신경과서 알프라졸람 들어간 약 받았는데 먹고 운전해도 돼요?",
     ],
 )
 def test_a_symptom_that_is_no_complaint_to_treat_leaves_an_uncovered_medicine_alone(searcher, question):
