@@ -323,6 +323,10 @@ def read_aspects(
     pairs = len(found.keys) >= 2 or (len(found.keys) >= 1 and lexicon.names_a_kind_of_medicine(unnamed))
     strong, _ = lexicon.asked(unnamed, pairs=pairs)
     hits = lexicon.hits(unnamed, pairs=pairs)
+    if only_when_taken(hits.get("se", ())) and not symptom_after_intake(unnamed, lexicon, plain):
+        # 바르고나서 입 헹궈야 돼요, 먹은 후 운동해도: when it is done, with nothing noticed after it, asks no effect
+        strong = [s for s in strong if s != "se"]
+        hits = {s: w for s, w in hits.items() if s != "se"}
     kept = []  # the sections the section words ask that nothing else explains
     for section in strong:
         words = hits.get(section, [])
@@ -336,8 +340,7 @@ def read_aspects(
         # 속쓰려요 is a word of the 이상반응 section, but here the symptom that chose the products
         (not strong or (not kept and set(strong) == {"se"}))
         and (found.keys or named)
-        and (lexicon.target_words(unnamed) or (plain and lexicon.target_words(plain)))
-        and any(w in unnamed for w in AFTER_INTAKE)
+        and symptom_after_intake(unnamed, lexicon, plain)
     ):
         aspects.append("side_effects")  # 게보린 먹고 속이 쓰려요: a named medicine, then a symptom, is its side effect
     if "side_effects" not in aspects and not (found.keys or named) and new_symptom(question, unnamed, lexicon, plain):
@@ -376,6 +379,38 @@ def read_aspects(
     if told and any(a not in told and a not in GENERIC for a in aspects):
         aspects = [a for a in aspects if a not in told] + [a for a in aspects if a in told]
     return aspects or ["efficacy"]
+
+
+# a word of the 이상반응 section that says only when the medicine was taken (먹고나서, 바른 뒤, 복용 후, 먹은 후부터),
+# not that anything was noticed (먹었더니, 졸려)
+_WHEN_TAKEN = re.compile(r"(?:나서|후|뒤|다음|이후)(?:로|부터)?$|고부터$")
+
+
+def only_when_taken(words) -> bool:
+    """Every one of `words` (the question's 이상반응 section words) says only when the medicine was taken.
+
+    >>> only_when_taken(["바르고나서"]), only_when_taken(["먹은후", "졸려"]), only_when_taken([])
+    (True, False, False)
+    """
+    return bool(words) and all(_WHEN_TAKEN.search(w) for w in words)
+
+
+def symptom_after_intake(unnamed: str, lexicon: Lexicon, plain: str = "") -> bool:
+    """A symptom word written after a word saying the medicine was taken or applied (게보린 먹고 속이 쓰려요): what it
+    did. One written only before (입안 헌데다 발랐는데 입 헹궈야 돼요) is where or why it was applied. A symptom word
+    read only in `plain` (`KiwiTokenizer.reading`: an adverb split it) counts wherever it is.
+
+    >>> lexicon = Lexicon.load()
+    >>> symptom_after_intake("게보린먹고속이쓰려요", lexicon), symptom_after_intake("입안헌데다발랐는데헹궈요", lexicon)
+    (True, False)
+    """
+    ends = [unnamed.find(w) + len(w) for w in AFTER_INTAKE if w in unnamed]
+    if not ends:
+        return False
+    words = lexicon.target_words(unnamed)
+    if any(unnamed.rfind(w) >= min(ends) for w in words):
+        return True
+    return bool(plain) and any(w not in unnamed for w in lexicon.target_words(plain))
 
 
 def noticed_since(question: str, lexicon: Lexicon) -> bool:

@@ -332,3 +332,22 @@ def test_where_someone_lives_raises_no_aspect_or_section_of_theirs(read):
     assert "elderly" not in read(question).aspects
     assert "dur:fc" not in Lexicon.load().asked(question)[0]
     assert "elderly" in read("할머니가 멀미가 심하신데 멀미약 드려도 돼요?").aspects
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "입안 헌데다 게보린 발랐는데 바르고나서 입 헹궈야돼요?",
+        "게보린 먹고 나서 술 마셔도 돼요?",
+        "겔포스 먹은 후 운동해도 되나요",
+    ],
+)
+def test_saying_when_it_was_taken_with_nothing_noticed_after_asks_no_side_effect(read, question):
+    """바르고나서, 먹은 후: words of the 이상반응 section that say only when; the sore written before it is where it
+    was applied. A symptom written after them is what the medicine did."""
+    assert "side_effects" not in read(question).aspects
+
+
+def test_a_symptom_written_after_taking_it_is_its_side_effect(read):
+    assert read("게보린 먹고 나서 속이 쓰려요").aspects[0] == "side_effects"
+    assert "side_effects" in read("게보린 먹은 후 졸려요").aspects
