@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from programs.citations import cite_numbers
-from retrievers.population import read_population, stated_ages, without_places
+from retrievers.population import a_nursed_baby, read_population, says_word, stated_ages, without_places
 
 # slot: (question words that raise it, answer words that cover it)
 SLOTS = {
@@ -81,19 +81,25 @@ def raised_slots(question: str) -> list[str]:
     >>> raised_slots("임신 7개월인데 파스 붙여도 되나요"), raised_slots("18개월 해열제"), raised_slots("7살 감기약")
     (['임신'], ['소아'], ['소아'])
 
-    A pregnant asker's child word speaks of the baby she carries, not of who takes the medicine:
+    A pregnant or nursing asker's child word speaks of the baby she carries or nurses, not of who takes the medicine
+    (unless the medicine is fed to the baby):
 
     >>> raised_slots("뱃속 아기 28주차인데 파스 붙여도 돼요"), raised_slots("임신 중인데 5살 첫째 감기약")
     (['임신'], ['임신', '소아'])
+    >>> raised_slots("백일 아기 모유 먹이는 중인데 진통제 먹어도"), raised_slots("수유중인데 6개월 아기 해열제 먹여도")
+    (['수유'], ['수유', '소아'])
+    >>> raised_slots("설사하는데 아이스크림 먹어도 돼요")  # 아이 in 아이스크림 is no child
+    []
     """
     compact = "".join(without_places(question).split())  # 할머니댁 가는데: a place, no elderly asker
     ages = stated_ages(question)  # 18개월 아기, 7살: a child's age; 임신 7개월 is none
-    child = ages is not None and ages[0] < CHILD_UNDER
-    carried = read_population(question).group == "pregnant"
+    carried = read_population(question).group == "pregnant" or a_nursed_baby(question)
+    # a nursed baby's age (백일 아기 모유 먹이는 중) is not the asker's
+    child = ages is not None and ages[0] < CHILD_UNDER and not a_nursed_baby(question)
     return [
         slot
         for slot, (asks, _) in SLOTS.items()
-        if (any(w in compact for w in asks) and not (slot == "소아" and carried)) or (slot == "소아" and child)
+        if (any(says_word(w, compact) for w in asks) and not (slot == "소아" and carried)) or (slot == "소아" and child)
     ]
 
 

@@ -28,7 +28,7 @@ from programs import dur_rule
 from programs.answer_requirements import question_dur_types
 from programs.profile import WOMAN
 from retrievers.dur_binding import binds_product, same_name
-from retrievers.population import ELDERLY_AGE, names_a_woman, read_population, stated_ages
+from retrievers.population import CHILD_AGE, ELDERLY_AGE, a_nursed_baby, names_a_woman, read_population, stated_ages
 
 OLDEST = 130.0
 GROUP_AGES = {"infant": (0.0, 2.0), "child": (0.0, 12.0), "adolescent": (12.0, 19.0), "elderly": (65.0, OLDEST)}
@@ -105,7 +105,10 @@ def asker(profile, question: str = "", names=()) -> Asker:
     population = read_population(question, names) if question else None
     if population and population.group == "pregnant":
         pregnant = True
-    if stated := (stated_ages(question) if question else None):
+    stated = stated_ages(question) if question else None
+    if stated and stated[0] < CHILD_AGE and a_nursed_baby(question):
+        stated = None  # 백일 아기 모유 먹이는 중인데: the nursed baby's age, not the mother's
+    if stated:
         ages.append(stated)
     elif population and (group := GROUP_AGES.get(population.group)) and not any(_within(a, group) for a in ages):
         # 먹이면 implies a child: a profile's age in the group says which; one outside it is the asker's own (a

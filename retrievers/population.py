@@ -268,6 +268,35 @@ def names_a_woman(question: str) -> bool:
     return any(_occurs(w, squashed, vocab["not_inside"]) for w in vocab["women"])
 
 
+def says_word(word: str, squashed: str) -> bool:
+    """`word` in `squashed` (a question with its spaces removed) other than as the start of a longer word the
+    population words list under not_inside (아이 in 아이스크림, 딸 in 딸기).
+
+    >>> says_word("아이", "아이스크림먹어도돼요"), says_word("아이", "아이가열나요")
+    (False, True)
+    """
+    return _occurs(word, squashed, _vocabulary()["not_inside"])
+
+
+_NURSING_FEED = re.compile(r"(?:모유|젖|분유)(?:를|을)?(?:먹이|먹여|먹일)")  # 모유 먹이는 중: nursing, no medicine fed
+
+
+def a_nursed_baby(question: str) -> bool:
+    """The question is a nursing mother's about her own medicine (백일 아기 모유 먹이는 중인데 프리나정 먹어도): a
+    baby it names, and the baby's age, are the baby nursed, not who takes the medicine, unless the medicine is fed
+    to the baby (수유 중인데 6개월 아기한테 해열제 먹여도).
+
+    >>> a_nursed_baby("백일 아기 모유 먹이는 중인데 생리통약 먹어도 될까요")
+    True
+    >>> a_nursed_baby("수유 중인데 6개월 아기한테 해열제 먹여도 되나요"), a_nursed_baby("6개월 아기 해열제")
+    (False, False)
+    """
+    if read_population(question).group != "breastfeeding":
+        return False
+    squashed = _NURSING_FEED.sub("|", "".join(question.split()))
+    return not any(w in squashed for w in _vocabulary()["feeding"])
+
+
 def feeds_a_grown_up(question: str) -> bool:
     """The question feeds a medicine (먹여도, 발라줘도) to a grown-up it names (남편, 엄마), so the verb says no child.
 

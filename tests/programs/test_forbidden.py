@@ -432,3 +432,18 @@ def test_a_liquid_spray_rule_binds_nasal_drops_sprayed_and_a_half_held_mix():
     assert forbidding_rules(drops, [spray], Asker(ages=((9.0, 10.0),))) == [spray]
     tablet = Product("2", "가나정", ("클로르페니라민말레산염",))
     assert forbidding_rules(tablet, [spray], Asker(ages=((9.0, 10.0),))) == []
+
+
+def test_a_nursing_mothers_baby_and_its_age_are_not_who_takes_the_medicine():
+    """백일 아기 모유 먹이는 중인데 … 먹어도: the baby nursed, not a child's age rules for the mother; a medicine fed
+    to the baby (6개월 아기한테 해열제 먹여도) is the child's."""
+    mother = asker(None, "백일 아기 모유 먹이는 중인데 생리통이 심해서요 프리나정 먹어도 될까요?")
+    assert mother.ages == () and mother.nursing
+    fed = asker(None, "수유 중인데 6개월 아기한테 해열제 먹여도 되나요")
+    assert fed.ages == ((0.5, 7 / 12),)
+
+
+def test_a_word_holding_a_child_word_is_no_child():
+    """아이스크림: 아이 starts it, as the population words list (not_inside); no child's age rules."""
+    assert asker(None, "설사하는데 에세푸릴 먹는 동안 아이스크림 먹어도 돼요?").ages == ()
+    assert asker(None, "아이가 설사하는데 에세푸릴 먹여도 돼요?").ages == ((0.0, 12.0),)
