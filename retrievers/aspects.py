@@ -49,6 +49,8 @@ PERIOD = re.compile(
     # 3~6개월입니다
     r"|(?<![\d.])\d+(?:\s*~\s*\d+)?\s*(?:일|주|주일|개월)\s*(?:을|를)\s*(?:초과|넘)"
     r"|기간은\s*(?:약\s*)?\d+(?:\s*~\s*\d+)?\s*(?:일|주|주일|개월)"
+    # a course written as a range and the use (… 칸디다성 귀두염인 경우 1~2주 사용합니다)
+    r"|(?<![\d.])\d+\s*[~～]\s*\d+\s*(?:일|주|주일|개월)\s*(?:간|동안)?\s*(?:사용|복용|투여|바르|붙이|바릅)"
 )
 POPULATION = frozenset({"children", "pregnancy", "breastfeeding", "elderly"})  # who it is for, not what is asked
 ASKED_MEMO = 2048  # question texts whose asked aspects `AspectVocabulary.asked` remembers

@@ -100,6 +100,7 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("이 연고 바르고 다른 연고 또 발라도 돼요", "timing"),  # another one on top, not the same one again
         ("가글 일주일째 쓰는데 이가 누렇게 변했어요", "duration"),  # how long it has been: told, not asked
         ("가글 시켜도 돼요? 실수로 삼키면 어떡해요", "crushing"),  # swallowed by mistake, not swallowed whole
+        ("두통에 며칠 먹었는데 귀에서 삐 소리가 나요", "duration"),  # how long it was taken: told, not asked
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
@@ -118,6 +119,8 @@ def test_a_one_syllable_or_symptom_word_inside_another_word_raises_no_aspect(tok
 def test_seeds_match_sentences_but_not_inside_common_words():
     vocab = load_vocabulary()
     assert vocab.match("overdose", "함수용으로만 사용하고, 내복용으로 사용하지 마십시오.") == 1.0  # not to swallow
+    assert vocab.match("sunlight", "햇빛 노출시 피부 과민반응, 두드러기, 홍반 등이 나타날 수 있습니다.") == 1.0
+    assert vocab.match("sunlight", "햇빛을 많이 보고 정상적인 식사를 하는 어린이에게는 필요하지 않습니다.") < 1.0
     assert vocab.match("overdose", "이 약은 외용으로만 사용하고 내복하지 마십시오.") == 1.0
     assert vocab.match("alcohol", "복용 중에는 음주하지 마십시오.") == 1.0
     assert vocab.match("alcohol", "수술 후에는 의사와 상의하십시오.") == 0.0  # 술 is no seed: it is in 수술
@@ -367,3 +370,10 @@ def test_heat_is_asked_in_peoples_words_and_found_in_the_leaflets():
     assert vocab.match("heat", "질환 부위를 회로나 전기모포 등으로 따뜻하게 하지 마십시오.") == 1.0
     assert vocab.match("heat", "적용부위를 싸거나 감지 않고, 외부의 열이나 뜨거운 물에 노출하지 마십시오.") == 1.0
     assert vocab.match("heat", "1회 1포를 끓지 않는 정도의 뜨거운 물 약 250 mL에 녹여 복용합니다.") < 1.0
+
+
+def test_a_course_written_as_a_range_says_how_long():
+    from retrievers.aspects import PERIOD
+
+    assert PERIOD.search("칸디다성 귀두염인 경우 1~2주 사용합니다.")  # how long: no 'silent on duration' notice
+    assert not PERIOD.search("3~6세는 1회 5~8 mL를 복용합니다.")
