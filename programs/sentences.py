@@ -278,6 +278,10 @@ class SentenceRanker:
             if q not in self.words:  # weighed as the leaflet words it stands for (빠지 → 탈모), not as unseen
                 self.words[q] = LINK_SHARE * max(vocab.idf[s] for s in found)
         self.forms = {w: self._forms(w, said_as.get(w, ()), linked.get(w, ())) for w in self.words}
+        # a verb or adjective stem of the question (드시 of 드시는데) is found as a word of a sentence, not inside
+        # another one (반드시): Kiwi confirms a substring match
+        tagged = leaflet_tokenizer().tagged(question)
+        self.stems = frozenset(t.form for t in tagged if t.tag.startswith(("VV", "VA")) and t.form in self.words)
         for w in self.words:
             if w.isdigit():  # 임신 20주: the number with its unit, not the 20 of "20 mL"
                 self.forms[w] = number_forms(compact, w)
@@ -288,6 +292,18 @@ class SentenceRanker:
         self.ages = stated_ages(question)  # 7살 → 7 to 8; None when no age is written
         self.question = question
         self._short: tuple[str, ...] | None = None  # one-syllable nouns, read when a long list is cut
+
+    def has(self, word: str, form: str, text: str) -> bool:
+        """`text` carries `form` of the question's `word`; the stem of a verb or adjective itself only as one of the
+        text's morphemes (드시 is not in 반드시).
+
+        >>> ranker = SentenceRanker("할머니가 매일 드시는데 괜찮을까요")
+        >>> ranker.has("드시", "드시", "반드시 의사와 상의하십시오."), ranker.has("드시", "드시", "식후에 드시십시오.")
+        (False, True)
+        """
+        if form not in text:
+            return False
+        return form != word or word not in self.stems or word in sentence_tokens(text)
 
     def _may_link(self, word: str, vocab) -> bool:
         """A learned link to the leaflet word `word` is read: the word is rare enough (`LINK_MIN_IDF`), and a word
@@ -313,7 +329,7 @@ class SentenceRanker:
 
     def speaks_to(self, text: str) -> bool:
         """The text carries a content word of the question or a word of an aspect it asks."""
-        if any(f in text for forms in self.forms.values() for f in forms):
+        if any(self.has(w, f, text) for w, forms in self.forms.items() for f in forms):
             return True
         return any(self.vocab.match(a, text) for a in self.aspects)
 
@@ -393,7 +409,7 @@ class SentenceRanker:
         sentence = _LABEL.sub("", sentence)  # "[용법·용량] …": the section's label is no word of the sentence
         found = 0.0
         for w, idf in self.words.items():
-            if any(f in sentence for f in self.forms[w]):
+            if any(self.has(w, f, sentence) for f in self.forms[w]):
                 found += idf
             elif any(n in sentence for n in self.near[w]):
                 found += NEIGHBOUR_SHARE * idf

@@ -755,3 +755,14 @@ def test_a_particle_kiwi_left_on_a_leaflet_noun_is_cut_off_for_ranking():
     assert "아목시실린" in ranker.words
     named = "경구용 항생물질(아목시실린, 세푸록심)과 함께 복용 시 적어도 2시간 간격을 두고 복용하십시오."
     assert ranker.score(named) > ranker.score("경구용 항생물질과 함께 복용 시 적어도 2시간 간격을 두고 복용하십시오.")
+
+
+def test_a_verb_stem_of_the_question_is_not_found_inside_another_word():
+    """드시는데 (an elder takes it): its stem 드시 is inside 반드시, a word of many leaflet sentences; a sentence saying
+    반드시 is no answer to it, and the line on drinking leads."""
+    from programs.sentences import SentenceRanker
+
+    ranker = SentenceRanker("할머니가 아스피린 장용정 매일 드시는데 저녁마다 막걸리 한잔씩 하세요 괜찮을까요?")
+    must = ranker.score("임신 1기와 2기에는 반드시 필요한 경우가 아니라면 이 약을 복용하지 마십시오.")
+    alcohol = ranker.score("알코올과 병용 투여 시 위장관 점막 손상이 증가할 수 있습니다.")
+    assert must < 0.1 < alcohol
