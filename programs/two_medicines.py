@@ -47,8 +47,35 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
 
     lexicon = Lexicon.load()
     others = [t for o in frame.other_drugs for t in (o, *class_terms(o, lexicon))]  # 종합감기시럽 → 감기(약)
-    words = ("".join(n.split()) for n in (*names, *others, *ingredients, *kind_words(ingredients)))
+    # the kinds the other medicine is of (겔포스 → 위장약), read from its own 효능 when its leaflet was found
+    other_keys = ["".join(o.split()) for o in frame.other_drugs]
+    of_other = [
+        d
+        for d in docs
+        if d.id.startswith("easydrug:")
+        and any(k and k in "".join(str(d.metadata.get("item_name", "")).split()) for k in other_keys)
+    ]
+    kinds = named_kinds(of_other, lexicon)
+    words = ("".join(n.split()) for n in (*names, *others, *ingredients, *kind_words(ingredients), *kinds))
     return tuple(dict.fromkeys(w for w in words if w))
+
+
+def named_kinds(docs: list[Document], lexicon: Lexicon) -> list[str]:
+    """The kinds of medicine (the lexicon's words for another medicine: 위장약, 감기약, 진통제 …) the products of
+    `docs` are of, as their 효능 sections say (`retrievers.class_products`): another leaflet's warning speaks of the
+    kind (페리에정: "다른 위장약과 함께 복용하지 마십시오" beside 겔포스).
+
+    >>> efcy = Document("easydrug:1:efcy", "겔포스\\n위산과다, 속쓰림, 위부불쾌감에 사용합니다.",
+    ...                 {"item_seq": "1", "section": "efcy", "item_name": "겔포스엠현탁액"})
+    >>> "위장약" in named_kinds([efcy], Lexicon.load())
+    True
+    """
+    from retrievers.class_products import ClassProducts
+
+    index = ClassProducts.from_documents(d for d in docs if d.metadata.get("section") == "efcy")
+    if not index.efficacy:
+        return []
+    return [w for w in lexicon.other_medicine_words if index.products([w], lexicon)]
 
 
 def kind_words(ingredients) -> list[str]:

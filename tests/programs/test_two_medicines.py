@@ -124,3 +124,16 @@ def test_a_medicine_beside_a_kind_none_of_whose_products_was_found_is_paired_wit
     assert pair_sides(frame, [brufen, third, paired], ["부루펜"]) == []  # without the corpus's kind: no pair
     sides = pair_sides(frame, [brufen, third, paired], ["부루펜"], lambda words: kind_ingredients(searcher, words))
     assert off_pair_rules([third, paired], sides) == {"dur:ac:1"}
+
+
+def test_a_named_other_medicine_is_also_read_as_the_kind_its_efficacy_makes_it():
+    """페리에정 먹었는데 겔포스 더 먹어도: 겔포스's 효능 makes it a 위장약, the word 페리에정's leaflet warns with
+    ("다른 위장약과 함께 복용하지 마십시오")."""
+    from programs.two_medicines import pair_medicines
+    from retrievers.documents import Document
+    from retrievers.question_frame import QuestionFrame
+
+    meta = {"item_seq": "2", "section": "efcy", "item_name": "겔포스현탁액", "main_ingr": "인산알루미늄겔"}
+    gelfos = Document("easydrug:2:efcy", "겔포스현탁액\n위산과다, 속쓰림, 위부불쾌감, 위통에 사용합니다.", meta)
+    frame = QuestionFrame("페리에정 먹었는데 겔포스 더 먹어도", other_drugs=("겔포스",))
+    assert "위장약" in pair_medicines(frame, [gelfos], ["페리에정", "겔포스"], lambda d: True)
