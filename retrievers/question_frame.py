@@ -323,7 +323,10 @@ def read_aspects(
     pairs = len(found.keys) >= 2 or (len(found.keys) >= 1 and lexicon.names_a_kind_of_medicine(unnamed))
     strong, _ = lexicon.asked(unnamed, pairs=pairs)
     hits = lexicon.hits(unnamed, pairs=pairs)
-    if only_when_taken(hits.get("se", ())) and not symptom_after_intake(unnamed, lexicon, plain):
+    se_words = hits.get("se", ())
+    if (only_when_taken(se_words) and not symptom_after_intake(unnamed, lexicon, plain)) or why_taken(
+        se_words, unnamed
+    ):
         # 바르고나서 입 헹궈야 돼요, 먹은 후 운동해도: when it is done, with nothing noticed after it, asks no effect
         strong = [s for s in strong if s != "se"]
         hits = {s: w for s, w in hits.items() if s != "se"}
@@ -393,6 +396,29 @@ def only_when_taken(words) -> bool:
     (True, False, False)
     """
     return bool(words) and all(_WHEN_TAKEN.search(w) for w in words)
+
+
+# buying or being given the medicine (받아왔는데, 사왔어요, 샀는데): what is said before it is why it was got
+ACQUIRED = ("받아왔", "받아온", "사왔", "사온", "샀는데", "샀어요", "처방받", "구입했", "구매했")
+
+
+def why_taken(se_words, unnamed: str) -> bool:
+    """Every 이상반응 word of the question (빨갛고, 가려워) is written before the word saying the medicine was taken or
+    got (귀두 쪽이 빨갛고 가렵대서 … 크림 받아왔는데 몇번 발라요): why it was taken, not what it did. 부작용 or
+    이상반응 themselves always ask about effects.
+
+    >>> why_taken(["빨갛고"], "귀두쪽이빨갛고가렵대서로마졸크림받아왔는데몇번발라요")
+    True
+    >>> why_taken(["빨개졌"], "연고발랐는데빨개졌어요"), why_taken(["부작용"], "부작용때문에샀는데")
+    (False, False)
+    """
+    if not se_words or any(w in ("부작용", "이상반응") for w in se_words):
+        return False
+    marks = [i for w in (*AFTER_INTAKE, *ACQUIRED) if (i := unnamed.find(w)) >= 0]
+    if not marks:
+        return False
+    last_said = max(unnamed.rfind(w) for w in se_words)
+    return last_said < min(marks)
 
 
 def symptom_after_intake(unnamed: str, lexicon: Lexicon, plain: str = "") -> bool:

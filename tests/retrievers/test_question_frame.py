@@ -351,3 +351,10 @@ def test_saying_when_it_was_taken_with_nothing_noticed_after_asks_no_side_effect
 def test_a_symptom_written_after_taking_it_is_its_side_effect(read):
     assert read("게보린 먹고 나서 속이 쓰려요").aspects[0] == "side_effects"
     assert "side_effects" in read("게보린 먹은 후 졸려요").aspects
+
+
+def test_a_symptom_written_before_the_medicine_was_got_is_why_it_was_taken(read):
+    """귀두 쪽이 빨갛고 가렵대서 … 받아왔는데 몇번 발라요: 빨갛고 (a word of the 이상반응 section) is why the cream was
+    got; the question asks how to use it. Written after taking it, it is what the medicine did."""
+    assert "side_effects" not in read("남편이 귀두 쪽이 빨갛고 가렵대서 게보린 받아왔는데 하루 몇번 먹어요?").aspects
+    assert read("게보린 먹었는데 얼굴이 빨갛고 가려워요").aspects[0] == "side_effects"
