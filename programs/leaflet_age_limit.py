@@ -2,8 +2,9 @@
 rule of the user's like a DUR 특정연령대금기 row, so a product whose leaflet forbids it below the asker's age is not
 offered to a child the profile or the question names (a 5-year-old asking about a nasal spray for 만 12세 이상).
 
-Only a sentence that forbids (…하지 마십시오) or leaves the dose to a doctor (용법·용량: 만 6세 미만 소아는
-의사의 지시에 따릅니다, labelled ``의사 지시``) and states the age bound of a child (만 6세 미만의 소아, 30개월 이하의
+Only a sentence that forbids (…하지 마십시오), allows the product only from an age (만 12세 이상의 어린이 및
+성인만 사용하십시오) or leaves the dose to a doctor (용법·용량: 만 6세 미만 소아는 의사의 지시에 따릅니다, labelled
+``의사 지시``) and states the age bound of a child (만 6세 미만의 소아, 30개월 이하의
 유아, 2세 미만 영아) counts; a sentence that asks to consult (상의하십시오) or binds a child only in a condition (수두
 또는 인플루엔자에 감염된 15세 미만) does not. The verdict cites the sentence as a rule of its own (`age_rule`): its
 document is the leaflet section, cut to the sentence, labelled ``연령금기`` with the bound.
@@ -17,6 +18,8 @@ Example:
     True
     >>> limit("만 6세 미만 소아는 의사의 지시에 따릅니다.")
     (6.0, '만 6세 미만')
+    >>> limit("만 12세 이상의 어린이 및 성인만 사용하십시오.")  # only from 12: forbidden below it
+    (12.0, '만 12세 이상만')
     >>> limit("피부감염증(수두, 옴), 주사 환자, 2세 미만의 유아는 이 약을 사용하지 마십시오.")  # another item's illness
     (2.0, '2세 미만')
     >>> limit("수두 또는 인플루엔자에 감염되었거나 감염이 의심되는 15세 미만의 어린이는 복용하지 마십시오.") is None
@@ -57,6 +60,10 @@ _FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌�
 _CONDITION = re.compile(r"수두|인플루엔자|감염|의심되는")
 # a dose left to a doctor below an age (만 6세 미만 소아는 의사의 지시에 따릅니다): no over-the-counter use at that age
 _DOCTOR = re.compile(r"의사의?\s*지시에\s*따르|의사의?\s*지시에\s*따라|의사의?\s*지시에\s*따릅")
+# use allowed only from an age (만 12세 이상의 어린이 및 성인만 사용하십시오): forbidden below it
+_ONLY_FROM = re.compile(
+    r"(?P<text>(?:만\s*)?(?P<n>\d+)\s*(?P<unit>세|개월)\s*이상)(?:의)?[^.,]{0,24}?만\s*(?:사용|복용|투여)(?:하)?(?:십시오|합니다)"
+)
 DOSE_SECTION = "useMethod"  # where a dose left to a doctor is written
 DOCTOR_LABEL = "의사 지시"  # such a bound's label in the marking: 스노콜정(의사 지시 만 6세 미만 [문서 2])
 
@@ -65,7 +72,11 @@ def limit(sentence: str) -> tuple[float, str] | None:
     """(the age in years below which the sentence forbids the product, the bound as written), the oldest such bound
     when it states several (만 3개월 미만의 영아 및 만 2세 미만의 소아 → 2 years); None when it forbids no age."""
     if not (_FORBIDS.search(sentence) or _DOCTOR.search(sentence)):
-        return None
+        only = _ONLY_FROM.search(sentence)
+        if only is None:
+            return None
+        years = int(only["n"]) / (12 if only["unit"] == "개월" else 1)
+        return round(years, 4), re.sub(r"\s+", " ", only["text"]).strip() + "만"
     bounds = []
     for m in _BOUND.finditer(sentence):
         if _CONDITION.search(re.split(r",\s*", sentence[: m.start()])[-1]):
@@ -130,7 +141,7 @@ def age_rule(section: Document, ages: tuple[tuple[float, float], ...]) -> Docume
         bound = limit(sentence)
         if bound and forbids_asker(bound, ages):
             meta = {**section.metadata, "dur_type": AGE_LABEL, "ingredient": bound[1], "partner": ""}
-            if not _FORBIDS.search(sentence):  # left to a doctor, not forbidden: said as it is
+            if _DOCTOR.search(sentence) and not _FORBIDS.search(sentence):  # left to a doctor: said as it is
                 meta["rule_label"] = DOCTOR_LABEL
             meta[NOT_FOR_USER] = [f"{section.id}#age"]  # the product it is the limit of is not for this asker
             return Document(f"{section.id}#age", f"{head}\n{sentence}" if body else sentence, meta)

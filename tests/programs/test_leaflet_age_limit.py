@@ -147,3 +147,20 @@ def test_a_parents_profile_age_does_not_hide_the_childs_limit(searcher):
 
     # and a parent's profile beside 아기 reads the infant's ages as well
     assert (0.0, 2.0) in asker(UserProfile.from_dict({"age": 34}), "우리 아기 눈이 충혈됐어요").ages
+
+
+def test_a_product_allowed_only_from_an_age_is_withheld_below_it():
+    """이브톡질정: "만 12세 이상의 어린이 및 성인만 사용하십시오" says no one under 12 may use it; an 11-year-old is not
+    offered it, a 13-year-old is."""
+    from programs import leaflet_age_limit
+    from retrievers.documents import Document
+
+    caution = Document(
+        "easydrug:3:atpn",
+        "이브톡질정\n이 약에 과민증 환자는 사용하지 마십시오. 만 12세 이상의 어린이 및 성인만 사용하십시오.",
+        {"item_seq": "3", "section": "atpn"},
+    )
+    rule = leaflet_age_limit.age_rule(caution, ((11.0, 12.0),))
+    assert rule is not None and rule.metadata["ingredient"] == "만 12세 이상만"
+    assert "rule_label" not in rule.metadata  # forbidden below the age, not left to a doctor
+    assert leaflet_age_limit.age_rule(caution, ((13.0, 14.0),)) is None
