@@ -85,6 +85,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("관장약 자주 쓰면 습관될까봐요", "dependence"),
         ("먹고 20분 있다가 토했는데 한알 더 먹어도 돼요?", "vomited"),
         ("가글 시켜도 돼요? 실수로 삼키면 어떡해요", "overdose"),  # 내복용으로 사용하지 마십시오
+        ("작년 봄에 뜯어서 쓰던 안약 또 써도 돼요", "storage"),  # opened: 개봉 후 4주가 지나면
     ],
 )
 def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
@@ -120,6 +121,7 @@ def test_seeds_match_sentences_but_not_inside_common_words():
     vocab = load_vocabulary()
     assert vocab.match("overdose", "함수용으로만 사용하고, 내복용으로 사용하지 마십시오.") == 1.0  # not to swallow
     assert vocab.match("sunlight", "햇빛 노출시 피부 과민반응, 두드러기, 홍반 등이 나타날 수 있습니다.") == 1.0
+    assert vocab.match("alcohol", "이 약은 알콜 중독시 해독제로 사용할 수 없습니다.") == 1.0  # as 20 leaflets spell it
     assert vocab.match("sunlight", "햇빛을 많이 보고 정상적인 식사를 하는 어린이에게는 필요하지 않습니다.") < 1.0
     assert vocab.match("overdose", "이 약은 외용으로만 사용하고 내복하지 마십시오.") == 1.0
     assert vocab.match("alcohol", "복용 중에는 음주하지 마십시오.") == 1.0
