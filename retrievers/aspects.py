@@ -166,12 +166,15 @@ def _at(text: str, part: str) -> list[int]:
 
 
 DRINK_ASPECTS = ("alcohol", "food")
-# whether it may be taken beyond a period (2주 넘게 먹어도, 열흘 이상 붙여도 돼요, 한달 내내 발라도): how long it may
-# be taken; not how long it has been (일주일째 쓰는데 이가 누래졌어요 tells, and asks of what was noticed)
+# whether it may be taken beyond a period (2주 넘게 먹어도, 열흘 이상 붙여도 돼요, 한달 내내 발라도) or go on being
+# taken: how long it may be taken; not how long it has been (일주일째 쓰는데 이가 누래졌어요 tells, and asks of what
+# was noticed)
 LONG_USE = re.compile(
     r"(?:\d+\s*(?:일|주|주일|개월|달|년)|이틀|사흘|나흘|닷새|일주일|열흘|보름|한\s*달|두\s*달|석\s*달|몇\s*(?:주|달|개월))"
     r"\s*(?:넘게|넘어서|넘도록|이상|내내|씩이나|동안)\s*(?:계속\s*)?(?:먹|드|발라|바르|붙|써|쓰|사용|복용|넣|뿌리|마시)"
     r"[가-힣]{0,3}(?:도|면)"
+    # going on with it, however the ending is typed (계속 넣음 되나요, 계속 발라두 돼요, 계속 먹으면 돼요)
+    r"|계속\s*(?:먹|드|발라|바르|붙|써|쓰|사용|복용|넣|뿌리|마시)[가-힣]{0,2}?(?:도|두|면|음)\s*(?:안\s*)?(?:돼|되|괜찮|됨)"
 )
 
 
