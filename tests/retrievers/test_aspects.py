@@ -72,8 +72,8 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("석달째 바르고 있는데 계속 발라도 괜찮은건가요?", "duration"),  # whether to go on using it
         ("파니틴정 2주 넘게 먹어도 되나요? 주말에 술약속도 있어서요", "duration"),  # 14일 이상 복용하지 마십시오
         ("열흘 이상 붙여도 돼요?", "duration"),  # whether beyond a period
-        ("안약 4일짼데 더 충혈돼요 계속 넣음 되나요", "duration"),  # going on with it, the ending as typed
-        ("연고 계속 발라두 돼요?", "duration"),
+        ("연고 계속 발라두 돼요?", "duration"),  # going on with it, the ending as typed
+        ("변비약 계속 먹으면 안되나요", "duration"),
         ("냉장고에 보관해야 하나요", "storage"),
         ("1포 다 안먹이면 남은건 언제까지 먹일수있어요?", "storage"),  # 잔량은 … 2일 이내 사용 (보관법)
         ("먹고 술 마셔도 돼요", "alcohol"),
