@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from programs.citations import short_product
+from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.form_kinds import asked_kinds, of_kinds, question_forms
 from retrievers.name_keys import name_stem, product_keys, squash
@@ -75,7 +76,8 @@ def named_products(docs: list[Document], names=(), question: str = "") -> set[st
     `docs` (retrieval order) whose product name holds it — of those, first one the question writes more of the name
     of (타이레놀콜드 when the name read is 타이레놀), then one of a dosage form the `question` names (써스펜 좌약:
     복합써스펜좌약, not the tablet retrieval put first), then one the name is the whole of, strength and form aside
-    (화이투벤큐: not 화이투벤큐플러스). A brand's other siblings are not named.
+    (화이투벤큐: not 화이투벤큐플러스) — for a child's question, before that, one whose 용법·용량 among `docs` doses
+    the child (5살 아이 타이레놀 → 어린이타이레놀현탁액). A brand's other siblings are not named.
 
     Example:
         >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
@@ -88,6 +90,7 @@ def named_products(docs: list[Document], names=(), question: str = "") -> set[st
         {'2'}
     """
     asked = {k for f in (question_forms(question) if question else []) for k in asked_kinds(f)}
+    ages = child_ages(question) if question else None
     flat = squash(question)
     out: set[str] = set()
     for name in names:
@@ -99,9 +102,21 @@ def named_products(docs: list[Document], names=(), question: str = "") -> set[st
         longer = [d for d in holding if any(len(k) > len(key) and k in flat for k in product_keys(_item(d)))]
         in_form = [d for d in holding if asked and of_kinds(asked, _item(d))]
         whole = [d for d in holding if name_stem(_item(d)) == key]
-        if chosen := (longer or in_form or whole or holding)[:1]:
+        base = whole or holding
+        # a child's question: when the product the name is the whole of doses no child, the brand's product whose
+        # 용법 does (5살 타이레놀 → 어린이타이레놀현탁액)
+        for_child = [d for d in holding if ages and _doses(d, docs, ages)]
+        if for_child and base and _doses(base[0], docs, ages):
+            for_child = []
+        if chosen := (longer or in_form or for_child or base)[:1]:
             out.add(chosen[0].id.split(":")[1])
     return out
+
+
+def _doses(doc: Document, docs: list[Document], ages: tuple[float, float]) -> bool:
+    """The 용법·용량 of `doc`'s product, when among `docs`, gives a dose for an age band the child can be in."""
+    use = f"easydrug:{doc.id.split(':')[1]}:useMethod"
+    return any(d.id == use and doses_child(d.text, ages) for d in docs)
 
 
 def _item(doc: Document) -> str:

@@ -106,7 +106,12 @@ class Candidates:
             canon: self.dosing_the_child(set(self.ingredient_products(canon)), qa.query)
             for canon in sorted(qa.names.ingredients)
         }
-        if for_child := self.dosing_the_child(products | family, qa.query):
+        # the named product when it doses the child (써스펜 좌약 for a 2-year-old: the suppository, not the brand's
+        # syrups), else the brand's members that do (타이레놀 for a 5-year-old → 어린이타이레놀현탁액)
+        for_child = self.dosing_the_child(products, qa.query, least=1) or self.dosing_the_child(
+            products | family, qa.query
+        )
+        if for_child:
             preferred, products, family = for_child, products | for_child, family - for_child
         elif any(child_products.values()):  # the products named after the ingredient dose adults only
             preferred = set()
@@ -232,12 +237,13 @@ class Candidates:
             out.update(dict.fromkeys(single, SINGLE_WEIGHT))
         return out
 
-    def dosing_the_child(self, products: set[str], query: str) -> set[str]:
+    def dosing_the_child(self, products: set[str], query: str, least: int = 2) -> set[str]:
         """Of a brand's products, those whose 용법·용량 doses the young child the question is about (5살 아이 타이레놀
         -> 어린이타이레놀현탁액, not 타이레놀정500; `retrievers.age_doses`); empty when the question is about no child
-        under 12, says it means the adults' product (어른 타이레놀, 성인용), or none of them doses the child."""
+        under 12, says it means the adults' product (어른 타이레놀, 성인용), or none of them doses the child; and
+        when there are fewer than `least` to choose among."""
         ages = child_ages(query)
-        if ages is None or ages[1] > CHILD_AGE or len(products) < 2 or any(w in query for w in ADULT_PRODUCT_WORDS):
+        if ages is None or ages[1] > CHILD_AGE or len(products) < least or any(w in query for w in ADULT_PRODUCT_WORDS):
             return set()
         return {seq for seq in products if doses_child(self.section_text(seq, "useMethod"), ages)}
 

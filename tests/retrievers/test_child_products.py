@@ -135,3 +135,21 @@ def test_a_young_childs_question_naming_an_ingredient_puts_its_product_dosing_th
 def test_an_ingredient_question_with_no_child_keeps_the_products_alike(by_ingredient):
     weights = _weights(by_ingredient, "이부프로펜 몇 알 먹어요")
     assert weights["easydrug:198601920:useMethod"] <= weights["easydrug:197700120:useMethod"]
+
+
+def test_a_named_product_dosing_the_child_leads_over_the_brands_other_childrens_products():
+    """써스펜 좌약 for a 2-year-old: the suppository named doses the child, so the brand's syrup (which also does) stays
+    a sibling below it; the brand's children's product steps up only when the named one doses no child."""
+    suppository = "복합써스펜좌약\n[용법·용량] 3~6세는 1회 2개, 1~2세는 1회 1~2개, 3~12개월은 1회 1개씩 삽입합니다."
+    syrup = "써스펜데이시럽\n[용법·용량] 만 2세 이상~만 6세 미만 1회 5 mL, 만 6세 이상~만 12세 미만 1회 10 mL"
+    docs = [
+        _leaflet("1", "복합써스펜좌약", "useMethod", suppository),
+        _leaflet("1", "복합써스펜좌약", "efcy", "복합써스펜좌약\n[효능·효과] 감기로 인한 발열"),
+        _leaflet("2", "써스펜데이시럽", "useMethod", syrup),
+        _leaflet("2", "써스펜데이시럽", "efcy", "써스펜데이시럽\n[효능·효과] 감기의 여러 증상"),
+    ]
+    names = NameIndex.from_documents(docs)
+    policy = Candidates(docs, names, ClassProducts.from_documents(docs), Lexicon.load())
+    weights = _weights(policy, "2살 딸 써스펜 좌약 넣었는데 열이 그대로예요")
+    assert weights["easydrug:1:useMethod"] == 1.0
+    assert weights["easydrug:2:useMethod"] < 1.0

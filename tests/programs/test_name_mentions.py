@@ -1,0 +1,34 @@
+"""Which product a question names (programs/name_mentions.py): for a child's question, the brand's product whose
+용법·용량 doses the child is the named one, so the answer quotes its dose, not the adults' tablet withheld."""
+
+from programs.name_mentions import named_products
+from retrievers.documents import Document
+
+
+def _doc(seq: str, name: str, section: str, text: str) -> Document:
+    return Document(f"easydrug:{seq}:{section}", f"{name}\n{text}", {"item_seq": seq, "item_name": name})
+
+
+DOCS = [
+    _doc("1", "타이레놀정500밀리그람", "useMethod", "만 12세 이상 소아 및 성인은 1회 1~2정씩 복용합니다."),
+    _doc("2", "어린이타이레놀현탁액", "useMethod", "만 12세 이하의 소아는 1회 권장용량을 4-6시간마다 복용합니다."),
+]
+
+
+def test_a_childs_question_names_the_brands_product_dosing_the_child():
+    assert named_products(DOCS, ["타이레놀"], "5살 아이 타이레놀 몇 미리 먹여요") == {"2"}
+
+
+def test_otherwise_the_product_the_name_is_the_whole_of():
+    assert named_products(DOCS, ["타이레놀"], "타이레놀 하루 몇 알 먹어요") == {"1"}
+    assert named_products(DOCS[1:2] + DOCS[:1], ["타이레놀"], "타이레놀 하루 몇 알") == {"1"}  # not the first found
+
+
+def test_the_product_the_name_is_the_whole_of_stays_when_it_doses_the_child():
+    """콜대원콜드 8살: 콜대원콜드시럽 doses an 8-year-old itself; another syrup of the brand found first does not
+    replace it."""
+    docs = [
+        _doc("3", "콜대원콜드큐시럽", "useMethod", "만 7세 이상~만 11세 미만 1/2포를 복용합니다."),
+        _doc("4", "콜대원콜드시럽", "useMethod", "만 7세 이상~만 11세 미만은 1회 1/2포를 복용합니다."),
+    ]
+    assert named_products(docs, ["콜대원콜드"], "콜대원콜드 8살 아이 한번에 얼마나 먹여요") == {"4"}
