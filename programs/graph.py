@@ -315,7 +315,8 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
         pool = class_aspect.within_asked(pool, members, frame.targets.classes, symptoms)
     if get is None:
         return pool
-    pool = sentences.leaflet_documents(pool, get, naming(st.question, pool, st.result.names), extractive.POOL)
+    named = naming(st.question, pool, st.result.names, get)  # a child's: the brand's product dosing the child
+    pool = sentences.leaflet_documents(pool, get, named, extractive.POOL)
     classes = list(st.result.frame.targets.classes) if st.result.frame else []
     if members is None or not classes or st.result.names:
         return pool

@@ -70,7 +70,7 @@ def names_product(question: str, doc: Document) -> bool:
     return not doc.id.startswith("dur:") and mentions(question, short_product(doc))
 
 
-def named_products(docs: list[Document], names=(), question: str = "") -> set[str]:
+def named_products(docs: list[Document], names=(), question: str = "", get=None) -> set[str]:
     """The products (item_seq) the question names as retrieval read it: for each name retrieval recognised
     (`RetrievalResult.names`: 펜잘, 탁센 — short brands the character test cannot take), the first leaflet in
     `docs` (retrieval order) whose product name holds it — of those, first one the question writes more of the name
@@ -105,28 +105,31 @@ def named_products(docs: list[Document], names=(), question: str = "") -> set[st
         base = whole or holding
         # a child's question: when the product the name is the whole of doses no child, the brand's product whose
         # 용법 does (5살 타이레놀 → 어린이타이레놀현탁액)
-        for_child = [d for d in holding if ages and _doses(d, docs, ages)]
-        if for_child and base and _doses(base[0], docs, ages):
+        for_child = [d for d in holding if ages and _doses(d, docs, ages, get)]
+        if for_child and base and _doses(base[0], docs, ages, get):
             for_child = []
         if chosen := (longer or in_form or for_child or base)[:1]:
             out.add(chosen[0].id.split(":")[1])
     return out
 
 
-def _doses(doc: Document, docs: list[Document], ages: tuple[float, float]) -> bool:
-    """The 용법·용량 of `doc`'s product, when among `docs`, gives a dose for an age band the child can be in."""
+def _doses(doc: Document, docs: list[Document], ages: tuple[float, float], get=None) -> bool:
+    """The 용법·용량 of `doc`'s product — among `docs`, else by `get` (a document id -> the document, or None) —
+    gives a dose for an age band the child can be in."""
     use = f"easydrug:{doc.id.split(':')[1]}:useMethod"
-    return any(d.id == use and doses_child(d.text, ages) for d in docs)
+    found = next((d for d in docs if d.id == use), None) or (get(use) if get is not None else None)
+    return found is not None and doses_child(found.text, ages)
 
 
 def _item(doc: Document) -> str:
     return str(doc.metadata.get("item_name", ""))
 
 
-def naming(question: str, docs: list[Document], names=()):
+def naming(question: str, docs: list[Document], names=(), get=None):
     """``doc -> bool``: the question names this leaflet's product — by retrieval's recognised names when they pick a
-    leaflet in `docs` (`named_products`), else by the character test (`names_product`)."""
-    named = named_products(docs, names, question)
+    leaflet in `docs` (`named_products`; `get` reads a product's 용법·용량 not among them), else by the character
+    test (`names_product`)."""
+    named = named_products(docs, names, question, get)
     if named:
         return lambda doc: doc.id.startswith("easydrug:") and doc.id.split(":")[1] in named
     return lambda doc: names_product(question, doc)

@@ -32,3 +32,12 @@ def test_the_product_the_name_is_the_whole_of_stays_when_it_doses_the_child():
         _doc("4", "콜대원콜드시럽", "useMethod", "만 7세 이상~만 11세 미만은 1회 1/2포를 복용합니다."),
     ]
     assert named_products(docs, ["콜대원콜드"], "콜대원콜드 8살 아이 한번에 얼마나 먹여요") == {"4"}
+
+
+def test_a_products_dose_not_among_the_documents_is_read_by_get():
+    """Retrieval found the 사용상 주의사항 sections only (5살 아이 타이레놀 먹여도 돼요?): the brand's 용법·용량 are
+    read by id, so the children's suspension is still the one named."""
+    cautions = [Document(d.id.replace("useMethod", "atpn"), d.text, d.metadata) for d in DOCS]
+    uses = {d.id: d for d in DOCS}
+    assert named_products(cautions, ["타이레놀"], "5살 아이 타이레놀 먹여도 돼요?") == {"1"}  # nothing to read
+    assert named_products(cautions, ["타이레놀"], "5살 아이 타이레놀 먹여도 돼요?", uses.get) == {"2"}
