@@ -93,9 +93,10 @@ def raised_slots(question: str) -> list[str]:
     """
     compact = "".join(without_places(question).split())  # 할머니댁 가는데: a place, no elderly asker
     ages = stated_ages(question)  # 18개월 아기, 7살: a child's age; 임신 7개월 is none
-    carried = read_population(question).group == "pregnant" or a_nursed_baby(question)
+    nursed = a_nursed_baby(question)
+    carried = nursed or read_population(question).group == "pregnant"
     # a nursed baby's age (백일 아기 모유 먹이는 중) is not the asker's
-    child = ages is not None and ages[0] < CHILD_UNDER and not a_nursed_baby(question)
+    child = ages is not None and ages[0] < CHILD_UNDER and not nursed
     return [
         slot
         for slot, (asks, _) in SLOTS.items()

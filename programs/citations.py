@@ -31,6 +31,15 @@ def cite(numbers) -> str:
     return f"[문서 {', '.join(map(str, numbers))}]"
 
 
+def quote_line(n: int, doc: Document, text: str) -> str:
+    """A sentence of document `n` quoted on a line of its own, said whose it is.
+
+    >>> quote_line(2, Document("easydrug:1:atpn", "x", {"item_name": "게보린정(수출명:돌로린정)"}), "상의하십시오.")
+    '게보린정: 상의하십시오. [문서 2]'
+    """
+    return f"{short_product(doc)}: {text} {cite([n])}"
+
+
 def cite_numbers(text: str) -> list[int]:
     """Every document number `text` cites, in order, repeats kept.
 

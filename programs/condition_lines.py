@@ -21,14 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from programs import citations
 from programs.asker_condition import CAUTION_SECTIONS, warns_of
 from programs.leaflet_condition_limit import organ_words
+from programs.taken_medicines import lead_and_lines
 from programs.text import split_sentences
 from retrievers.documents import Document
 
 LEAD = "앓고 있는 질환({names})에 대해 설명서가 적은 내용입니다:"
-MAX_LINES = 2  # sentences quoted for the conditions, at most
 
 
 def lines(
@@ -38,10 +37,10 @@ def lines(
     quoted: str,
     excerpt: Callable[[str, tuple[str, ...]], str] = lambda sentence, _words: sentence,
 ) -> list[str]:
-    """The lead and at most `MAX_LINES` quote lines: for each condition (as the profile writes it) whose words (the
-    condition, or its organ's: 신부전 → 신장애) the answer so far (`quoted`) does not carry, the first caution
-    sentence of a leaflet of the answer's `products` (item_seqs) that warns of it, cut by `excerpt` (a sentence and
-    the words to keep → the text quoted); [] when none does."""
+    """The lead and at most `taken_medicines.MAX_LINES` quote lines: for each condition (as the profile writes it)
+    whose words (the condition, or its organ's: 신부전 → 신장애) the answer so far (`quoted`) does not carry, the
+    first caution sentence of a leaflet of the answer's `products` (item_seqs) that warns of it, cut by `excerpt` (a
+    sentence and the words to keep → the text quoted); [] when none does."""
     answered = [
         (n, d)
         for n, d in enumerate(docs, 1)
@@ -49,24 +48,13 @@ def lines(
         and str(d.metadata.get("item_seq", "")) in products
         and d.metadata.get("section") in CAUTION_SECTIONS
     ]
-    out, said = [], []
-    for condition in dict.fromkeys(c.strip() for c in conditions if c and c.strip()):
+
+    def warning(condition: str):
         words = (condition, *organ_words(condition))
         if any(w in quoted for w in words):
-            continue  # the answer already says it
-        hit = next(
-            (
-                (n, d, s)
-                for n, d in answered
-                for s in split_sentences(d.text.partition("\n")[2] or d.text)
-                if warns_of((condition,), s)
-            ),
-            None,
-        )
-        if hit:
-            n, doc, sentence = hit
-            out.append(f"{citations.short_product(doc)}: {excerpt(sentence, words)} {citations.cite([n])}")
-            said.append(condition)
-        if len(out) == MAX_LINES:
-            break
-    return [LEAD.format(names=", ".join(said)), *out] if out else []
+            return None  # the answer already says it
+        sentences = ((n, d, s) for n, d in answered for s in split_sentences(d.text.partition("\n")[2] or d.text))
+        hit = next(((n, d, s) for n, d, s in sentences if warns_of((condition,), s)), None)
+        return (hit[0], hit[1], excerpt(hit[2], words)) if hit else None
+
+    return lead_and_lines(conditions, warning, LEAD)

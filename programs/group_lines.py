@@ -56,7 +56,7 @@ def lines(groups, docs: list[Document], products, quoted: str, question: str = "
         if hit and not _said(citations.short_product(hit[1]), words, quoted):
             n, doc, sentence = hit
             sentence = SentenceRanker(question).excerpt(sentence, also=tuple(words))
-            out.append(f"{citations.short_product(doc)}: {sentence} {citations.cite([n])}")
+            out.append(citations.quote_line(n, doc, sentence))
         if len(out) == MAX_LINES:
             break
     who = ", ".join(SAID[g] for g in groups if g in SAID)

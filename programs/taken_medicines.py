@@ -31,22 +31,37 @@ def lines(taking, docs: list[Document], products: set[str], quoted: str) -> list
     sentence of a leaflet of the answer's `products` (item_seqs) that names it — or, when none does, its kind as the
     leaflets name it (와파린 → "항응고제 … 함께 복용 시 의사 또는 약사와 상의하십시오") — and is not in `quoted` (the
     answer so far); [] when none does."""
-    answered = [(n, d) for n, d in enumerate(docs, 1) if d.source == "easydrug" and _seq(d) in products]
-    out, said = [], []
-    for medicine in dict.fromkeys(m.strip() for m in taking if m and m.strip()):
-        sentences = [(n, d, s) for n, d in answered for s in split_sentences(d.text.partition("\n")[2])]
+    sentences = [
+        (n, d, s)
+        for n, d in enumerate(docs, 1)
+        if d.source == "easydrug" and _seq(d) in products
+        for s in split_sentences(d.text.partition("\n")[2])
+    ]
+
+    def naming(medicine: str):
         # the medicine by its name first, else by its kind as the leaflets name it (와파린 → 항응고제)
         for word in (medicine, *medicine_leaflet_words(medicine)):
             hit = next(((n, d, s) for n, d, s in sentences if word in s and s not in quoted), None)
             if hit:
-                break
+                return hit
+        return None
+
+    return lead_and_lines(taking, naming, LEAD)
+
+
+def lead_and_lines(items, find, lead: str, most: int = MAX_LINES) -> list[str]:
+    """`lead` (its ``{names}`` the items a line was found for) and, for each of the profile's `items` (stripped,
+    without repeats), the line quoting what `find` (an item -> (document number, document, text), or None) found,
+    at most `most`; [] when it found none. The profile's medicines and conditions are quoted so."""
+    out, said = [], []
+    for item in dict.fromkeys(i.strip() for i in items if i and i.strip()):
+        hit = find(item)
         if hit:
-            n, doc, sentence = hit
-            out.append(f"{citations.short_product(doc)}: {sentence} {citations.cite([n])}")
-            said.append(medicine)
-        if len(out) == MAX_LINES:
+            out.append(citations.quote_line(*hit))
+            said.append(item)
+        if len(out) == most:
             break
-    return [LEAD.format(names=", ".join(said)), *out] if out else []
+    return [lead.format(names=", ".join(said)), *out] if out else []
 
 
 def _seq(doc: Document) -> str:
