@@ -339,9 +339,11 @@ def read_aspects(
         aspects.append(SECTION_ASPECT[section])
     if "how_to_take" in aspects and "how_to_take" not in (VOCAB_ASPECT[a] for a in situations):
         aspects = [a for a in aspects if a != "how_to_take"] + ["how_to_take"]  # 용법 words are broad (매일, 계속)
+    # 13살 아들: a rule's word (아들 of an age rule) that only says who it is for asks no section
+    asking = [s for s in strong if not (hits.get(s) and all(read_population(w).group for w in hits[s]))]
     if (
         # 속쓰려요 is a word of the 이상반응 section, but here the symptom that chose the products
-        (not strong or (not kept and set(strong) == {"se"}))
+        (not asking or (not kept and set(asking) == {"se"}))
         and (found.keys or named)
         and symptom_after_intake(unnamed, lexicon, plain)
     ):

@@ -100,6 +100,13 @@ def test_a_named_medicine_then_a_symptom_after_taking_it_is_a_side_effect(read):
     assert frame.aspects[0] == "side_effects"
 
 
+def test_a_word_of_a_rule_that_says_who_takes_it_does_not_hide_the_side_effect(read):
+    """아들 is a word of an age rule's section: it says who took the medicine, and the symptom after it is still
+    asked about (13살 딸 … 토했어요 was read so; 13살 아들 … had lost it)."""
+    for question in ("13살 아들 게보린 먹고 토했어요", "아들이 게보린 먹고 두드러기 났어요"):
+        assert "side_effects" in read(question).aspects, question
+
+
 @pytest.mark.parametrize(
     "question", ["겔포스 며칠 먹었더니 변비가 생겼어요 원래 그런가요?", "게보린 먹고 몇 시간 있다가 두드러기가 났어요"]
 )
