@@ -45,14 +45,19 @@ def on_target(
         return lambda doc: True
     read = canonical or (lambda s: s)
     chosen = products | members
-    ingredients = set(named.ingredients)
-    if ingredients_of is not None:
-        ingredients |= {read(i) for seq in sorted(chosen) for i in ingredients_of(seq)}
-    ingredients.discard("")
+    made_of: list[set[str]] = []  # the targets' ingredients, read once, at the first DUR row (a class has many)
+
+    def ingredients() -> set[str]:
+        if not made_of:
+            found = set(named.ingredients)
+            if ingredients_of is not None:
+                found |= {read(i) for seq in sorted(chosen) for i in ingredients_of(seq)}
+            made_of.append(found - {""})
+        return made_of[0]
 
     def test(doc: Document) -> bool:
         if doc.source == "dur":
-            return bool(document_ingredients(doc, read) & ingredients)
+            return bool(document_ingredients(doc, read) & ingredients())
         if doc.source != "easydrug":
             return True
         if doc.metadata.get("item_seq") in chosen:
