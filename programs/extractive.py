@@ -102,6 +102,7 @@ NAMED_BONUS = 0.2  # sentences of a product whose first two letters the question
 SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "상호작용", "보관", "주의", "조심", "경고")  # not efcy
 TOGETHER_SECTIONS = frozenset({"atpn", "atpnWarn", "useMethod", "intrc"})  # leaflet sections saying what goes with it
 STORED = frozenset({"storage", "expiry"})  # the aspects the 보관법 section answers (사용기한, 개봉 후 4주)
+ADULT_AGE = 19  # a stated age below it is a minor's: the leaflet's dose for that age answers "may they take it"
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|[뭐머]\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
 # who a product list answers with each product's caution naming them (programs/group_lines.py); a child asks about
@@ -349,6 +350,10 @@ def choose(
         names_pair = lambda aspect, q: aspect != "interactions" or any(m in squash(q.text) for m in pair)  # noqa: E731
         only = said_situations(frame, ranker.morphemes) | together  # 술약속: 술 is one of its morphemes
         chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, only, names_pair)
+    # 13살 아들 이지엔6이브 먹여도 돼요 (a child's age, nothing asked but whether or how much): the dose for that age
+    minor = ranker.ages is not None and ranker.ages[1] <= ADULT_AGE
+    if chosen and named_found and minor and set(frame.situations) <= {"dosage", "contraindication"}:
+        chosen = with_age_dose(chosen, ranked, ranker, lambda q: is_named(docs[q.sources[0] - 1]), max_sentences)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
     if not chosen and max_sentences:  # 7살 애 어른 소화제 먹여도: every product found is below its age limit
@@ -385,6 +390,18 @@ def choose(
     rules.sort(key=lambda q: -named_rules.get(id(q), 0))
     leading, after = about_the_answer(rules, chosen, docs, is_named, named_rules)
     return leading + chosen + after
+
+
+def with_age_dose(chosen: list[Quote], ranked: list[Quote], ranker, own, max_sentences: int) -> list[Quote]:
+    """`chosen` with the best-ranked sentence of the named product's leaflet (`own`) that gives the question's stated
+    age a dose (만 8세 이상~만 15세 미만은 1회 1캡슐씩, for a 13-year-old) quoted first when it was left out (a long
+    caution took the room), the last quote making way; unchanged when none does or it is quoted already."""
+    if any(ranker.age_fit(q.text) and states_dose(q.text) for q in chosen):
+        return chosen
+    dose = next((q for q in ranked if own(q) and ranker.age_fit(q.text) and states_dose(q.text)), None)
+    if dose is None:
+        return chosen
+    return [dose, *chosen[: max(max_sentences - 1, 1)]]
 
 
 def about_the_answer(rules: list[Quote], chosen: list[Quote], docs: list[Document], is_named, named_rules: dict):

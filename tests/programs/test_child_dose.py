@@ -228,3 +228,43 @@ def test_the_program_reads_the_profile_age_for_its_quotes(searcher, monkeypatch)
     CRAG(backend=searcher)(question="훼스탈플러스정 몇 알 먹어요", user=UserProfile(age=10))
     CRAG(backend=searcher)(question="훼스탈플러스정 몇 알 먹어요", user=UserProfile(age=40))
     assert read[0].endswith("(10세)") and read[-1] == "훼스탈플러스정 몇 알 먹어요"
+
+
+IBU_USE = (
+    "이지엔6이브연질캡슐\n[용법·용량] 만 8세 이상~만 15세 미만은 1회 1캡슐씩, 만 15세 이상 및 성인은 1회 1~2캡슐씩, "
+    "1일 1~3회 4시간 이상 간격을 두고 공복을 피하여 복용합니다."
+)
+IBU_ATPN = (
+    "이지엔6이브연질캡슐\n[사용상 주의사항] 이 약을 복용하기 전에 수두 또는 인플루엔자에 감염되어 있거나 또는 의심되는 "
+    "영아 및 만 15세 미만의 어린이, 알레르기 체질, 약에 의한 알레르기 증상(예: 발열, 발진, 관절통, 천식, 가려움증 등) "
+    "경험자, 간장질환, 신장질환, 심장질환, 갑상선질환, 당뇨병, 고혈압, 몸이 약한 사람 또는 고열이 있는 사람, 고령자, "
+    "임부 또는 임신하고 있을 가능성이 있는 여성, 수유부, 속쓰림, 위부불쾌감, 위통과 같은 위장문제가 있거나 그 병력이 "
+    "있는 사람, 구토와 설사로 많은 수분을 손실하거나 수분을 흡수하지 않는 사람은 의사 또는 약사와 상의하십시오."
+)
+
+
+def _ibuprofen_capsule():
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "1", "item_name": "이지엔6이브연질캡슐"}
+    return [
+        Document("easydrug:1:atpn", IBU_ATPN, {**meta, "section": "atpn"}),
+        Document("easydrug:1:useMethod", IBU_USE, {**meta, "section": "useMethod"}),
+    ]
+
+
+def _quotes(question: str) -> list[str]:
+    return [q.text for q in extractive.choose(question, _ibuprofen_capsule(), names=("이지엔6이브",))]
+
+
+def test_a_minors_may_i_question_quotes_the_dose_for_their_age_first():
+    """13살 아들 … 먹여도 돼요: the long caution naming 만 15세 미만의 어린이 had taken all the room, and the 용법 line
+    dosing 8-to-15-year-olds — the answer — was left out."""
+    quotes = _quotes("13살 아들 이지엔6이브 먹여도 돼요")
+    assert "만 8세 이상~만 15세 미만은 1회 1캡슐씩" in quotes[0]
+    assert any("수두 또는 인플루엔자" in q for q in quotes)  # the caution still follows
+
+
+def test_a_minors_side_effect_question_does_not_lead_with_the_dose():
+    quotes = _quotes("13살 아들 이지엔6이브 먹고 토했어요")
+    assert not any("1회 1캡슐씩" in q for q in quotes[:1])
