@@ -44,6 +44,7 @@ from programs.citations import short_product
 from programs.dur_rule import is_user_rule
 from programs.forbidden import Product
 from programs.leaflet_age_limit import AGE_LABEL
+from programs.leaflet_condition_limit import forbids
 from programs.leaflet_group_limit import LEAFLET_LABEL
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
@@ -324,6 +325,8 @@ def choose(
     lead = next((q for q in ranked if id(q) in framed_quotes and floor[id(q)] - FRAME_PRIOR >= MIN_SCORE), None)
     # a warning of the asker's condition answers "may I" before anything the frame asks (여드름 난데도 발라도)
     lead = next((q for q in ranked if id(q) in condition_quotes), lead)
+    # of those, one forbidding it (소화성궤양 … 복용하지 마십시오) before one sending to a pharmacist (… 경험자 … 상의)
+    lead = next((q for q in ranked if id(q) in condition_quotes and forbids(q.text, asked_conditions)), lead)
     # 임신 중인데 마이녹실 발라도: the named product's own rule that withholds it from the asker answers first
     lead = next((q for q in ranked if id(q) in own_rules), lead)
     if lead is not None:

@@ -40,6 +40,11 @@ ORGAN_GENERAL = {
     "liver": ("간장애", "간장질환", "간질환", "간기능장애"),
     "heart": ("심장질환", "심질환", "심장애"),
     "thyroid": ("갑상선질환", "갑상선기능이상", "갑상샘질환"),
+    # a stomach or duodenal ulcer is a peptic ulcer (소화성궤양), as most leaflets write it
+    "ulcer": (
+        *("소화성궤양", "위장관궤양", "위십이지장궤양", "위·십이지장궤양"),
+        *("위ㆍ십이지장궤양", "소화관궤양", "소화궤양"),
+    ),
 }
 ORGAN_DISEASES = {
     "kidney": ("신부전", "신장병", "콩팥병", "신증후군", "사구체신염", "신장염", "투석", "신기능저하"),
@@ -49,6 +54,7 @@ ORGAN_DISEASES = {
         *("갑상선기능항진", "갑상선기능저하", "갑상샘기능항진", "갑상샘기능저하"),
         *("갑상선염", "하시모토", "그레이브스"),
     ),
+    "ulcer": ("위궤양", "십이지장궤양", "위장궤양"),
 }
 SAME_DISEASE = {"심부전": ("심기능부전", "심장기능부전")}  # one disease, as the leaflets also write it
 
@@ -86,6 +92,8 @@ def organ_words(condition: str) -> tuple[str, ...]:
     ('갑상선질환', '갑상선기능이상', '갑상샘질환')
     >>> organ_words("신장질환")[:2], organ_words("심부전")[-2:], organ_words("전립선비대증")
     (('신장애', '신장장애'), ('심기능부전', '심장기능부전'), ())
+    >>> organ_words("위궤양")[:2], organ_words("위염")
+    (('소화성궤양', '위장관궤양'), ())
     """
     out: list[str] = []
     for organ, general in ORGAN_GENERAL.items():

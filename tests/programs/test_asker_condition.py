@@ -115,3 +115,23 @@ def test_a_prescription_kind_taken_raises_the_warning_for_the_condition_it_treat
     question = "혈압약 먹는중인데 감기기운 있어서 가나다지크림 한병 마셔도 괜찮나요?"
     body = quoted(extractive.extractive_answer(question, docs, names=["가나다지크림"]))
     assert body[0].startswith("[사용상 주의사항]") and "고혈압" in body[0]
+
+
+def test_of_the_warnings_of_the_askers_condition_the_one_forbidding_it_leads():
+    """위궤양 있는데 … 먹어도: the 소화성궤양 line that forbids the product answers before the one that sends
+    소화성궤양 경험자 to a pharmacist."""
+    docs = [
+        Document(
+            "easydrug:2:atpn",
+            "가상소염정\n이 약을 복용하기 전에 소화성궤양 경험자, 고혈압 환자는 의사 또는 약사와 상의하십시오.\n"
+            "이 약에 과민증 환자, 소화성궤양, 심한 혈액이상 환자는 이 약을 복용하지 마십시오.",
+            {"item_seq": "2", "item_name": "가상소염정", "section": "atpn"},
+        ),
+        Document(
+            "easydrug:2:efcy",
+            "가상소염정\n이 약은 두통, 치통, 생리통에 사용합니다.",
+            {"item_seq": "2", "item_name": "가상소염정", "section": "efcy"},
+        ),
+    ]
+    quotes = extractive.choose("위궤양 있는데 가상소염정 먹어도 괜찮을까요?", docs, names=["가상소염정"])
+    assert "복용하지 마십시오" in quotes[0].text

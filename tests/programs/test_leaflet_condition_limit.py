@@ -59,3 +59,13 @@ def test_an_organ_disease_maps_up_to_its_organs_general_words_never_across():
         assert leaflet_condition_limit.condition_rule(doc, (condition,)) is None, condition
     exact = Document("easydrug:6:atpn", "가상진통정\n갑상선기능항진 환자는 이 약을 복용하지 마십시오.", meta)
     assert leaflet_condition_limit.condition_rule(exact, ("갑상선기능저하증",)) is None  # not across
+
+
+def test_a_stomach_or_duodenal_ulcer_is_the_peptic_ulcer_the_leaflet_forbids():
+    """위궤양 in a profile is one of the leaflet's 소화성궤양 환자 (most leaflets write the general word); 위염 is
+    not."""
+    meta = {"item_seq": "7", "item_name": "가상소염정", "section": "atpn"}
+    doc = Document("easydrug:7:atpn", "가상소염정\n소화성궤양, 심한 혈액이상 환자는 이 약을 복용하지 마십시오.", meta)
+    for condition in ("위궤양", "십이지장 궤양"):
+        assert leaflet_condition_limit.condition_rule(doc, (condition,)) is not None, condition
+    assert leaflet_condition_limit.condition_rule(doc, ("위염",)) is None
