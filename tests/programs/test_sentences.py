@@ -770,3 +770,12 @@ def test_a_verb_stem_of_the_question_is_not_found_inside_another_word():
     must = ranker.score("임신 1기와 2기에는 반드시 필요한 경우가 아니라면 이 약을 복용하지 마십시오.")
     alcohol = ranker.score("알코올과 병용 투여 시 위장관 점막 손상이 증가할 수 있습니다.")
     assert must < 0.1 < alcohol
+
+
+def test_a_dry_mouth_as_people_say_it_keeps_the_leaflets_word_in_a_cut_list():
+    """입이 바짝바짝 마르는데 (retrievers/data/lay_words.json → 구갈): a long 이상반응 list cut to the question's words
+    keeps 구갈, the word that answers it."""
+    items = ", ".join(f"증상{i}" for i in range(40))
+    sentence = f"{items}, 작열감(화끈감), 구갈, 구역, {items} 등이 나타나는 경우 복용을 즉각 중지하십시오."
+    cut = SentenceRanker("액티피드 먹고 나서 입이 바짝바짝 마르는데 약때문인가요").excerpt(sentence)
+    assert "구갈" in cut and len(cut) < len(sentence)
