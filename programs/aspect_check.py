@@ -67,6 +67,8 @@ NARROWER = frozenset({"dependence", "vomited"})
 # how a leaflet line speaks of another medicine used with it, in whatever section (다른 점안제와 동시에 사용할 경우,
 # 다른 약과 함께 복용, 병용)
 TOGETHER_TEXT = re.compile(r"다른\s*\S*(?:약|제|제품)(?:와|과|을|를)?\s*(?:함께|동시에|같이|병용)|병용")
+# a caution saying an effect may come (이 약 복용 후 졸음이 나타날 수 있으므로 …): a side effect outside 이상반응
+MAY_OCCUR = re.compile(r"(?:이|가)\s*(?:나타날|생길|일어날)\s*수\s*있")
 AGE_BOUND = re.compile(r"\d\s*(?:세|개월)\s*(?:미만|이하|이상|초과)")  # 18세 미만 환자: an age limit speaks to a child
 NOT_ABOUT_PEOPLE = frozenset({"depositMethod"})  # 어린이의 손이 닿지 않는 곳에 보관: where it is kept, not for whom
 # each aspect as the notice says it: "찾은 설명서에는 {words}에 대한 내용이 없습니다"
@@ -165,6 +167,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
     True
     >>> speaks_to("interactions", Quoted("다른 점안제와 동시에 사용할 경우 15분 간격을 둡니다.", "useMethod"))
     True
+    >>> speaks_to("side_effects", Quoted("이 약 복용 후 졸음이 나타날 수 있으므로 운전 시 주의하십시오.", "atpn"))
+    True
     """
     if quote.section in SECTIONS.get(aspect, ()) and (quote.rule or not by_words):
         return True  # a DUR rule of the aspect's type always answers it
@@ -187,6 +191,8 @@ def speaks_to(aspect: str, quote: Quoted, group: str | None = None, by_words: tu
         and (states_dose(quote.text) or TIMES.search(quote.text))
     ):
         return True  # 4시간마다 5 mL씩, 주 1~2회 바르고: an amount or how often answers how much, with no 1회 written
+    if aspect == "side_effects" and quote.section in SECTIONS["contraindication"] and MAY_OCCUR.search(quote.text):
+        return True  # 졸음이 나타날 수 있으므로 운전 … 주의: what taking it may bring, written in 주의사항
     if aspect == "interactions" and TOGETHER_TEXT.search(quote.text):
         return True  # 다른 점안제와 동시에 사용할 경우 …: a 용법 line on another medicine used with it
     vocab = load_vocabulary()

@@ -27,12 +27,15 @@ from retrievers.documents import Document
 MAX_COMPARED = 3  # products set side by side at most
 OPENING = "질문한 제품을 나란히 적었습니다(성분 · {section}): {names}."
 COMPARED_ON = {"side_effects": "se", "dosage": "useMethod"}  # an aspect compared on its own section (덜 졸린 것)
+CAUTIONS = ("atpnWarn", "atpn")  # read beside a section compared on that is not 효능·효과
 # asked with any comparison (what for, may I: the efficacy says it); who it is for (임신 중인데) is said beside
 NOT_BESIDE = frozenset({"comparison", "efficacy", "cautions"})
 SECTION_LABELS = {
     "efcy": "효능·효과",
     "se": "이상반응(부작용)",
     "useMethod": "용법·용량",
+    "atpnWarn": "사용 전 경고",
+    "atpn": "사용상 주의사항",
 }
 
 
@@ -127,12 +130,24 @@ def compared(
         at = next((n for n, d in enumerate(docs, 1) if d.id == f"easydrug:{seq}:{section}"), None)
         if at is None:
             continue
-        head, _, body = docs[at - 1].text.partition("\n")
-        sentences = [s for s in split_sentences(body) if s.strip()]
+        head = docs[at - 1].text.partition("\n")[0]
+        # beside the section compared on, its cautions: 졸음 … 운전 주의 is in 주의사항 when the 이상반응 list
+        # leaves it out (판콜이랑 판피린 중에 뭐가 덜 졸려요)
+        also = (
+            [n for n, d in enumerate(docs, 1) if d.id.startswith(f"easydrug:{seq}:") and _section(d) in CAUTIONS]
+            if section != "efcy"
+            else []
+        )
+        sentences = [(s, n) for n in (at, *also) for s in split_sentences(docs[n - 1].text.partition("\n")[2])]
+        sentences = [(s, n) for s, n in sentences if s.strip()]
         if not sentences:
             continue
-        best = max(sentences, key=lambda s: (score(s), -sentences.index(s)))
-        out.append(Compared(head.strip(), best, at))
+        best, n = max(sentences, key=lambda sn: (score(sn[0]), sn[1] == at, -sentences.index(sn)))
+        out.append(Compared(head.strip(), best, n))
         if len(out) == MAX_COMPARED:
             break
     return out if len(out) >= 2 else []
+
+
+def _section(doc: Document) -> str:
+    return doc.id.rsplit(":", 1)[-1]

@@ -625,9 +625,9 @@ def extractive_answer(
     side = side_by_side(question, docs, names, frame)
     if side:
         rules = user_rules(question, docs, terms, sections, names, frame)
+        labels = (comparison.SECTION_LABELS.get(docs[c.n - 1].id.rsplit(":", 1)[-1], "효능·효과") for c in side)
         opening = comparison.OPENING.format(
-            section=comparison.SECTION_LABELS.get(docs[side[0].n - 1].id.rsplit(":", 1)[-1], "효능·효과"),
-            names=", ".join(short_product(docs[c.n - 1]) for c in side),
+            section=" / ".join(dict.fromkeys(labels)), names=", ".join(short_product(docs[c.n - 1]) for c in side)
         )
         body = [q.line() for q in rules] + [f"{c.label}: {c.sentence} {citations.cite([c.n])}" for c in side]
         body += [q.line() for q in beside_comparison(question, docs, terms, sections, names, frame, side)]

@@ -62,3 +62,30 @@ def test_a_comparison_ranks_only_with_a_which_word_and_a_ranking_word_of_its_own
     from retrievers.question_frame import QuestionFrame
 
     assert asks_which_is_better(QuestionFrame(question, aspects=("comparison",), comparison=True)) is ranks
+
+
+def test_a_comparison_on_an_effect_reads_the_cautions_that_name_it():
+    """판콜이랑 판피린 중에 뭐가 덜 졸려요: neither 이상반응 list names 졸음; each 주의사항 does ("졸음이 나타날 수
+    있으므로 …"), which answers what the question compares."""
+    from programs.comparison import compared
+    from programs.sentences import SentenceRanker
+    from retrievers.documents import Document
+
+    def leaflet(seq: str, name: str, section: str, body: str) -> Document:
+        return Document(f"easydrug:{seq}:{section}", f"{name}\n{body}", {"section": section, "item_seq": seq})
+
+    docs = [
+        leaflet("1", "가감기액", "se", "발진, 구역, 구토, 변비, 배뇨곤란이 나타나는 경우 복용을 중지하십시오."),
+        leaflet(
+            "1",
+            "가감기액",
+            "atpn",
+            "과민증 환자는 복용하지 마십시오. 복용 후 졸음이 나타날 수 있으므로 운전 시 주의하십시오.",
+        ),
+        leaflet("2", "나감기액", "se", "발진, 가려움, 구역, 식욕부진이 나타나는 경우 복용을 중지하십시오."),
+        leaflet("2", "나감기액", "atpn", "이 약 복용 후 졸음이 나타날 수 있으므로 기계조작 시 주의하십시오."),
+    ]
+    ranker = SentenceRanker("가감기랑 나감기 중에 뭐가 덜 졸려요?")
+    side = compared(["1", "2"], docs, ranker.score, "se")
+    assert [c.n for c in side] == [2, 4]
+    assert all("졸음" in c.sentence for c in side)
