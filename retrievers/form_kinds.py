@@ -217,6 +217,8 @@ def said_kinds(query: str) -> set[str]:
     (['patch', 'skin'], ['granule'], set())
     >>> said_kinds("꽃가루 알레르기약"), said_kinds("콧물약 먹여요")
     (set(), set())
+    >>> sorted(said_kinds("타이레놀 한알 먹어도 될까요")), said_kinds("알레르기약 먹어요")
+    (['capsule', 'sr', 'tablet'], set())
     >>> of_kinds(said_kinds("붙이는 멀미약"), "키미테패취"), of_kinds(said_kinds("붙이는 멀미약"), "키미테정")
     (True, False)
     """

@@ -35,7 +35,14 @@ SAID_FORMS = (
     (("바르는", "바르고", "바르면", "발라", "발랐", "바른"), ("skin", "mouth", "nasal", "vaginal", "oral_liquid")),
     (("가루", "분말"), ("granule",)),
     (("물약", "짜먹", "짜서 먹", "마시는"), ("oral_liquid",)),
-    (("알약",), ("tablet", "capsule", "sr")),
+    # 알약, and 알 counted (한알, 두 알, 2알): a tablet or capsule
+    (
+        (
+            *("알약", "한알", "두알", "세알", "반알", "몇알", "1알", "2알", "3알"),
+            *("한 알", "두 알", "세 알", "반 알", "몇 알"),
+        ),
+        ("tablet", "capsule", "sr"),
+    ),
 )
 # Nouns people use for a medicine by how it looks or is kept, not a product or a class (알약 반으로 쪼개도 돼요, 상비약
 # 뭐 사둬요, 캡슐 까서 가루만 먹어도): like 약 itself, they say the question is about medicine. Forms only medicines
