@@ -85,15 +85,21 @@ PREPARATION = re.compile(r"(?:열매|엽|뿌리|겔|원료과립|\d+%(?:메탄�
 PARTICLE = re.compile(r"(이랑|랑|하고|이나|에서|으로|로|은|는|이|가|을|를|과|와|도|만|에|의|좀|요)$")
 
 
-def _attached_forms(words: list[str]) -> list[tuple[str, str]]:
-    """(brand, form) for each word written with its form attached (세토펜이알, 부루펜시럽): the form pair it makes.
+# one-syllable forms read only when written onto a brand of two syllables or more (벤작겔 → 벤작 + 겔; not a
+# question's form word on its own, where 겔 and 젤 are too short to be sure of)
+ATTACHED_GELS = ("겔", "젤")
 
-    >>> _attached_forms(["세토펜이알", "쪼개도", "시럽"])
-    [('세토펜', '이알')]
+
+def _attached_forms(words: list[str]) -> list[tuple[str, str]]:
+    """(brand, form) for each word written with its form attached (세토펜이알, 부루펜시럽, 벤작겔): the form pair it
+    makes.
+
+    >>> _attached_forms(["세토펜이알", "쪼개도", "시럽", "벤작겔", "겔"])
+    [('세토펜', '이알'), ('벤작', '겔')]
     """
     out = []
     for word in words:
-        form = next((f for f in QUESTION_FORMS if word.endswith(f) and len(word) - len(f) >= 2), "")
+        form = next((f for f in (*QUESTION_FORMS, *ATTACHED_GELS) if word.endswith(f) and len(word) - len(f) >= 2), "")
         if form:
             out.append((word[: -len(form)], form))
     return out

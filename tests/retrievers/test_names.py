@@ -499,3 +499,18 @@ def test_a_kind_of_medicine_after_a_house_brand_names_no_product_alone():
     index = NameIndex.from_documents(docs)
     assert index.match("렉크린 관장약 써보려는데 어떤 자세로 넣어요").products == {"2"}
     assert index.match("그린관장약 써도 돼요").products == {"1"}
+
+
+def test_a_two_syllable_brand_with_gel_written_onto_it_names_the_brands_gel():
+    """벤작겔: 벤작 alone is too short to be read inside a word, and 겔 is no form word of its own; written together
+    they are the brand's gel (벤작에이씨겔2.5%), not a close spelling of another gel."""
+    from retrievers.documents import Document
+    from retrievers.names import NameIndex
+
+    docs = [
+        Document(f"easydrug:{seq}:efcy", "x", {"item_seq": seq, "item_name": name})
+        for seq, name in (("1", "벤작에이씨겔2.5%"), ("2", "세비타비겔"), ("3", "벤작정"))
+    ]
+    index = NameIndex.from_documents(docs)
+    assert index.match("임신 5개월인데 여드름 때문에 벤작겔 발라도 되나요").products == {"1"}
+    assert not index.match("여드름겔 추천해 주세요").products
