@@ -30,6 +30,11 @@ from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, re
 from retrievers.sound_alike import sound_alike
 from retrievers.unimproved import asks_to_go_on, unimproved_after
 
+# a time gone by since (1년 넘었는데, 3달 됐는데, 일주일 지났는데): with keeping asked, how long it keeps
+ELAPSED = re.compile(
+    r"(?:(?:\d+|한|두|세|몇)\s*(?:년|개월|달|주일?|일|해)|하루|이틀|사흘|며칠|일주일|보름|반년|일년)\s*"
+    r"(?:이\s*|가\s*|정도\s*|좀\s*|이상\s*)?(?:넘|지났|지난|됐|되었|돼)"
+)
 UNIMPROVED = True  # a time spent without getting better asks how long to go on (retrievers/unimproved.py)
 
 POPULATION_ASPECTS = frozenset(GROUP_ASPECT.values())
@@ -538,6 +543,9 @@ def read_frame(
             comparison, other = True, ()
             joined = "intrc" not in lexicon.asked(question, pairs=False)[0]  # 이랑 joins the two compared
             aspects = [a for a in aspects if a != "interactions" or not joined]
+    if {"storage", "expiry"} <= set(aspects) and ELAPSED.search(question) and MAY_I.search(question):
+        # 뚜껑 딴지 1년 넘었는데 발라도 돼요: how long it keeps once opened, before how to keep it
+        aspects = ["expiry", *(a for a in aspects if a != "expiry")]
     # asked only for whom (not how much, nor with what): real-dev aspects 0.696 -> 0.720, gold phrases unchanged
     only_who = all(a in GENERIC or a in POPULATION_ASPECTS for a in aspects)
     if only_who and asks_if_allowed(question, population, bool(targets.products or targets.ingredients)):

@@ -365,3 +365,11 @@ def test_a_symptom_written_before_the_medicine_was_got_is_why_it_was_taken(read)
     got; the question asks how to use it. Written after taking it, it is what the medicine did."""
     assert "side_effects" not in read("남편이 귀두 쪽이 빨갛고 가렵대서 게보린 받아왔는데 하루 몇번 먹어요?").aspects
     assert read("게보린 먹었는데 얼굴이 빨갛고 가려워요").aspects[0] == "side_effects"
+
+
+def test_a_time_gone_by_since_opening_asks_how_long_it_keeps_first(read):
+    """뚜껑 딴지 1년 넘었는데 발라도 돼요: whether it still keeps (expiry) before how to keep it, so an answer quoting
+    only 실온 보관 says the leaflet gives no period; asking how to keep it (냉장보관 해야돼요) keeps storage first."""
+    assert read("후시딘 연고 뚜껑 딴지 1년 넘었는데 아직 발라도 되나요?").aspects[0] == "expiry"
+    assert read("인공눈물 뜯고 하루 지났는데 써도 돼요?").aspects[0] == "expiry"
+    assert read("안약 개봉한지 3달 됐는데 냉장보관 해야돼요?").aspects[0] == "storage"
