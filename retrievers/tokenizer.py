@@ -98,7 +98,7 @@ class KiwiTokenizer:
                 and not self._predicate(t.form)
                 and not (after is not None and after.tag in ("XSV", "XSA") and after.start == t.start + t.len)
             )
-        ]
+        ] + _split_names(text, tokens)
 
     def common_noun(self, word: str) -> bool:
         """Whether Kiwi's own dictionary reads `word` whole as one common noun (아이디어, 프리미엄), not a word it does
@@ -272,3 +272,23 @@ def says_medicine(tokens) -> bool:
 def whitespace_tokens(text: str) -> list[str]:
     """The baseline tokenizer of the benchmark: lower-cased whitespace split."""
     return text.lower().split()
+
+
+def _split_names(text: str, tokens) -> list[str]:
+    """Words Kiwi could only read by splitting off a contracted 도를 (인사돌 → 인사 + 도 + ᆯ): a noun, 도 and ᆯ
+    ending the written word, which no one writes for 인사도 무엇을; the word as written, for the unknown-name check.
+
+    >>> tokenizer = KiwiTokenizer()
+    >>> tokenizer.unknown_words("인사돌 얼마나 꾸준히 먹어야 돼요"), tokenizer.unknown_words("이것도 먹어요")
+    (['인사돌'], [])
+    """
+    out = []
+    for noun, also, contracted in zip(tokens, tokens[1:], tokens[2:], strict=False):
+        end = contracted.start + contracted.len
+        if (
+            noun.tag in ("NNG", "NNP")
+            and (also.form, also.tag, contracted.form, contracted.tag) == ("도", "JX", "ᆯ", "JKO")
+            and (end >= len(text) or not text[end].strip() or not text[end].isalnum())
+        ):
+            out.append(text[noun.start : end].lower())
+    return out

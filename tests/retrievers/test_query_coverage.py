@@ -86,3 +86,12 @@ def test_a_condition_someone_has_is_no_unknown_name(searcher):
     for question in ("수족구 먹어도 되나요", "먹는 약이 수족구인데 해열제 같이 먹어도 되나요"):
         r = searcher.retrieve(question, k=5)
         assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["수족구"], question
+
+
+def test_a_brand_kiwi_reads_only_by_splitting_off_a_contracted_particle_is_unknown(searcher):
+    """인사돌 is read 인사 + 도 + ᆯ (도를); 생리통엔 (에 + ᆫ) and 이것도 are ordinary."""
+    assert searcher.tokenizer.unknown_words("인사돌 얼마나 꾸준히 먹어야 잇몸에 효과 있어요?") == ["인사돌"]
+    for question in ("생리통엔 어떤게 더 나아요", "이것도 먹어도 돼요", "겨울엔 쉬었다가 발라도 돼요"):
+        assert searcher.tokenizer.unknown_words(question) == [], question
+    r = searcher.retrieve("인사돌 얼마나 꾸준히 먹어야 잇몸에 효과 있어요?", k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["인사돌"]
