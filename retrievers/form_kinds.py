@@ -254,6 +254,11 @@ def taken_by_mouth(query: str) -> bool:
 @functools.lru_cache(maxsize=8192)
 def external_form(item_name: str) -> bool:
     """Whether a product name (outside its brackets) ends in a form that is not swallowed: creams, patches, sprays,
-    drops, suppositories (이부스타플라스타, 벤지드로션5%; not 겔포스엠현탁액)."""
-    name = STRENGTH.sub("", re.sub(r"\(.*?\)|\[.*?\]|\{.*?\}", "", item_name))
+    drops, suppositories (이부스타플라스타, 벤지드로션5%; not 겔포스엠현탁액).
+
+    >>> external_form("오라메디연고{수출명:오라메디파스타"), external_form("겔포스엠현탁액")
+    (True, False)
+    """
+    # brackets and what is in them; one left open (오라메디연고{수출명:오라메디파스타) to the end
+    name = STRENGTH.sub("", re.sub(r"\(.*?\)|\[.*?\]|\{.*?\}|[({\[].*$", "", item_name))
     return squash(name).rstrip("0123456789.%").endswith(EXTERNAL_FORMS)

@@ -24,11 +24,33 @@ from dataclasses import asdict, dataclass, field
 from retrievers.aspect_model import load_aspect_model
 from retrievers.aspect_names import ASPECTS
 from retrievers.aspects import WORD_START, load_vocabulary, medicine_amount
+from retrievers.form_kinds import external_form
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, read_population, without_places
 from retrievers.sound_alike import sound_alike
 from retrievers.unimproved import asks_to_go_on, unimproved_after
+
+SWALLOWED = re.compile(r"삼켜|삼켰|삼킨|삼키")
+
+
+def put_on(targets: Targets, names: NameIndex | None = None, found: NameMatch | None = None) -> bool:
+    """Every product the question names (each of `found`'s products by any of the `names` keys it is read by, else
+    the target as written), or else every class word, is one put on rather than swallowed (연고, 가글, 파스;
+    `form_kinds.external_form`).
+
+    >>> put_on(Targets(products=("오라메디연고",))), put_on(Targets(products=("타이레놀정",))), put_on(Targets())
+    (True, False, False)
+    """
+    if names is not None and found is not None and found.products:
+        keys: dict[str, list[str]] = {}
+        for key, seqs in names.products.items():
+            for seq in seqs & found.products:
+                keys.setdefault(seq, []).append(key)
+        return all(any(external_form(k) for k in keys.get(seq, ())) for seq in found.products)
+    named = targets.products or targets.classes
+    return bool(named) and all(external_form(n) for n in named)
+
 
 # a time gone by since (1년 넘었는데, 3달 됐는데, 일주일 지났는데): with keeping asked, how long it keeps
 ELAPSED = re.compile(
@@ -543,6 +565,9 @@ def read_frame(
             comparison, other = True, ()
             joined = "intrc" not in lexicon.asked(question, pairs=False)[0]  # 이랑 joins the two compared
             aspects = [a for a in aspects if a != "interactions" or not joined]
+    if SWALLOWED.search(question) and put_on(targets, names, found):
+        # 오라메디 발랐는데 삼켜버렸어요: a medicine put on swallowed is taken as it must not be (삼키지 마십시오)
+        aspects = ["overdose", *(a for a in aspects if a not in ("overdose", "how_to_take"))]
     if {"storage", "expiry"} <= set(aspects) and ELAPSED.search(question) and MAY_I.search(question):
         # 뚜껑 딴지 1년 넘었는데 발라도 돼요: how long it keeps once opened, before how to keep it
         aspects = ["expiry", *(a for a in aspects if a != "expiry")]

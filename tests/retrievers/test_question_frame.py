@@ -373,3 +373,19 @@ def test_a_time_gone_by_since_opening_asks_how_long_it_keeps_first(read):
     assert read("후시딘 연고 뚜껑 딴지 1년 넘었는데 아직 발라도 되나요?").aspects[0] == "expiry"
     assert read("인공눈물 뜯고 하루 지났는데 써도 돼요?").aspects[0] == "expiry"
     assert read("안약 개봉한지 3달 됐는데 냉장보관 해야돼요?").aspects[0] == "storage"
+
+
+def test_a_medicine_put_on_that_was_swallowed_asks_about_taking_it_as_it_must_not_be():
+    """오라메디 발랐는데 침이랑 같이 삼켜버렸어요: an ointment swallowed (the leaflets' 삼키지 마십시오), not how to
+    take it nor a second medicine (침이랑 같이 is saliva, as 물이랑 같이 is water); a tablet swallowed whole is how
+    it is taken."""
+    from retrievers.documents import Document
+
+    docs = [
+        Document(f"easydrug:{seq}:efcy", "x", {"item_seq": seq, "item_name": name})
+        for seq, name in (("1", "오라메디연고{수출명:오라메디파스타"), ("2", "타이레놀정500밀리그람"))
+    ]
+    names = NameIndex.from_documents(docs)
+    swallowed = read_frame("입병 나서 오라메디 발랐는데 침이랑 같이 삼켜버렸어요 괜찮은거죠?", names, Lexicon.load())
+    assert swallowed.aspects[0] == "overdose" and "interactions" not in swallowed.aspects
+    assert "overdose" not in read_frame("타이레놀 그냥 삼켜도 돼요?", names, Lexicon.load()).aspects
