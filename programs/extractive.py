@@ -104,6 +104,8 @@ SECTION_NAMES = ("부작용", "이상반응", "용법", "용량", "복용법", "
 TOGETHER_SECTIONS = frozenset({"atpn", "atpnWarn", "useMethod", "intrc"})  # leaflet sections saying what goes with it
 STORED = frozenset({"storage", "expiry"})  # the aspects the 보관법 section answers (사용기한, 개봉 후 4주)
 ADULT_AGE = 19  # a stated age below it is a minor's: the leaflet's dose for that age answers "may they take it"
+# asked beside a minor's age, these leave the dose and the limits for that age what answers (not 토했어요, 운전)
+AGE_LINES_ASKED = frozenset({"dosage", "how_to_take", "contraindication"})
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|[뭐머]\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
 # who a product list answers with each product's caution naming them (programs/group_lines.py); a child asks about
@@ -355,8 +357,11 @@ def choose(
         chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, only, names_pair)
     # 13살 아들 이지엔6이브 먹여도 돼요 (a child's age, nothing asked but whether or how much): the dose for that age
     minor = ranker.ages is not None and ranker.ages[1] <= ADULT_AGE
-    if chosen and named_found and minor and set(frame.situations) <= {"dosage", "contraindication"}:
-        chosen = with_age_dose(chosen, ranked, ranker, lambda q: is_named(docs[q.sources[0] - 1]), max_sentences)
+    if chosen and named_found and minor and set(frame.situations) <= AGE_LINES_ASKED:
+        own = lambda q: is_named(docs[q.sources[0] - 1])  # noqa: E731
+        chosen = with_age_dose(chosen, ranked, ranker, own, max_sentences)
+        caution = lambda q: docs[q.sources[0] - 1].metadata.get("section") in asker_condition.CAUTION_SECTIONS  # noqa: E731
+        chosen = with_age_caution(chosen, ranked, ranker, lambda q: own(q) and caution(q), max_sentences)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
     if not chosen and max_sentences:  # 7살 애 어른 소화제 먹여도: every product found is below its age limit
@@ -405,6 +410,28 @@ def with_age_dose(chosen: list[Quote], ranked: list[Quote], ranker, own, max_sen
     if dose is None:
         return chosen
     return [dose, *chosen[: max(max_sentences - 1, 1)]]
+
+
+def with_age_caution(chosen: list[Quote], ranked: list[Quote], ranker, own_caution, max_sentences: int) -> list[Quote]:
+    """`chosen` with the best-ranked caution of the named product's leaflet (`own_caution`) whose ages take in the
+    question's stated age and that forbids or sends to a pharmacist (만 2세 미만의 소아 … 상의하십시오, for a
+    20-month-old) added last when no quote speaks of that age but as a dose; the last quote makes way when full."""
+    if any(ranker.age_fit(q.text) and not states_dose(q.text) for q in chosen):
+        return chosen
+    line = next(
+        (
+            q
+            for q in ranked
+            if own_caution(q)
+            and ranker.age_fit(q.text)
+            and not states_dose(q.text)
+            and asker_condition.WARNING.search(q.text)
+        ),
+        None,
+    )
+    if line is None or not max_sentences:
+        return chosen
+    return [*chosen[: max_sentences - 1], line]
 
 
 def about_the_answer(rules: list[Quote], chosen: list[Quote], docs: list[Document], is_named, named_rules: dict):

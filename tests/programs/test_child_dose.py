@@ -268,3 +268,30 @@ def test_a_minors_may_i_question_quotes_the_dose_for_their_age_first():
 def test_a_minors_side_effect_question_does_not_lead_with_the_dose():
     quotes = _quotes("13살 아들 이지엔6이브 먹고 토했어요")
     assert not any("1회 1캡슐씩" in q for q in quotes[:1])
+
+
+def test_a_toddlers_dose_question_also_quotes_the_caution_for_that_age():
+    """20개월 … 몇 ml 먹이면: the 1~2세 dose answers, and the leaflet's "만 2세 미만의 소아 … 상의하십시오" is that
+    child's own caution; it is added after the dose lines."""
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "1", "item_name": "어린이부루펜시럽"}
+    use = (
+        "어린이부루펜시럽\n[용법·용량] 11~14세는 1회 200~250 mg (10~13 mL), 7~10세는 1회 150~200 mg (8~10 mL), "
+        "3~6세는 1회 100~150 mg (5~8 mL), 1~ 2세는 1회 50~100 mg (3~5 mL)을 1일 3~4회 복용합니다.\n체중이 30 kg "
+        "미만인 어린이는 1일량이 500 mg (25 mL)을 초과해서는 안되며 공복시 투여는 피하는 것이 바람직합니다."
+    )
+    atpn = (
+        "어린이부루펜시럽\n[사용상 주의사항] 이 약에 과민증 환자는 이 약을 복용하지 마십시오.\n이 약을 복용하기 전에 "
+        "혈액이상, 출혈경향 환자, 간경화, 간장애, 신장장애, 심장기능부전, 심질환, 고혈압, 전신홍반루푸스, "
+        "혼합결합조직질환, 궤양성대장염, 크론병, 노인, 만 2세 미만의 소아, 임부, 수두 환자는 의사 또는 약사와 "
+        "상의하십시오."
+    )
+    docs = [
+        Document("easydrug:1:useMethod", use, {**meta, "section": "useMethod"}),
+        Document("easydrug:1:atpn", atpn, {**meta, "section": "atpn"}),
+    ]
+    question = "20개월 아기 열나서 어린이부루펜시럽 먹이려는데 한번에 몇 ml 먹이면 되요?"
+    quotes = [q.text for q in extractive.choose(question, docs, names=("어린이부루펜시럽",))]
+    assert "1~ 2세는 1회 50~100 mg (3~5 mL)" in quotes[0]
+    assert any("만 2세 미만의 소아" in q for q in quotes)
