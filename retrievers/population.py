@@ -233,6 +233,10 @@ def read_population(question: str, names=()) -> Population:
     True
     >>> read_population("애기한테 멀미약 먹여도 되나").group
     'infant'
+    >>> read_population("완모중인 2개월 아기 비타민D 드롭 몇 방울 먹여야돼요?").group
+    'infant'
+    >>> read_population("완모중인데 두통약 먹어도 돼요?").group, read_population("모유 먹이는 중인데 아기 감기약").group
+    ('breastfeeding', 'breastfeeding')
     """
     return _read_population(question, tuple(names))
 
@@ -326,7 +330,12 @@ def _read_population(question: str, names: tuple[str, ...]) -> Population:
         group, word = pregnant_or_nursing[0]
         if group == "pregnant" and any(g == "breastfeeding" for g, _ in found):
             group, word = next((g, w) for g, w in found if g == "breastfeeding")
-        return Population(group, word)
+        # 완모중인 2개월 아기 비타민D 먹여야: a medicine fed to the nursed baby is the baby's (its age, its word)
+        fed = any(w in _NURSING_FEED.sub("|", squashed) for w in vocab["feeding"])
+        babies = [(g, w) for g, w in found if g in ("infant", "child")]
+        if not (group == "breastfeeding" and fed and (babies or _age(question) is not None)):
+            return Population(group, word)
+        found = babies
     if (age := _age(question)) is not None:
         group = group_of_age(age[0])
         if group is not None or not found:
