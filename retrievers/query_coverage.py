@@ -62,6 +62,32 @@ def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Itera
     ]
 
 
+# bought abroad (일본 여행 가서 산, 미국에서 사온, 해외직구한): the medicine named next is a foreign product, which
+# e약은요 (Korea's leaflets) covers only when the index reads its name
+_ABROAD = re.compile(
+    r"(?:일본|미국|중국|대만|태국|베트남|필리핀|유럽|독일|프랑스|영국|호주|캐나다|홍콩|싱가포르|괌|하와이|해외|외국|면세점)"
+    r"\S*\s*(?:\S*\s*)?(?:산|사온|사\s*온|사왔|샀|구입한|구매한|사다\s*준|사\s*준)\s+(\S+)"
+    r"|(?:해외\s*)?직구(?:한|로\s*산|해서\s*산)\s+(\S+)"
+)
+_TRAILING = re.compile(r"(?:이랑|랑|하고|은|는|이|가|을|를|도|으로|로)$")
+
+
+def bought_abroad(question: str) -> list[str]:
+    """The word named right after saying it was bought abroad, particles off (일본여행가서 산 이브A정 → 이브a정).
+
+    >>> bought_abroad("일본여행가서 산 이브A정 생리통에 먹으려는데"), bought_abroad("미국에서 사온 애드빌은 몇알")
+    (['이브a정'], ['애드빌'])
+    >>> bought_abroad("약국에서 산 타이레놀"), bought_abroad("해외직구한 멜라토닌 먹어도")
+    ([], ['멜라토닌'])
+    """
+    out = []
+    for m in _ABROAD.finditer(question):
+        word = _TRAILING.sub("", re.sub(r"[^\w]", "", m.group(1) or m.group(2) or "")).lower()
+        if len(word) >= 2:
+            out.append(word)
+    return out
+
+
 # someone has a condition: 수족구에 걸렸어요, 독감 진단, 장염 판정 (a medicine is taken, a disease is had)
 _CONDITION_AFTER = re.compile(r"^(?:에|이|가)?\s*(?:걸리|걸려|걸렸|걸린|진단|확진|판정|앓)")
 # …or is said to be it: 아이가 수족구인데, 저 대상포진이래요 (a person, then the word and a copula)

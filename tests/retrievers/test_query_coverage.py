@@ -95,3 +95,13 @@ def test_a_brand_kiwi_reads_only_by_splitting_off_a_contracted_particle_is_unkno
         assert searcher.tokenizer.unknown_words(question) == [], question
     r = searcher.retrieve("인사돌 얼마나 꾸준히 먹어야 잇몸에 효과 있어요?", k=5)
     assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["인사돌"]
+
+
+def test_a_medicine_bought_abroad_that_the_index_does_not_read_is_unknown(searcher):
+    """일본여행가서 산 이브A정: a foreign product (Kiwi reads 이브 + A, neither unknown); one whose name the index
+    reads (미국에서 사온 게보린) is the corpus's."""
+    question = "일본여행가서 산 이브A정 생리통에 먹으려는데 한번에 몇알 먹어요?"
+    r = searcher.retrieve(question, k=5)
+    assert "이브a정" in searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"]
+    r = searcher.retrieve("미국에서 사온 게보린 먹어도 돼요?", k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
