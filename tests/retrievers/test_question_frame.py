@@ -389,3 +389,9 @@ def test_a_medicine_put_on_that_was_swallowed_asks_about_taking_it_as_it_must_no
     swallowed = read_frame("입병 나서 오라메디 발랐는데 침이랑 같이 삼켜버렸어요 괜찮은거죠?", names, Lexicon.load())
     assert swallowed.aspects[0] == "overdose" and "interactions" not in swallowed.aspects
     assert "overdose" not in read_frame("타이레놀 그냥 삼켜도 돼요?", names, Lexicon.load()).aspects
+
+
+def test_the_colour_of_urine_is_no_discoloured_medicine(read):
+    """소변색이 노란색이에요 holds 변색 (a medicine gone off colour, a storage word) only inside 소변색."""
+    assert "storage" not in read("아로나민골드 먹기 시작했는데 소변색이 형광 노란색이에요 몸에 이상있는건가요?").aspects
+    assert "storage" in read("시럽이 변색됐는데 먹여도 되나요").aspects
