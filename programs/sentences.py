@@ -300,10 +300,17 @@ class SentenceRanker:
         >>> ranker = SentenceRanker("할머니가 매일 드시는데 괜찮을까요")
         >>> ranker.has("드시", "드시", "반드시 의사와 상의하십시오."), ranker.has("드시", "드시", "식후에 드시십시오.")
         (False, True)
+
+        A stem conjugated into another spelling (밀리 in 밀려나올) is found as the morpheme it is:
+
+        >>> SentenceRanker("좌약이 자꾸 밀려 나와요").has("밀리", "밀리", "밀려나올 경우에는 1분간 안아줍니다.")
+        True
         """
+        stem = form == word and word in self.stems
         if form not in text:
-            return False
-        return form != word or word not in self.stems or word in sentence_tokens(text)
+            spelt = stem and (joined := contracted(word)) != word and joined in text
+            return bool(spelt) and word in sentence_tokens(text)
+        return not stem or word in sentence_tokens(text)
 
     def _may_link(self, word: str, vocab) -> bool:
         """A learned link to the leaflet word `word` is read: the word is rare enough (`LINK_MIN_IDF`), and a word
@@ -447,6 +454,25 @@ class SentenceRanker:
         """
         low, high = self.ages or (0.0, 0.0)
         return float(any(a < high and low < b for a, b in dose_bands(sentence, children=False)))
+
+
+_JOINED_VOWELS = {20: 6, 8: 9, 13: 14, 18: 4}  # ㅣ+어 → ㅕ, ㅗ+아 → ㅘ, ㅜ+어 → ㅝ, ㅡ+어 → ㅓ
+
+
+def contracted(stem: str) -> str:
+    """How a verb stem ending in a vowel is spelt with 아/어 joined onto it (밀리 → 밀려, 나오 → 나와, 쓰 → 써); the
+    stem itself when it ends in a consonant or a vowel that joins nothing.
+
+    >>> contracted("밀리"), contracted("나오"), contracted("드시"), contracted("먹")
+    ('밀려', '나와', '드셔', '먹')
+    """
+    last = ord(stem[-1]) - 0xAC00 if stem else -1
+    if not 0 <= last < 11172 or last % 28:
+        return stem
+    initial, vowel = divmod(last // 28, 21)
+    if vowel not in _JOINED_VOWELS:
+        return stem
+    return stem[:-1] + chr(0xAC00 + (initial * 21 + _JOINED_VOWELS[vowel]) * 28)
 
 
 def own_seeds(question: str, aspects, vocab) -> dict[str, tuple[str, ...]]:

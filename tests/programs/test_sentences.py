@@ -780,3 +780,10 @@ def test_a_dry_mouth_as_people_say_it_keeps_the_leaflets_word_in_a_cut_list():
     sentence = f"{items}, 작열감(화끈감), 구갈, 구역, {items} 등이 나타나는 경우 복용을 즉각 중지하십시오."
     cut = SentenceRanker("액티피드 먹고 나서 입이 바짝바짝 마르는데 약때문인가요").excerpt(sentence)
     assert "구갈" in cut and len(cut) < len(sentence)
+
+
+def test_a_verb_stem_spelt_with_its_ending_joined_on_is_found():
+    """자꾸 밀려 나와요: the leaflet writes 밀려나올 (밀리 + 어 joined, then 나오); the stem 밀리 is its morpheme though
+    never written as such, so the sentence answering it speaks to the question."""
+    ranker = SentenceRanker("써스펜 좌약 넣었는데 자꾸 밀려 나와요 어떻게 해야되요?")
+    assert ranker.parts("직장 근육긴장으로 밀려나올 경우에는 양쪽대퇴부를 오므려 약 1분간 안아줍니다.")["overlap"] > 0.3
