@@ -395,3 +395,9 @@ def test_the_colour_of_urine_is_no_discoloured_medicine(read):
     """소변색이 노란색이에요 holds 변색 (a medicine gone off colour, a storage word) only inside 소변색."""
     assert "storage" not in read("아로나민골드 먹기 시작했는데 소변색이 형광 노란색이에요 몸에 이상있는건가요?").aspects
     assert "storage" in read("시럽이 변색됐는데 먹여도 되나요").aspects
+
+
+def test_going_to_the_toilet_is_no_place_to_keep_a_medicine(read):
+    """화장실 가고싶어지나요 (how soon a laxative works) is no 보관법 question; 화장실에 두면 (where it is kept) is."""
+    assert "storage" not in read("둘코락스 먹고 몇시간 지나야 화장실 가고싶어지나요? 자기전에 먹으면 되요?").aspects
+    assert "storage" in read("약을 화장실에 두면 안되나요?").aspects
