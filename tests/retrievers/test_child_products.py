@@ -104,9 +104,13 @@ def test_a_young_childs_class_question_prefers_the_class_products_dosing_the_chi
     weights = {policy.docs[i].id: w for i, w in policy.class_members(qa, list(range(len(policy.docs))), {}).items()}
     assert weights["easydrug:198601920:efcy"] == CLASS_WEIGHT
     assert weights["easydrug:197700120:efcy"] < CLASS_WEIGHT
-    adult = analyse("해열제 몇 알 먹어요", policy.names, Lexicon.load())
+    adult = analyse("해열제 한번에 얼마나 먹어요", policy.names, Lexicon.load())
     weights = {policy.docs[i].id: w for i, w in policy.class_members(adult, list(range(len(policy.docs))), {}).items()}
     assert weights["easydrug:197700120:efcy"] == weights["easydrug:198601920:efcy"] == CLASS_WEIGHT
+    # 몇 알 counts tablets (name_words.SAID_FORMS): the tablet, not the syrup, is what it asks about
+    qa = analyse("해열제 몇 알 먹어요", policy.names, Lexicon.load())
+    weights = {policy.docs[i].id: w for i, w in policy.class_members(qa, list(range(len(policy.docs))), {}).items()}
+    assert weights["easydrug:197700120:efcy"] == CLASS_WEIGHT > weights["easydrug:198601920:efcy"]
 
 
 GENERIC = TABLET.replace("부루펜정200밀리그램", "가나이부프로펜정")
