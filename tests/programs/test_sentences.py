@@ -575,6 +575,7 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
         ("연고 콧구멍 안쪽에 발라도 돼요?", "이 약을 눈, 코 등의 점막 표면에 사용하지 마십시오."),
         ("물기 있을때 발라요 마른 머리에 발라요?", "반드시 건조 모발에 사용하십시오."),
         ("사타구니 가려운데 카네스텐 발라도 되나요 완선 같아요", "이 약은 피부진균증(백선, 어루러기)에 사용합니다."),
+        ("헤모콤 먹은지 일주일인데 변이 시커멓게 나와요", "두드러기, 변비, 흑변, 위부불쾌감 등이 나타나는 경우"),
     ],
 )
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):

@@ -401,3 +401,8 @@ def test_going_to_the_toilet_is_no_place_to_keep_a_medicine(read):
     """화장실 가고싶어지나요 (how soon a laxative works) is no 보관법 question; 화장실에 두면 (where it is kept) is."""
     assert "storage" not in read("둘코락스 먹고 몇시간 지나야 화장실 가고싶어지나요? 자기전에 먹으면 되요?").aspects
     assert "storage" in read("약을 화장실에 두면 안되나요?").aspects
+
+
+def test_stools_turned_black_as_people_say_it_is_a_side_effect(read):
+    """변이 시커멓게 나와요 after taking an iron syrup: what it did (흑변), as 까맣게 already was."""
+    assert "side_effects" in read("헤모콤 먹은지 일주일인데 변이 시커멓게 나와요 괜찮은건가요?").aspects
