@@ -17,7 +17,11 @@ from retrievers.name_words import QUESTION_FORMS
 from retrievers.query_coverage import whole_word
 
 # a dosage form written right after a word (spaces allowed), longest first: 프로폴리스 스프레이, 홍삼 캡슐
-FORM_AFTER = r"\s*(?:" + "|".join(map(re.escape, sorted(QUESTION_FORMS, key=len, reverse=True))) + ")?"
+# a form said right after a supplement, or the word for what it is (루테인 영양제, 오메가3 보충제): no class asked
+SUPPLEMENT_KINDS = ("영양제", "보충제", "건강기능식품")
+FORM_AFTER = (
+    r"\s*(?:" + "|".join(map(re.escape, sorted((*QUESTION_FORMS, *SUPPLEMENT_KINDS), key=len, reverse=True))) + ")?"
+)
 
 
 def question_frame(backend, st: QuestionState):

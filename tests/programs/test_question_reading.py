@@ -56,3 +56,26 @@ def test_beside_a_supplement_a_prescription_ingredient_other_leaflets_mention_is
     st.result.hits.insert(0, Hit(mention, 1.0))
     assert uncovered(mini_searcher, st) == (("오메가3", "아카보즈"), True)
     assert dur_only_read(mini_searcher, st) == ["아카보즈"]
+
+
+class _SupplementClass:
+    """The mini index with products for the class word 영양제 (the full corpus has vitamins under it)."""
+
+    def __init__(self, inner):
+        self._inner = inner
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)
+
+    def class_members(self, classes):
+        return ["1"] if "영양제" in classes else self._inner.class_members(classes)
+
+
+def test_the_word_for_what_a_supplement_is_asks_no_class(mini_searcher):
+    """루테인 영양제 먹으려는데: 영양제 says what 루테인 is, as 시럽 after 오메가3 says its form; the vitamins the
+    corpus files under 영양제 are not asked about, so the question is about the supplement alone."""
+    backend = _SupplementClass(mini_searcher)
+    st = searched(mini_searcher, "눈 건강에 루테인 영양제 먹으려는데 아침 공복에 먹는게 좋아요 식후가 좋아요?")
+    assert uncovered(backend, st) == (("루테인",), True)
+    st = searched(mini_searcher, "루테인 먹는데 영양제 하나 더 추천해 주세요")
+    assert uncovered(backend, st)[1] is False  # 영양제 asked for beside it
