@@ -18,6 +18,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 
 from retrievers.documents import Document
@@ -45,15 +46,13 @@ def on_target(
         return lambda doc: True
     read = canonical or (lambda s: s)
     chosen = products | members
-    made_of: list[set[str]] = []  # the targets' ingredients, read once, at the first DUR row (a class has many)
 
-    def ingredients() -> set[str]:
-        if not made_of:
-            found = set(named.ingredients)
-            if ingredients_of is not None:
-                found |= {read(i) for seq in sorted(chosen) for i in ingredients_of(seq)}
-            made_of.append(found - {""})
-        return made_of[0]
+    @functools.cache  # the targets' ingredients, read once, at the first DUR row (a class has many products)
+    def ingredients() -> frozenset[str]:
+        found = set(named.ingredients)
+        if ingredients_of is not None:
+            found |= {read(i) for seq in sorted(chosen) for i in ingredients_of(seq)}
+        return frozenset(found - {""})
 
     def test(doc: Document) -> bool:
         if doc.source == "dur":

@@ -138,8 +138,9 @@ def compared(
             if section != "efcy"
             else []
         )
-        sentences = [(s, n) for n in (at, *also) for s in split_sentences(docs[n - 1].text.partition("\n")[2])]
-        sentences = [(s, n) for s, n in sentences if s.strip()]
+        sentences = [
+            (s, n) for n in (at, *also) for s in split_sentences(docs[n - 1].text.partition("\n")[2]) if s.strip()
+        ]
         if not sentences:
             continue
         best, n = max(sentences, key=lambda sn: (score(sn[0]), sn[1] == at, -sentences.index(sn)))

@@ -358,10 +358,10 @@ def choose(
     # 13살 아들 이지엔6이브 먹여도 돼요 (a child's age, nothing asked but whether or how much): the dose for that age
     minor = ranker.ages is not None and ranker.ages[1] <= ADULT_AGE
     if chosen and named_found and minor and set(frame.situations) <= AGE_LINES_ASKED:
-        own = lambda q: is_named(docs[q.sources[0] - 1])  # noqa: E731
-        chosen = with_age_dose(chosen, ranked, ranker, own, max_sentences)
+        of_named = lambda q: is_named(docs[q.sources[0] - 1])  # noqa: E731
         caution = lambda q: docs[q.sources[0] - 1].metadata.get("section") in asker_condition.CAUTION_SECTIONS  # noqa: E731
-        chosen = with_age_caution(chosen, ranked, ranker, lambda q: own(q) and caution(q), max_sentences)
+        chosen = with_age_dose(chosen, ranked, ranker, of_named, max_sentences)
+        chosen = with_age_caution(chosen, ranked, ranker, lambda q: of_named(q) and caution(q), max_sentences)
     for q in shared:
         _merge_source(chosen, q.text, q.sources[0])
     if not chosen and max_sentences:  # 7살 애 어른 소화제 먹여도: every product found is below its age limit
@@ -409,7 +409,7 @@ def with_age_dose(chosen: list[Quote], ranked: list[Quote], ranker, own, max_sen
     dose = next((q for q in ranked if own(q) and ranker.age_fit(q.text) and states_dose(q.text)), None)
     if dose is None:
         return chosen
-    return [dose, *chosen[: max(max_sentences - 1, 1)]]
+    return [dose, *chosen[: max_sentences - 1]]
 
 
 def with_age_caution(chosen: list[Quote], ranked: list[Quote], ranker, own_caution, max_sentences: int) -> list[Quote]:

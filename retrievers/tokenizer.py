@@ -288,7 +288,7 @@ def _split_names(text: str, tokens) -> list[str]:
         if (
             noun.tag in ("NNG", "NNP")
             and (also.form, also.tag, contracted.form, contracted.tag) == ("도", "JX", "ᆯ", "JKO")
-            and (end >= len(text) or not text[end].strip() or not text[end].isalnum())
+            and (end >= len(text) or not text[end].isalnum())
         ):
             out.append(text[noun.start : end].lower())
     return out
