@@ -44,7 +44,8 @@ def aspect_documents(
 ) -> list[Document]:
     """Up to `limit` sections of the `members` (product seqs, retrieval's order first) not in `have` whose text
     carries a seed word of a situation the question asks (`ranker.situations`): most situations met first, then
-    most of the question's content words (IDF-weighted), then the members' order."""
+    (an age stated) those writing an age band that takes it in (14살 → 만 12세 이상 소아 및 성인, not 성인은 alone),
+    then most of the question's content words (IDF-weighted), then the members' order."""
     seeds = [ranker.vocab.seeds[a] for a in ranker.situations if a in ranker.vocab.seeds]
     if not seeds and CONTENT_WORDS:
         # no situation asked: the question's own content words (전립선, 녹차, 면도) are what a section must carry
@@ -62,8 +63,9 @@ def aspect_documents(
             met = sum(1 for p in patterns if p.search(body))
             if met:
                 words = sum(idf for w, idf in ranker.words.items() if any(f in body for f in ranker.forms[w]))
-                found.append((-met, -words, order, doc))
-    found.sort(key=lambda f: f[:3])
+                aged = ranker.age_fit(body) if ranker.ages else 0.0
+                found.append((-met, -aged, -words, order, doc))
+    found.sort(key=lambda f: f[:4])
     return [speaking_part(doc, seeds) for *_, doc in found[:limit]]
 
 

@@ -33,3 +33,17 @@ def test_with_no_situation_asked_the_questions_own_words_choose_the_sections(mon
     ]
     monkeypatch.setattr(class_aspect, "CONTENT_WORDS", False)
     assert aspect_documents(ranker, ["3", "2"], set(), docs.get) == []
+
+
+def test_an_age_stated_puts_the_members_whose_dose_band_takes_it_in_first():
+    """중딩 14살 딸 해열제 몇알: every member's 용법 speaks of a dose; those writing a band that holds 14 come first,
+    ahead of retrieval's order (an adult capsule's "성인은 1회 1캡슐" is no 14-year-old's dose)."""
+    adult = Document("easydrug:1:useMethod", "덱스캡슐\n성인은 1회 1캡슐(300 mg), 1일 2~4회 복용합니다.", {})
+    banded = Document(
+        "easydrug:2:useMethod", "해열정\n만 12세 이상 소아 및 성인은 1회 1~2정씩, 1일 3~4회 복용합니다.", {}
+    )
+    docs = {d.id: d for d in (adult, banded)}
+    ranker = SentenceRanker("중딩 14살 딸 해열제 몇알 먹이면 돼요?")
+    assert ranker.ages == (14, 15)
+    added = aspect_documents(ranker, ["1", "2"], set(), docs.get, limit=1)
+    assert [d.id for d in added] == ["easydrug:2:useMethod"]
