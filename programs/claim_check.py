@@ -57,8 +57,9 @@ EFFECT = re.compile(
     r"(?:(?<=[가-힣])면|(?<=약|제|고|림|럽)으?로)\s+(?P<effect>[^?.!,]{2,30}?)(?:나요|까요|어요|아요|여요|해요|요|죠|니)"
     r"\s*[?？]?\s*$"
 )  # …or after the medicine it would come from (변비약으로 살 빠지나요?, 이 연고로 흉터 없어져요?)
-# …whether one may, or how, when, how much: what to do, which the leaflets say
-MAY_OR_HOW = re.compile(r"돼|되|괜찮|안\s*좋|어떻|어떡|뭐|몇|얼마|언제")
+# …whether one may, or how, when, how much: what to do, which the leaflets say; or whether what happened is normal
+# (따가운데 정상인가요: an effect noticed, which the 이상반응 section answers)
+MAY_OR_HOW = re.compile(r"돼|되|괜찮|안\s*좋|어떻|어떡|뭐|몇|얼마|언제|정상")
 SENTENCES = re.compile(r"(?<=[?？.!])\s+")
 NOUN_TAGS = ("NNG", "NNP")
 COMMON_IDF = 1.5  # a word this common in leaflet sentences (복용 0.6, 사용) is no claim's own
@@ -104,6 +105,8 @@ def asked_effect(question: str) -> str:
     ('내성 생겨', '')
     >>> asked_effect("해열제 먹여도 열이 안 떨어지면 해열주사 맞히는 게 나아요?")
     '해열주사 맞히는 게 나'
+    >>> asked_effect("알보칠 바르면 엄청 따가운데 정상인가요?")  # what was noticed, asked whether it is normal
+    ''
     """
     if heard_claim(question):
         return ""
