@@ -56,6 +56,8 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
     lexicon, names = backend.lexicon, backend.names
     # a word a rule or the frame reads as a class or a symptom (지사제, 입병) says what is asked: no name
     known = {*frame.targets.classes, *frame.targets.symptoms}
+    if frame.population.detail:  # 완모중인데: who the medicine is for, as the population reader read it
+        known.add(frame.population.detail)
     if lexicon is not None:
         known.update(lexicon.target_words(st.question))
         if names is not None:

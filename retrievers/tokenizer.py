@@ -135,10 +135,14 @@ class KiwiTokenizer:
         (True, False)
         >>> KiwiTokenizer()._predicate("안졸린")  # an adverb first (안, 덜): 안 졸린 비염약
         True
+        >>> KiwiTokenizer()._predicate("심해서요")  # the polite 요 after an ending: 멀미 심해서요 키미테
+        True
         """
         tokens = self._analysed(word)
         if len(tokens) >= 3 and tokens[0].tag == "MAG":
             tokens = tokens[1:]
+        if len(tokens) >= 3 and tokens[-1].form == "요" and tokens[-1].tag == "JX":
+            tokens = tokens[:-1]
         return len(tokens) >= 2 and tokens[0].tag.startswith(PREDICATE_TAGS) and tokens[-1].tag.startswith("E")
 
     def taken_proper_nouns(self, text: str) -> list[str]:

@@ -282,3 +282,18 @@ def test_an_ingredient_said_prescribed_and_swallowed_whose_products_are_all_appl
     assert prescribed_by_mouth(backend, "탈모 때문에 먹는 미녹시딜 처방받았는데 털 난다던데 진짜에요?")
     assert not prescribed_by_mouth(backend, "미녹시딜 처방받았는데 하루 몇번 발라요")  # not taken by mouth
     assert not prescribed_by_mouth(backend, "먹는 이부프로펜 처방받았는데 술 마셔도 돼요")  # a tablet it has
+
+
+def test_who_the_medicine_is_for_written_as_slang_is_no_unknown_name(searcher):
+    """완모중인데: the population reader reads 완모 (exclusively breastfeeding); Kiwi does not know it, so without
+    the reader's word among the known ones the answer would open saying 완모중인데 is a medicine it lacks."""
+    pred = CRAG(backend=searcher)(question="완모중인데 머리가 너무 아파요 게보린 먹어도 될까요")
+    assert "완모" not in pred.answer.split("\n\n")[0]
+    assert pred.trace["outcome"] != NOT_IN_CORPUS
+
+
+def test_an_adjective_with_its_polite_ending_beside_a_name_is_no_unknown_name(searcher):
+    """두통 심해서요 게보린: between two taught names Kiwi reads 심해서요 as an unknown proper noun; alone it is
+    심하 + 어서 + 요, something said of the symptom."""
+    pred = CRAG(backend=searcher)(question="두통 심해서요 게보린 먹어도 될까요?")
+    assert "심해서요" not in pred.answer.split("\n\n")[0]
