@@ -788,3 +788,13 @@ def test_a_verb_stem_spelt_with_its_ending_joined_on_is_found():
     never written as such, so the sentence answering it speaks to the question."""
     ranker = SentenceRanker("써스펜 좌약 넣었는데 자꾸 밀려 나와요 어떻게 해야되요?")
     assert ranker.parts("직장 근육긴장으로 밀려나올 경우에는 양쪽대퇴부를 오므려 약 1분간 안아줍니다.")["overlap"] > 0.3
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["라면 끓이다가 끓는물 튀어서 빨갛게 됐어요 마데카솔 발라도 돼요?", "뜨거운 물에 데였는데 연고 발라도 돼요?"],
+)
+def test_a_scald_as_people_tell_it_is_the_burn_a_leaflet_treats(question):
+    """Splashed boiling water, 데였는데: the leaflets' 화상, so the 효능 line naming it speaks to the question."""
+    burn = "이 약은 2차 감염된 피부질환(작은 열상, 찰과상, 표재성 2도 이하의 화상)의 초기 치료에 사용합니다."
+    assert SentenceRanker(question).parts(burn)["overlap"] > 0

@@ -104,6 +104,7 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("가글 일주일째 쓰는데 이가 누렇게 변했어요", "duration"),  # how long it has been: told, not asked
         ("가글 시켜도 돼요? 실수로 삼키면 어떡해요", "crushing"),  # swallowed by mistake, not swallowed whole
         ("두통에 며칠 먹었는데 귀에서 삐 소리가 나요", "duration"),  # how long it was taken: told, not asked
+        ("뜨거운 물에 데였는데 후시딘 발라도 돼요?", "heat"),  # a scald: what happened, not heat on a patch
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
