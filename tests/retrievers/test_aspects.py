@@ -73,6 +73,8 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("파니틴정 2주 넘게 먹어도 되나요? 주말에 술약속도 있어서요", "duration"),  # 14일 이상 복용하지 마십시오
         ("열흘 이상 붙여도 돼요?", "duration"),  # whether beyond a period
         ("연고 계속 발라두 돼요?", "duration"),  # going on with it, the ending as typed
+        ("무좀 크림 몇주나 발라야 되는지 궁금해요", "duration"),  # 피부진균병인 경우 3~4주
+        ("이 영양제 몇달 먹어도 돼요?", "duration"),
         ("변비약 계속 먹으면 안되나요", "duration"),
         ("냉장고에 보관해야 하나요", "storage"),
         ("1포 다 안먹이면 남은건 언제까지 먹일수있어요?", "storage"),  # 잔량은 … 2일 이내 사용 (보관법)
@@ -105,6 +107,8 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("가글 시켜도 돼요? 실수로 삼키면 어떡해요", "crushing"),  # swallowed by mistake, not swallowed whole
         ("두통에 며칠 먹었는데 귀에서 삐 소리가 나요", "duration"),  # how long it was taken: told, not asked
         ("뜨거운 물에 데였는데 후시딘 발라도 돼요?", "heat"),  # a scald: what happened, not heat on a patch
+        ("임신 몇주차부터 먹으면 안돼요?", "duration"),  # the week of a pregnancy, not how long it is taken
+        ("몇달째 먹고 있는데 속이 쓰려요", "duration"),  # how long it has been: told, not asked
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
@@ -132,6 +136,8 @@ def test_seeds_match_sentences_but_not_inside_common_words():
     # the leaflets' own words for drinking too much: a hangover medicine's efficacy speaks to drinking
     assert vocab.match("alcohol", "이 약은 과음, 구역질(숙취, 술을 마신 후의 구역질)에 사용합니다.") == 1.0
     assert vocab.match("crushing", "갈색 병에 보관하십시오.") == 0.0  # 갈 is no seed: it is in 갈색
+    # a treatment's period: what 몇주나 발라요 asks
+    assert vocab.match("duration", "치료기간은 피부진균병인 경우 3~4주, 어루러기인 경우 1~3주를 사용합니다.") == 1.0
     assert vocab.match("driving", "졸음이 올 수 있습니다.") == MINED_SHARE  # a mined word only
 
 
