@@ -75,6 +75,8 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("연고 계속 발라두 돼요?", "duration"),  # going on with it, the ending as typed
         ("무좀 크림 몇주나 발라야 되는지 궁금해요", "duration"),  # 피부진균병인 경우 3~4주
         ("이 영양제 몇달 먹어도 돼요?", "duration"),
+        ("네일라카 며칠에 한번 바르는거예요", "dose"),  # how often: 첫째달은 이틀에 한번씩
+        ("무좀약 매일 발라야 돼요?", "dose"),  # must it be daily: how often, not whether to go on
         ("변비약 계속 먹으면 안되나요", "duration"),
         ("냉장고에 보관해야 하나요", "storage"),
         ("1포 다 안먹이면 남은건 언제까지 먹일수있어요?", "storage"),  # 잔량은 … 2일 이내 사용 (보관법)
@@ -109,6 +111,8 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("뜨거운 물에 데였는데 후시딘 발라도 돼요?", "heat"),  # a scald: what happened, not heat on a patch
         ("임신 몇주차부터 먹으면 안돼요?", "duration"),  # the week of a pregnancy, not how long it is taken
         ("몇달째 먹고 있는데 속이 쓰려요", "duration"),  # how long it has been: told, not asked
+        ("네일라카 며칠에 한번 바르는거예요", "duration"),  # how often, not how long
+        ("무좀약 매일 발라야 돼요?", "duration"),
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):

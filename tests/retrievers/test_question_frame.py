@@ -406,3 +406,11 @@ def test_going_to_the_toilet_is_no_place_to_keep_a_medicine(read):
 def test_stools_turned_black_as_people_say_it_is_a_side_effect(read):
     """변이 시커멓게 나와요 after taking an iron syrup: what it did (흑변), as 까맣게 already was."""
     assert "side_effects" in read("헤모콤 먹은지 일주일인데 변이 시커멓게 나와요 괜찮은건가요?").aspects
+
+
+def test_every_few_days_asks_how_often_not_how_long(read):
+    """며칠에 한번 바르는거예요: 며칠 is the 투여기간 rules' word, but every few days is a dose's frequency
+    (section_intents not_inside, and the learned aspects taught how often people ask it)."""
+    often = read("발톱무좀 네일라카 샀는데 매일 발라야돼요? 며칠에 한번 바르는거예요").aspects
+    assert often[0] == "dosage" and "duration" not in often
+    assert read("무좀약 며칠 발라야 나아요?").aspects[0] == "duration"
