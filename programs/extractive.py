@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from programs import asker_condition, citations, comparison, condition_lines, group_lines, offer_guard, taken_medicines
@@ -62,7 +63,7 @@ from retrievers.name_keys import ingredient_key, squash
 from retrievers.names import NameIndex
 from retrievers.not_covered import kind_leaflet_words
 from retrievers.population import CHILD_AGE, stated_ages
-from retrievers.question_frame import GENERIC, MAY_I, read_frame
+from retrievers.question_frame import FRAME_VOCAB, GENERIC, MAY_I, read_frame
 from retrievers.section_model import load_section_model
 
 POOL = 5  # documents considered (retrieval's top 5)
@@ -94,6 +95,9 @@ ASPECT_SECTIONS = {
 # (the frame's aspect is also the vocabulary's aspect of its leaflet words)
 GROUP_LEADS = {"pregnancy": ("atpn", "atpnWarn"), "breastfeeding": ("atpn", "atpnWarn")}
 LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted first
+# ... or, for one of these situations no section holds, the best sentence speaking of it (not food, whose seeds
+# are in 음식물 알레르기, nor expiry, whose 개봉 후 4주 is no single-use vial's: real-dev)
+SITUATION_LEADS = frozenset({"alcohol", "driving", "smoking", "washing"})
 CONDITION_LEADS = True  # a named product's warning of a condition the asker writes leads a "may I" answer
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 SECTION_MODEL_WEIGHT = 0.1  # times the learned probability that the sentence's section answers the question
@@ -325,6 +329,10 @@ def choose(
     ranked = sorted(candidates, key=lambda q: -q.score)
     # the section the question's aspect asks leads, when one of its sentences speaks to the question at all
     lead = next((q for q in ranked if id(q) in framed_quotes and floor[id(q)] - FRAME_PRIOR >= MIN_SCORE), None)
+    # a situation no section holds asked first (소주 몇잔 괜찮겠죠, 먹고 운전해도): the best line speaking of it leads
+    situation = situation_words(frame)
+    if lead is None and situation:
+        lead = next((q for q in ranked if floor[id(q)] >= MIN_SCORE and situation(q.text)), None)
     # a warning of the asker's condition answers "may I" before anything the frame asks (여드름 난데도 발라도)
     lead = next((q for q in ranked if id(q) in condition_quotes), lead)
     # of those, one forbidding it (소화성궤양 … 복용하지 마십시오) before one sending to a pharmacist (… 경험자 … 상의)
@@ -516,6 +524,28 @@ def leads_as_framed(frame, sentence: str) -> bool:
     if not frame.aspects or frame.aspects[0] != "duration":
         return True
     return bool(PERIOD.search(sentence)) or load_vocabulary().match("duration", sentence) >= 1.0
+
+
+def situation_words(frame) -> Callable[[str], bool] | None:
+    """When the frame's first aspect is a situation no section holds (술, 운전, 흡연, 씻기: `SITUATION_LEADS`), the
+    test of a sentence speaking of it with a seed word of its vocabulary aspects (음주하지 마십시오, 운전 및 기계조작);
+    None otherwise.
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> drink = situation_words(QuestionFrame("판콜 먹고 소주 마셔도", aspects=("alcohol", "dosage")))
+    >>> drink("복용 중에는 음주하지 마십시오."), drink("성인 1회 1병씩 복용합니다.")
+    (True, False)
+    >>> situation_words(QuestionFrame("몇 알 먹어요", aspects=("dosage",))) is None
+    True
+    """
+    first = frame.aspects[0] if frame.aspects else None
+    if first not in SITUATION_LEADS or first in ASPECT_SECTIONS:
+        return None
+    vocab = load_vocabulary()
+    aspects = [v for v in FRAME_VOCAB.get(first, ()) if v in vocab.seeds]
+    if not aspects:
+        return None
+    return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)
 
 
 def first_aspect_sections(question: str, named: bool = False, frame=None) -> tuple[str, ...]:

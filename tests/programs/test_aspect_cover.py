@@ -149,3 +149,20 @@ def test_a_situation_said_in_one_syllable_inside_a_word_is_covered():
     texts = [q.text for q in extractive.choose(question, docs, max_sentences=3, names=["파니틴정"], frame=frame)]
     assert any("14일 이상" in t for t in texts), texts
     assert any("음주하지" in t for t in texts), texts
+
+
+def test_a_situation_asked_first_leads_over_the_dose_told_beside_it(monkeypatch):
+    """점심에 한병 마셨는데 … 소주 몇잔 괜찮겠죠: drinking is what is asked first, and no section holds it; the line
+    on alcohol leads, the dose line (which the dose told beside it scores as well) after it."""
+    name = "판콜가상내복액"
+    docs = [
+        _doc("useMethod", "용법·용량", "성인 1회 1병(30 mL)씩, 1일 3회 식후 30분에 복용합니다.", "9", name),
+        _doc("intrc", "상호작용", "바르비탈계 약물, 알코올과 함께 복용 시 의사 또는 약사와 상의하십시오.", "9", name),
+    ]
+    question = "감기기운있어서 점심에 판콜가상 한병 마셨는데 저녁에 회식이라 소주 몇잔 정도는 괜찮겠죠?"
+    frame = QuestionFrame(question, aspects=("alcohol", "timing_food", "dosage"))
+    first = extractive.choose(question, docs, max_sentences=2, names=["판콜가상"], frame=frame)[0].text
+    assert "알코올" in first
+    monkeypatch.setattr(extractive, "SITUATION_LEADS", frozenset())
+    first = extractive.choose(question, docs, max_sentences=2, names=["판콜가상"], frame=frame)[0].text
+    assert "알코올" not in first
