@@ -51,6 +51,13 @@ TRADE = re.compile(
     r"|실비\s*(?:보험|청구|처리|적용|되|돼)|비급여|연말\s*정산|(?:의료비|세액|소득)\s*공제"
     r"|(?:문\s*(?:연|여는|열린)|심야|당번|휴일|24\s*시간?)\s*약국|약국\s*(?:문\s*(?:열|닫)|영업|몇\s*시|어디|찾)|헌혈"
 )
+# what illness a symptom is, or whether it needs a doctor, asked with no medicine named (두근거려요 무슨 병인가요,
+# 어디가 안 좋은 건가요, 병원 가봐야 돼요): a leaflet describes its product, it diagnoses nothing
+DIAGNOSIS = re.compile(
+    r"무슨\s*(?:병|질환|증상\s*인|문제)|어떤\s*(?:병|질환)|(?:병|질환)\s*(?:인가|일까|이에요|인지|인거|인건|걸린)"
+    r"|어디가\s*(?:안\s*좋|아픈\s*거|이상|문제)|병원\s*(?:에\s*)?(?:가\s*봐야|가봐야|가야|안\s*가도|가는\s*게|가야\s*하)"
+    r"|무슨\s*과\s*(?:로|에|가)"
+)
 # words the class reader takes for kinds that name no kind of medicine, only how it is sold or its form (처방약,
 # 약국약, 상비약, 물약, 영양제): beside a word of `SYSTEM` they are what the question says of medicines in general
 ANY_KIND = frozenset({"처방약", "약국약", "상비약", "일반약", "전문약", "물약", "가루약", "알약", "영양제"})
@@ -83,6 +90,13 @@ ANSWER = (
 )
 
 
+DIAGNOSIS_ANSWER = (
+    "설명서(e약은요)와 DUR은 약 하나하나를 어떻게 쓰는지를 다룬 자료라, 증상이 어떤 병 때문인지나 병원에 가야 하는지는 "
+    "알려 주지 않습니다. 증상이 계속되거나 심해지면 의사의 진료를 받으세요. 어떤 약을 써도 되는지 궁금하면 약 이름을 "
+    "함께 적어 물어보세요."
+)
+
+
 def asks_in_general(frame) -> bool:
     """Whether the question (its `QuestionFrame`) asks about medicines in general: a word of `TRADE` or `ANIMAL`
     (of a medicine), or one of `SYSTEM` and no target of its own (product, ingredient, kind of medicine, symptom).
@@ -94,13 +108,23 @@ def asks_in_general(frame) -> bool:
     False
     >>> asks_in_general(QuestionFrame("비트코인 가격 얼마예요?"))
     False
+
+    A diagnosis asked of a symptom, no medicine named (`DIAGNOSIS`), is beyond the leaflets too:
+
+    >>> asks_in_general(QuestionFrame("누워있어도 심장이 두근두근 뛰어요 무슨 병인가요?", Targets(symptoms=("두근",))))
+    True
+    >>> asks_in_general(QuestionFrame("두통약 먹어도 계속 아파요 병원 가봐야 하나요?", Targets(classes=("두통약",))))
+    False
     """
     targets = frame.targets
     if TRADE.search(frame.question) or ANIMAL.search(frame.question):  # of a medicine: 비트코인 가격 is not
         return bool(targets.products or targets.ingredients or targets.classes or targets.symptoms) or bool(
             MEDICINE.search(frame.question)
         )
-    if targets.products or targets.ingredients or set(targets.classes) - ANY_KIND or targets.symptoms:
+    medicine = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND
+    if not medicine and DIAGNOSIS.search(frame.question) and not MEDICINE.search(frame.question):
+        return True  # 가만히 있어도 심장이 두근거려요 무슨 병인가요: a diagnosis, whatever symptom it names
+    if medicine or targets.symptoms:
         return False
     return bool(SYSTEM.search(frame.question))
 
@@ -145,11 +169,14 @@ def names_nothing(frame) -> bool:
 
 def general_answer(question: str) -> str:
     """The answer to a question about medicines in general: what the leaflets do not say of a pet
-    (`ANIMAL_ANSWER`), of trade and law (`TRADE_ANSWER`), of how medicines are classified and thrown away
+    (`ANIMAL_ANSWER`), of trade and law (`TRADE_ANSWER`), of what illness a symptom is (`DIAGNOSIS_ANSWER`), of how
+    medicines are classified and thrown away
     (`ANSWER`), or, naming no medicine at all, that no leaflet can be told to be the one asked about
     (`NO_TARGET_ANSWER`)."""
     if ANIMAL.search(question):
         return ANIMAL_ANSWER
     if TRADE.search(question):
         return TRADE_ANSWER
+    if DIAGNOSIS.search(question) and not SYSTEM.search(question):
+        return DIAGNOSIS_ANSWER
     return ANSWER if SYSTEM.search(question) else NO_TARGET_ANSWER

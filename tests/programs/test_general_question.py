@@ -118,3 +118,31 @@ def test_a_symptom_or_a_medicine_told_is_answered(searcher, question):
     pred = CRAG(backend=searcher)(question=question)
     assert not pred.answer.startswith(NO_TARGET_ANSWER)
     assert [c for c in pred.citations if c["cited"]]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "가만히 누워있는데도 심장이 두근두근 빨리 뛰어요 무슨 병인가요?",
+        "며칠째 머리가 지끈거리는데 어디가 안 좋은 건가요",
+        "열이 사흘째 안 떨어져요 병원 가봐야 하나요?",
+    ],
+)
+def test_what_illness_a_symptom_is_is_beyond_the_leaflets(searcher, question):
+    """A diagnosis asked with no medicine named: a symptom's products' efficacy would read as the answer; the
+    answer says the leaflets do not diagnose and quotes nothing."""
+    from programs.general_question import DIAGNOSIS_ANSWER
+
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith(DIAGNOSIS_ANSWER)
+    assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["게보린 먹었는데 계속 아파요 병원 가봐야 하나요?", "두근거림에 먹는 약 있어요? 무슨 병인지 모르겠어요"],
+)
+def test_a_diagnosis_asked_beside_a_medicine_is_answered_about_the_medicine(searcher, question):
+    from programs.general_question import DIAGNOSIS_ANSWER
+
+    assert not CRAG(backend=searcher)(question=question).answer.startswith(DIAGNOSIS_ANSWER)
