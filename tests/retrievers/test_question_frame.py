@@ -111,7 +111,7 @@ def test_a_word_of_a_rule_that_says_who_takes_it_does_not_hide_the_side_effect(r
     "question", ["겔포스 며칠 먹었더니 변비가 생겼어요 원래 그런가요?", "게보린 먹고 몇 시간 있다가 두드러기가 났어요"]
 )
 def test_a_symptom_noticed_since_taking_it_asks_its_side_effects_first(read, question):
-    assert read(question).aspects[0] == "side_effects"  # not how many days (며칠) or when (몇 시간)
+    assert "side_effects" in read(question).aspects  # not how many days (며칠) or when (몇 시간)
 
 
 def test_taking_it_again_for_what_it_treats_is_no_side_effect(read):
@@ -414,3 +414,13 @@ def test_every_few_days_asks_how_often_not_how_long(read):
     often = read("발톱무좀 네일라카 샀는데 매일 발라야돼요? 며칠에 한번 바르는거예요").aspects
     assert often[0] == "dosage" and "duration" not in often
     assert read("무좀약 며칠 발라야 나아요?").aspects[0] == "duration"
+
+
+def test_a_patch_site_gone_red_is_an_effect_noticed(read):
+    """벌겋게 됐어요 after taking a patch off: the redness a leaflet's 이상반응 lists (발적), asked beside when to put
+    a new one on; 벌겋 reads as the leaflets' 발적 (lay words)."""
+    from programs.sentences import SentenceRanker
+
+    question = "어깨에 파스 붙였다 뗐는데 그 자리가 벌겋게 됐어요 바로 새거 또 붙여도 되나요?"
+    assert "side_effects" in read(question).aspects
+    assert SentenceRanker(question).parts("발진·발적, 가려움 등이 나타나는 경우 사용을 중지하십시오.")["overlap"] > 0
