@@ -424,3 +424,10 @@ def test_a_patch_site_gone_red_is_an_effect_noticed(read):
     question = "어깨에 파스 붙였다 뗐는데 그 자리가 벌겋게 됐어요 바로 새거 또 붙여도 되나요?"
     assert "side_effects" in read(question).aspects
     assert SentenceRanker(question).parts("발진·발적, 가려움 등이 나타나는 경우 사용을 중지하십시오.")["overlap"] > 0
+
+
+def test_which_is_easier_on_the_stomach_compares_side_effects(read):
+    """뭐가 위에 덜 부담돼요: the stomach's complaints are the 이상반응 section's, so two products are set side by side
+    on their side effects and cautions, not on what they are for."""
+    frame = read("속이 약한편인데 게보린이랑 타이레놀 중에 뭐가 위에 덜 부담돼요?")
+    assert frame.comparison and "side_effects" in frame.aspects
