@@ -140,6 +140,9 @@ def test_seeds_match_sentences_but_not_inside_common_words():
     # the leaflets' own words for drinking too much: a hangover medicine's efficacy speaks to drinking
     assert vocab.match("alcohol", "이 약은 과음, 구역질(숙취, 술을 마신 후의 구역질)에 사용합니다.") == 1.0
     assert vocab.match("crushing", "갈색 병에 보관하십시오.") == 0.0  # 갈 is no seed: it is in 갈색
+    # a long treatment the patient had (장기간의 고용량 스테로이드 치료 후) is no period of using the medicine
+    assert vocab.match("duration", "장기이식 후, 장기간의 고용량 스테로이드 치료 후인 환자는 복용하지 마십시오.") == 0.0
+    assert vocab.match("duration", "장기간의 사용은 피하십시오.") == 1.0
     # a treatment's period: what 몇주나 발라요 asks
     assert vocab.match("duration", "치료기간은 피부진균병인 경우 3~4주, 어루러기인 경우 1~3주를 사용합니다.") == 1.0
     assert vocab.match("driving", "졸음이 올 수 있습니다.") == MINED_SHARE  # a mined word only
