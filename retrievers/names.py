@@ -132,6 +132,9 @@ class NameMatch:
 
 # one-syllable forms, read only as a word of their own after a brand (벤작 겔): inside words they are too common
 SPACED_FORMS = {"겔": "겔", "젤": "겔"}
+# a condition named after an ingredient, as the leaflets write it (아스피린천식 또는 경험자, 아스피린 천식(…천식발작)):
+# the asker's illness, no medicine taken
+NAMED_CONDITIONS = re.compile(r"아스피린\s*천식")
 FORMS_IN_NAMES = {"패취": ("tts",)}  # a form some names write otherwise: 니코틴엘TTS20 is a patch (transdermal system)
 FORM_PAIR_PRODUCTS = 6  # products a brand word and a form word (미놀 트로키) may name together
 EXTENSION_MIN = 20  # names holding a word after their start before it can be an extension word (플러스, 포르테)
@@ -262,7 +265,7 @@ class NameIndex:
         볼타렌에멀겔), and last words a syllable or two off one name (`_match_close`). Without `readings` the
         same-sounding and close-spelling passes are skipped: names as written, for text that is not a question
         (an answer's sentences, where 가래, 오한 must not be heard as a product)."""
-        query = query[:max_chars]
+        query = NAMED_CONDITIONS.sub(lambda m: "_" * len(m.group()), query[:max_chars])
         q = squash(query)
         found = NameMatch()
         taken = [False] * len(q)

@@ -456,16 +456,36 @@ def symptom_after_intake(unnamed: str, lexicon: Lexicon, plain: str = "") -> boo
     read only in `plain` (`KiwiTokenizer.reading`: an adverb split it) counts wherever it is.
 
     >>> lexicon = Lexicon.load()
-    >>> symptom_after_intake("게보린먹고속이쓰려요", lexicon), symptom_after_intake("입안헌데다발랐는데헹궈요", lexicon)
+    >>> symptom_after_intake("|먹고속이쓰려요", lexicon), symptom_after_intake("입안헌데다발랐는데헹궈요", lexicon)
     (True, False)
+
+    A meal eaten before any medicine is named (a name read is a "|" in `unnamed`) is no intake:
+
+    >>> symptom_after_intake("삼겹살먹고더부룩할때|랑|중에뭐가나아요", lexicon)
+    False
+    >>> symptom_after_intake("게보린먹고속이쓰려요", lexicon)  # no name read: every intake word counts
+    True
     """
-    ends = [unnamed.find(w) + len(w) for w in AFTER_INTAKE if w in unnamed]
+    # what was eaten before any medicine is named is a meal (삼겹살 먹고 더부룩할때 훼스탈이랑 베아제 중에)
+    first = first_medicine(unnamed, lexicon)
+    ends = [at + len(w) for w in AFTER_INTAKE if (at := unnamed.find(w, first)) >= 0]
     if not ends:
         return False
     words = lexicon.target_words(unnamed)
     if any(unnamed.rfind(w) >= min(ends) for w in words):
         return True
     return bool(plain) and any(w not in unnamed for w in lexicon.target_words(plain))
+
+
+def first_medicine(unnamed: str, lexicon: Lexicon) -> int:
+    """Where the question first speaks of a medicine: a name read (a "|" in `unnamed`), 약, or a class word (소화제);
+    0 when it speaks of none (every word then counts).
+
+    >>> first_medicine("삼겹살먹고더부룩할때|랑|중에", Lexicon.load()), first_medicine("먹고속쓰려요", Lexicon.load())
+    (10, 0)
+    """
+    marks = [at for w in ("|", "약", *classes_and_symptoms(unnamed, lexicon)[0]) if (at := unnamed.find(w)) >= 0]
+    return min(marks) if marks else 0
 
 
 def noticed_since(question: str, lexicon: Lexicon) -> bool:

@@ -514,3 +514,14 @@ def test_a_two_syllable_brand_with_gel_written_onto_it_names_the_brands_gel():
     index = NameIndex.from_documents(docs)
     assert index.match("임신 5개월인데 여드름 때문에 벤작겔 발라도 되나요").products == {"1"}
     assert not index.match("여드름겔 추천해 주세요").products
+
+
+@pytest.mark.parametrize(
+    "question", ["아스피린 천식이 있는데 케토톱 붙여도 될까요", "아스피린천식 있으면 파스 못 붙여요"]
+)
+def test_a_condition_named_after_an_ingredient_names_no_medicine(names, question):
+    """아스피린 천식 is the asker's illness (the leaflets' 아스피린천식 또는 경험자): 케토톱 is the medicine asked
+    about, and no aspirin tablet's leaflet is read as the one taken."""
+    found = names.match(question)
+    assert "아스피린" not in found.keys and not found.ingredients & {"아스피린"}
+    assert "아스피린" in names.match("아스피린 먹는데 케토톱 붙여도 될까요").keys
