@@ -431,3 +431,16 @@ def test_which_is_easier_on_the_stomach_compares_side_effects(read):
     on their side effects and cautions, not on what they are for."""
     frame = read("속이 약한편인데 게보린이랑 타이레놀 중에 뭐가 위에 덜 부담돼요?")
     assert frame.comparison and "side_effects" in frame.aspects
+
+
+def test_every_few_days_still_asks_the_dose_section():
+    """며칠에 한번 is no 투여기간 word, but it is the 용법 section's: the question still retrieves how it is used
+    (케토코나졸 샴푸 며칠에한번 감아요 → the shampoo's 용법, '1주 2회')."""
+    from retrievers.lexicon import Lexicon
+
+    for question in (
+        "케토코나졸 샴푸 며칠에한번 감아요?",
+        "네일라카 이틀에 한번 발라요?",
+        "연고 하루에 한번만 발라도 돼요?",
+    ):
+        assert Lexicon.load().asked(question)[0] == ["useMethod"], question
