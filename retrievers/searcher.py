@@ -376,6 +376,12 @@ class Searcher:
         compounds = [
             w for w, nouns in self.tokenizer.proper_compounds(query) if not any(n in vocabulary for n in nouns)
         ]
+        # …or, written as what is taken (타미플루 먹는 중), one whose proper nouns the corpus does not use
+        compounds += [
+            w
+            for w, proper in self.tokenizer.taken_compounds(query)
+            if w not in compounds and not any(n in vocabulary for n in proper) and not self.names.match(w).keys
+        ]
         branded = self.names.brands_before_extensions(query, self._noun)  # 인사돌 플러스: a brand the corpus lacks
         # a proper noun Kiwi knows, written as what is taken (리리카 먹고), that names no product or ingredient and
         # is no brand the rules read as its ingredient (타이레놀: an index without its leaflets answers for that)

@@ -211,6 +211,29 @@ class KiwiTokenizer:
             run = [t] if t is not None and t.tag in NOUN_TAGS else []
         return out
 
+    def taken_compounds(self, text: str) -> list[tuple[str, list[str]]]:
+        """`proper_compounds` written as what is taken (right before a verb of taking or a dosage form, particles
+        apart, as `taken_proper_nouns`), each with its proper nouns: a brand split into a proper noun and a word the
+        corpus uses (타미플루 → 타미 + 플루, whose 플루 is in 인플루엔자's leaflets) is still the medicine asked about.
+
+        >>> tok = KiwiTokenizer()
+        >>> tok.taken_compounds("독감으로 타미플루 먹는 중인데"), tok.taken_compounds("타미플루")
+        ([('타미플루', ['타미'])], [])
+        """
+        tokens = [t for t in self._analysed(text) if t.tag not in ("JKS", "JKO", "JX")]
+        out = []
+        for word, parts in self.proper_compounds(text):
+            end = text.find(word) + len(word)
+            after = next((t for t in tokens if t.start >= end), None)
+            taken = after is not None and (
+                (after.tag.startswith("VV") and after.form.startswith(TAKING_VERBS))
+                or (after.tag in NOUN_TAGS and after.form in DOSAGE_NOUNS)
+            )
+            proper = [t.form.lower() for t in tokens if t.tag == "NNP" and t.form.lower() in parts]
+            if taken and proper:
+                out.append((word, proper))
+        return out
+
     def reading(self, text: str) -> tuple[str, bool]:
         """`text` as the rules are written: degree and manner adverbs cut out (머리가 너무 아파요 -> 머리가 아파요)
         and each verb or adjective with its endings in one form, stem + 어 (아플 때, 아픈데, 아팠는데 -> 아파), so a

@@ -35,6 +35,19 @@ def test_a_brand_kiwi_splits_into_nouns_is_unknown_when_the_corpus_never_uses_it
     assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["타미플루"]
 
 
+def test_a_split_brand_written_as_taken_is_unknown_though_the_corpus_uses_one_of_its_nouns(searcher, monkeypatch):
+    """The full corpus uses 플루 (인플루엔자's leaflets), so 타미 + 플루 passed as a compound of a known noun; written
+    as what is taken (타미플루 먹는 중), its proper noun 타미, which no leaflet uses, makes it the medicine asked
+    about."""
+    vocabulary = {**searcher.bm25.vocabulary, "플루": len(searcher.bm25.vocabulary)}
+    monkeypatch.setattr(type(searcher.bm25), "vocabulary", property(lambda self: vocabulary))
+    question = "독감으로 타미플루 먹는 중인데 밤에 헛소리를 해요"
+    r = searcher.retrieve(question, k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["타미플루"]
+    r = searcher.retrieve("타미플루가 뭐예요", k=5)  # not written as taken: the compound rule alone decides
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
+
+
 def test_ordinary_compounds_of_known_nouns_are_not_unknown(searcher):
     # 부산약사: a place (a proper noun no leaflet uses) and 약사, a word the leaflets use: no brand
     questions = ("모유수유 중인데 게보린 먹어도 되나요", "두통약 먹고 운전해도 되나요", "부산약사가 준 게보린 먹어요?")
