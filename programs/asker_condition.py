@@ -36,16 +36,24 @@ MIN_NOUN = 2  # one-syllable nouns (눈, 코, 발) are in too many lines
 @functools.lru_cache(maxsize=512)
 def asker_nouns(question: str) -> tuple[str, ...]:
     """The question's common nouns of two syllables or more (Kiwi) that the rules know as a disease or a symptom
-    (`Lexicon.condition_words`, `Lexicon.target_words`: 여드름, 녹내장, 천식; not 용량 of 저용량 or 운전), less those
-    that say who it is for."""
+    (`Lexicon.condition_words`, `Lexicon.target_words`: 여드름, 녹내장, 천식; not 용량 of 저용량 or 운전) or that the
+    leaflets' cautions name their patients by (`condition_words.load_caution_conditions`: 수두 환자), less those that
+    say who it is for."""
     from programs.sentences import leaflet_tokenizer
+    from retrievers.condition_words import load_caution_conditions
     from retrievers.lexicon import Lexicon
     from retrievers.population import read_population
 
     lexicon = Lexicon.load()
-    known = set(lexicon.condition_words)
+    cautioned = load_caution_conditions()  # 수두 환자, 천식 환자: the conditions the cautions name patients by
+    known = set(lexicon.condition_words) | cautioned
     tokens = leaflet_tokenizer().tagged(question)
-    nouns = (t.form for t in tokens if t.tag == "NNG" and len(t.form) >= MIN_NOUN)
+    # a condition the cautions name may be read as a proper noun (수두)
+    nouns = (
+        t.form
+        for t in tokens
+        if len(t.form) >= MIN_NOUN and (t.tag == "NNG" or (t.tag == "NNP" and t.form in cautioned))
+    )
     told = (n for n in nouns if n in known or lexicon.target_words(n))
     organ = organ_diseases("".join(question.split()))  # 신부전, 간경화: Kiwi may read them as a name or cut them
     return tuple(dict.fromkeys([*(n for n in told if not read_population(n).group), *organ]))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
@@ -55,6 +56,37 @@ def mine_conditions(efficacy_tokens: Iterable[Iterable], min_df: int = MIN_DF, m
         n += 1
         df.update({t.form for t in tokens if t.tag == "NNG" and len(t.form) > 1})
     return {w: c for w, c in sorted(df.items()) if c >= min_df and c <= max_share * n}
+
+
+CAUTION_SECTIONS = ("atpn", "atpnWarn")
+# written before 환자 yet no condition of their own (과민반응 경험 환자, 투여 중인 환자, 복용 전후, 65세 이상 노인):
+# reviewed from the mined list
+GENERAL_BEFORE_PATIENT = frozenset(
+    "여성 경험 증상 미만 장애 질환 투여 이상 체질 상태 곤란 치료 노인 손상 주사 전후 발생 발현 성인 보인 "
+    "주전 감염 결핍 부전 폐색 폐쇄 항문".split()
+)
+BEFORE_PATIENT = re.compile(r"([가-힣]{2,})\s*(?:\([^()]*\))?\s*환자")  # 수두 환자, 고혈압 환자, 녹내장(…) 환자
+
+
+def mine_caution_conditions(bodies: Iterable[str], is_noun, min_df: int = MIN_DF) -> dict[str, int]:
+    """The conditions the 주의사항 sections name their patients by (수두 환자는 … 상의하십시오, 천식 환자): each word
+    written right before 환자 that Kiwi reads as one noun (`is_noun`; not 복용하는 or 중인) and is no general word
+    (`GENERAL_BEFORE_PATIENT`), with its section count, kept when in at least `min_df` sections.
+
+    >>> bodies = ["수두 환자는 상의하십시오.", "수두 환자, 복용하는 환자는 상의하십시오.", "고혈압 환자"]
+    >>> mine_caution_conditions(bodies, is_noun=lambda w: w != "복용하는")
+    {'수두': 2}
+    """
+    df: Counter = Counter()
+    for body in bodies:
+        df.update({w for w in BEFORE_PATIENT.findall(body) if w not in GENERAL_BEFORE_PATIENT and is_noun(w)})
+    return {w: c for w, c in sorted(df.items()) if c >= min_df}
+
+
+@functools.lru_cache(maxsize=1)
+def load_caution_conditions() -> frozenset[str]:
+    """The shipped conditions the cautions name their patients by (``data/condition_words.json``, ``cautions``)."""
+    return frozenset(json.loads(CONDITIONS_PATH.read_text(encoding="utf-8")).get("cautions", {}))
 
 
 @functools.lru_cache(maxsize=1)
@@ -114,15 +146,29 @@ def main(argv: list[str] | None = None) -> None:
     docs = load_corpus()
     bodies = list(dict.fromkeys(d.text.partition("\n")[2] for d in docs if d.metadata.get("section") == "efcy"))
     words = mine_conditions(tokenizer.tagged(b) for b in bodies)
+    cautions = list(
+        dict.fromkeys(d.text.partition("\n")[2] for d in docs if d.metadata.get("section") in CAUTION_SECTIONS)
+    )
+
+    def is_noun(word: str) -> bool:
+        tagged = tokenizer.tagged(word)
+        return len(tagged) == 1 and tagged[0].tag in NOUNS
+
+    patients = mine_caution_conditions(cautions, is_noun)
     out = {
         "version": 1,
         "sections": len(bodies),
         "min_df": MIN_DF,
         "max_share": MAX_SHARE,
         "words": words,
+        "caution_sections": len(cautions),
+        "cautions": patients,
     }
     CONDITIONS_PATH.write_text(json.dumps(out, ensure_ascii=False, indent=0) + "\n", encoding="utf-8")
-    print(f"{len(words)} condition nouns from {len(bodies)} efficacy sections -> {CONDITIONS_PATH}")
+    print(
+        f"{len(words)} condition nouns from {len(bodies)} efficacy sections, {len(patients)} conditions the "
+        f"cautions name patients by from {len(cautions)} caution sections -> {CONDITIONS_PATH}"
+    )
 
 
 if __name__ == "__main__":

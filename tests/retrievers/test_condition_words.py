@@ -60,3 +60,24 @@ def test_a_condition_alone_asks_what_helps_it(searcher):
     r = searcher.retrieve("관절이 쑤셔요")
     assert r.names == [] and r.expansions == [] and r.sections == []
     assert [h.doc.metadata["section"] for h in r.hits[:3]] == ["efcy"] * 3
+
+
+def test_the_shipped_caution_conditions_are_what_cautions_name_their_patients_by():
+    """수두 환자는 … 상의하십시오: mined from the 주의사항 sections (a word right before 환자, read as one noun), none
+    of the general words written there too (과민반응 경험 환자, 투여 중인 환자)."""
+    from retrievers.condition_words import GENERAL_BEFORE_PATIENT, load_caution_conditions
+
+    data = json.loads(CONDITIONS_PATH.read_text(encoding="utf-8"))
+    words = load_caution_conditions()
+    assert {"수두", "녹내장", "천식", "신부전", "크론병"} <= words
+    assert not GENERAL_BEFORE_PATIENT & words and "복용하는" not in words
+    assert all(n >= MIN_DF for n in data["cautions"].values())
+
+
+def test_a_condition_the_cautions_name_is_the_askers_in_a_may_i_question():
+    """5살 아들 수두 걸려서 … 어린이부루펜시럽 먹여도: Kiwi reads 수두 as a proper noun, and no rule lists it; the
+    cautions name patients by it, so it is the asker's condition their warning answers (수두 환자는 … 상의)."""
+    from programs.asker_condition import asker_nouns
+
+    assert asker_nouns("5살 아들 수두 걸려서 열이 나는데 집에 있는 어린이부루펜시럽 먹여도 되나요?") == ("수두",)
+    assert asker_nouns("5살 아들 성인 용량 먹여도 되나요?") == ()  # a general word is no condition
