@@ -13,7 +13,9 @@ from programs.general_question import ANIMAL
 from programs.outcome import DUR_CODES, rules_for_question, uncovered_only
 from programs.state import QuestionState
 from retrievers.documents import Document
+from retrievers.name_keys import squash
 from retrievers.name_words import QUESTION_FORMS
+from retrievers.population import people_words
 from retrievers.query_coverage import whole_word
 
 # a dosage form written right after a word (spaces allowed), longest first: 프로폴리스 스프레이, 홍삼 캡슐
@@ -56,8 +58,8 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
     lexicon, names = backend.lexicon, backend.names
     # a word a rule or the frame reads as a class or a symptom (지사제, 입병) says what is asked: no name
     known = {*frame.targets.classes, *frame.targets.symptoms}
-    if frame.population.detail:  # 완모중인데: who the medicine is for, as the population reader read it
-        known.add(frame.population.detail)
+    # 완모중인데, 35주 막달인데: who the medicine is for, as the population reader reads it
+    known.update(w for w in (frame.population.detail, *people_words()) if w and w in squash(st.question))
     if lexicon is not None:
         known.update(lexicon.target_words(st.question))
         if names is not None:

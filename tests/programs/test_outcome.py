@@ -284,11 +284,22 @@ def test_an_ingredient_said_prescribed_and_swallowed_whose_products_are_all_appl
     assert not prescribed_by_mouth(backend, "먹는 이부프로펜 처방받았는데 술 마셔도 돼요")  # a tablet it has
 
 
-def test_who_the_medicine_is_for_written_as_slang_is_no_unknown_name(searcher):
-    """완모중인데: the population reader reads 완모 (exclusively breastfeeding); Kiwi does not know it, so without
-    the reader's word among the known ones the answer would open saying 완모중인데 is a medicine it lacks."""
-    pred = CRAG(backend=searcher)(question="완모중인데 머리가 너무 아파요 게보린 먹어도 될까요")
-    assert "완모" not in pred.answer.split("\n\n")[0]
+@pytest.mark.parametrize(
+    "question, word",
+    [
+        ("완모중인데 머리가 너무 아파요 게보린 먹어도 될까요", "완모"),
+        ("35주 막달인데 머리가 아파요 게보린 먹어도 될까요", "막달"),
+    ],
+)
+def test_who_the_medicine_is_for_written_as_slang_is_no_unknown_name(searcher, question, word):
+    """완모중인데 (exclusively breastfeeding), 막달인데 (the last month of a pregnancy): the population reader's words;
+    Kiwi does not know them, so without them among the known words the answer would open saying they are medicines
+    the corpus lacks."""
+    from retrievers.population import read_population
+
+    assert read_population(question).group in ("pregnant", "breastfeeding")
+    pred = CRAG(backend=searcher)(question=question)
+    assert word not in pred.answer.split("\n\n")[0]
     assert pred.trace["outcome"] != NOT_IN_CORPUS
 
 
