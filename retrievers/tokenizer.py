@@ -123,8 +123,16 @@ class KiwiTokenizer:
         >>> tok = KiwiTokenizer()
         >>> tok.unknown_noun("탄툼"), tok.unknown_noun("하루"), tok.unknown_noun("아파")
         (True, False, False)
+
+        A two-syllable word Kiwi can only cut into two one-syllable nouns, one of them a proper noun (벤작 → 벤 + 작),
+        is no word it knows either:
+
+        >>> tok.unknown_noun("벤작"), tok.unknown_noun("눈약")  # 눈 + 약: two common nouns
+        (True, False)
         """
         tokens = self._analysed(word)
+        if len(word) == 2 and len(tokens) == 2 and all(t.tag in ("NNG", "NNP") and t.len == 1 for t in tokens):
+            return any(t.tag == "NNP" for t in tokens)
         return len(tokens) == 1 and tokens[0].tag in ("NNG", "NNP") and tokens[0].id in UNKNOWN_NOUN_IDS
 
     def _predicate(self, word: str) -> bool:

@@ -798,3 +798,9 @@ def test_a_scald_as_people_tell_it_is_the_burn_a_leaflet_treats(question):
     """Splashed boiling water, 데였는데: the leaflets' 화상, so the 효능 line naming it speaks to the question."""
     burn = "이 약은 2차 감염된 피부질환(작은 열상, 찰과상, 표재성 2도 이하의 화상)의 초기 치료에 사용합니다."
     assert SentenceRanker(question).parts(burn)["overlap"] > 0
+
+
+def test_a_stain_on_cloth_is_the_bleaching_a_leaflet_warns_of():
+    """베개커버가 하얗게 얼룩덜룩해졌어요: the leaflets' 표백 / 변색 of dyed fabric (lay words)."""
+    line = "모발이나 염색된 섬유 등에 접촉 시 표백이나 변색이 발생할 수 있습니다."
+    assert SentenceRanker("벤작 바르고 잤는데 베개커버가 하얗게 얼룩덜룩해졌어요").parts(line)["overlap"] > 0

@@ -525,3 +525,9 @@ def test_a_condition_named_after_an_ingredient_names_no_medicine(names, question
     found = names.match(question)
     assert "아스피린" not in found.keys and not found.ingredients & {"아스피린"}
     assert "아스피린" in names.match("아스피린 먹는데 케토톱 붙여도 될까요").keys
+
+
+def test_a_two_syllable_brand_kiwi_cuts_into_one_syllable_nouns_begins_its_products(searcher):
+    """벤작 (Kiwi: 벤 + 작, a proper noun and a noun of one syllable each) begins 벤작에이씨겔's name: a word no
+    dictionary knows whole, so the short-prefix reading takes it; 눈약 (눈 + 약) stays two words."""
+    assert searcher.tokenizer.unknown_noun("벤작") and not searcher.tokenizer.unknown_noun("눈약")
