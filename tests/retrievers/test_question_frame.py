@@ -444,3 +444,11 @@ def test_every_few_days_still_asks_the_dose_section():
         "연고 하루에 한번만 발라도 돼요?",
     ):
         assert Lexicon.load().asked(question)[0] == ["useMethod"], question
+
+
+def test_a_month_since_the_birth_is_told_not_how_long_to_take_it(read):
+    """출산하고 한달째 … 완모중이에요 … 먹어도 될까요: 한달째 is how long since the birth, not the 투여기간 rules' 한달;
+    the nursing mother's question is read as hers, so the leaflet's 수유 line answers it."""
+    frame = read("출산하고 한달째 변비가 너무 심한데 완모중이에요ㅠ 비코그린에스 먹어도 될까요?")
+    assert "duration" not in frame.aspects and frame.aspects[0] == "breastfeeding"
+    assert "duration" in read("변비약 한달 먹어도 돼요?").aspects
