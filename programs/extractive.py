@@ -329,8 +329,10 @@ def choose(
     ranked = sorted(candidates, key=lambda q: -q.score)
     # the section the question's aspect asks leads, when one of its sentences speaks to the question at all
     lead = next((q for q in ranked if id(q) in framed_quotes and floor[id(q)] - FRAME_PRIOR >= MIN_SCORE), None)
-    # a situation no section holds asked first (소주 몇잔 괜찮겠죠, 먹고 운전해도): the best line speaking of it leads
-    situation = situation_words(frame)
+    # a situation no section holds asked first of a named product (판콜에이 … 소주 몇잔 괜찮겠죠): the best line
+    # speaking of it leads; of a class, retrieval's pool may hold other kinds' lines on it (숙취에 두통약 → a motion
+    # sickness syrup's 알코올 line), so the ranking stays
+    situation = situation_words(frame) if named_found else None
     if lead is None and situation:
         lead = next((q for q in ranked if floor[id(q)] >= MIN_SCORE and situation(q.text)), None)
     # a warning of the asker's condition answers "may I" before anything the frame asks (여드름 난데도 발라도)
@@ -539,7 +541,7 @@ def situation_words(frame) -> Callable[[str], bool] | None:
     True
     """
     first = frame.aspects[0] if frame.aspects else None
-    if first not in SITUATION_LEADS or first in ASPECT_SECTIONS:
+    if first not in SITUATION_LEADS:
         return None
     vocab = load_vocabulary()
     aspects = [v for v in FRAME_VOCAB.get(first, ()) if v in vocab.seeds]

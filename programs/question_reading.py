@@ -59,7 +59,8 @@ def unknown_names(backend, st: QuestionState) -> list[str]:
     # a word a rule or the frame reads as a class or a symptom (지사제, 입병) says what is asked: no name
     known = {*frame.targets.classes, *frame.targets.symptoms}
     # 완모중인데, 35주 막달인데: who the medicine is for, as the population reader reads it
-    known.update(w for w in (frame.population.detail, *people_words()) if w and w in squash(st.question))
+    flat = squash(st.question)
+    known.update(w for w in (frame.population.detail, *people_words()) if w and w in flat)
     if lexicon is not None:
         known.update(lexicon.target_words(st.question))
         if names is not None:

@@ -163,16 +163,17 @@ class KiwiTokenizer:
         >>> tok.taken_proper_nouns("리리카 먹고 운전해도 되나요"), tok.taken_proper_nouns("서울 가요")
         (['리리카'], [])
         """
-        # a subject, object or topic particle may come between (리리카를 먹고); 부산에서 먹고 is a place
-        tokens = [t for t in self._analysed(text) if t.tag not in ("JKS", "JKO", "JX")]
-        out = []
-        for t, after in zip(tokens, tokens[1:], strict=False):
-            if t.tag != "NNP" or t.form in self._taught:
-                continue
-            verb = after.tag.startswith("VV") and after.form.startswith(TAKING_VERBS)
-            if verb or (after.tag in NOUN_TAGS and after.form in DOSAGE_NOUNS):
-                out.append(t.form.lower())
-        return out
+        tokens = self._unmarked(text)
+        return [
+            t.form.lower()
+            for t, after in zip(tokens, tokens[1:], strict=False)
+            if t.tag == "NNP" and t.form not in self._taught and _taking(after)
+        ]
+
+    def _unmarked(self, text: str) -> list:
+        """`text`'s tokens without subject, object or topic particles, which may come between what is taken and the
+        verb of taking (리리카를 먹고); 부산에서 먹고 keeps its 에서: a place."""
+        return [t for t in self._analysed(text) if t.tag not in ("JKS", "JKO", "JX")]
 
     def broken_names(self, text: str) -> list[str]:
         """Words of three syllables or more written right before what is taken (먹다, 복용, 영양제, 약 …) that Kiwi
@@ -228,17 +229,14 @@ class KiwiTokenizer:
         >>> tok.taken_compounds("독감으로 타미플루 먹는 중인데"), tok.taken_compounds("타미플루")
         ([('타미플루', ['타미'])], [])
         """
-        tokens = [t for t in self._analysed(text) if t.tag not in ("JKS", "JKO", "JX")]
+        tokens = self._unmarked(text)
         out = []
-        for word, parts in self.proper_compounds(text):
-            end = text.find(word) + len(word)
-            after = next((t for t in tokens if t.start >= end), None)
-            taken = after is not None and (
-                (after.tag.startswith("VV") and after.form.startswith(TAKING_VERBS))
-                or (after.tag in NOUN_TAGS and after.form in DOSAGE_NOUNS)
-            )
-            proper = [t.form.lower() for t in tokens if t.tag == "NNP" and t.form.lower() in parts]
-            if taken and proper:
+        for word, _nouns in self.proper_compounds(text):
+            start = text.find(word)
+            inside = [t for t in tokens if start <= t.start < start + len(word)]
+            after = next((t for t in tokens if t.start >= start + len(word)), None)
+            proper = [t.form.lower() for t in inside if t.tag == "NNP" and t.form not in self._taught]
+            if proper and after is not None and _taking(after):
                 out.append((word, proper))
         return out
 
@@ -307,6 +305,13 @@ def says_medicine(tokens) -> bool:
 def whitespace_tokens(text: str) -> list[str]:
     """The baseline tokenizer of the benchmark: lower-cased whitespace split."""
     return text.lower().split()
+
+
+def _taking(token) -> bool:
+    """`token` says what comes before it is taken or applied: a verb of taking (먹다, 바르다 …) or a dosage form
+    (캡슐, 시럽 …)."""
+    verb = token.tag.startswith("VV") and token.form.startswith(TAKING_VERBS)
+    return verb or (token.tag in NOUN_TAGS and token.form in DOSAGE_NOUNS)
 
 
 def _split_names(text: str, tokens) -> list[str]:
