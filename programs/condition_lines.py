@@ -1,7 +1,8 @@
 """What the answer's leaflets say of the conditions the user has (the profile's ``conditions``): a profile informs the
 answer without taking it over, so the question's own quotes stay, and one more line quotes the caution of an
 answered product's leaflet that names the condition ("… 고혈압, 심장질환 … 환자는 의사 또는 약사와 상의하십시오"),
-cut to the items around it, when the answer does not say it already. A caution that forbids the product to the
+cut to the items around it, when the answer does not say it already (a named product withheld from the user
+too: its line on the condition is one more reason, offering nothing). A caution that forbids the product to the
 condition withholds it (programs/leaflet_condition_limit.py); this is the leaflets' word on the rest, which a
 question naming the condition would have quoted (코 막혔는데 고혈압 있어요 → the same line).
 

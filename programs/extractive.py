@@ -738,7 +738,8 @@ def extractive_answer(
     if conditions:
         ranker = SentenceRanker(question)
         cut = lambda sentence, words: ranker.excerpt(sentence, also=words)  # noqa: E731
-        body += condition_lines.lines(conditions, docs, answered_products(body, docs), "\n".join(body), cut)
+        products = answered_products(body, docs) | named_withheld(body, docs, is_named)
+        body += condition_lines.lines(conditions, docs, products, "\n".join(body), cut)
     opening = "\n".join(p for p in (withheld, opening) if p)
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()
@@ -909,6 +910,18 @@ def limit_words(rule: Document) -> tuple[str, ...]:
     """
     label = str(rule.metadata.get("ingredient", "")).replace(" 병용 금지", "").replace(" 금지", "").strip()
     return (label,) if label else ()
+
+
+def named_withheld(body: list[str], docs: list[Document], is_named) -> set[str]:
+    """The item_seqs of the named products the answer's lines cite though withheld from the user: their caution on
+    the user's condition says one more reason (콘택골드 for an older user with 녹내장 → its 녹내장 line), offering
+    nothing."""
+    cited = (docs[n - 1] for line in body for n in citations.cite_numbers(line) if 0 < n <= len(docs))
+    return {
+        str(d.metadata.get("item_seq", ""))
+        for d in cited
+        if d.source == "easydrug" and is_named(d) and offer_guard.is_forbidden(d)
+    }
 
 
 def _withheld(seq: str, docs: list[Document]) -> bool:

@@ -30,3 +30,12 @@ def test_no_line_when_no_answered_caution_names_it_or_the_answer_says_it():
     efficacy = Document("easydrug:1:efcy", "가상정\n당뇨병성 신경통에 사용합니다.", {**meta, "section": "efcy"})
     assert condition_lines.lines(["당뇨"], [efficacy], {"1"}, quoted="") == []  # no caution
     assert condition_lines.lines(["당뇨"], [doc], {"1"}, quoted="")[1].startswith("가상정: 당뇨병 환자는")
+
+
+def test_a_named_product_withheld_from_the_user_still_quotes_its_caution_on_the_users_condition(searcher):
+    answer = CRAG(backend=searcher)(question="게보린 먹어도 되나요", user={"age": 5, "conditions": ["고혈압"]}).answer
+    assert "사용자에게 맞지 않는 약" in answer  # withheld: 15세 미만
+    lead = condition_lines.LEAD.format(names="고혈압")
+    assert lead in answer
+    added = answer.splitlines()[answer.splitlines().index(lead) + 1]
+    assert added.startswith("게보린정: ") and "고혈압" in added
