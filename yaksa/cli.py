@@ -70,6 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     except (UserError, TextInputError) as e:
         print(f"yaksa: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) went away: stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as e:  # a damaged index, a bad config or model file: one line (yaksa/errors.py)
         message = explain(e)
         if message is None:
@@ -79,10 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("yaksa: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        # the reader (e.g. `| head`) went away: stop quietly, as Unix tools do
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 if __name__ == "__main__":
