@@ -339,6 +339,11 @@ def choose(
     lead = next((q for q in ranked if id(q) in condition_quotes), lead)
     # of those, one forbidding it (소화성궤양 … 복용하지 마십시오) before one sending to a pharmacist (… 경험자 … 상의)
     lead = next((q for q in ranked if id(q) in condition_quotes and forbids(q.text, asked_conditions)), lead)
+    # a "may I" of a named product in a situation its cautions speak of (전기장판 켜고, 햇빛 걱정돼요, 렌즈 끼고): the
+    # line speaking of it leads, before any other caution or the efficacy naming what the asker has (허리 → 요통)
+    circumstance = caution_situation(frame) if named_found else None
+    if circumstance and (lead is None or id(lead) not in condition_quotes or id(lead) in efficacy_quotes):
+        lead = next((q for q in ranked if floor[id(q)] >= MIN_SCORE and circumstance(q.text)), lead)
     # 임신 중인데 마이녹실 발라도: the named product's own rule that withholds it from the asker answers first
     lead = next((q for q in ranked if id(q) in own_rules), lead)
     if lead is not None:
@@ -545,6 +550,27 @@ def situation_words(frame) -> Callable[[str], bool] | None:
         return None
     vocab = load_vocabulary()
     aspects = [v for v in FRAME_VOCAB.get(first, ()) if v in vocab.seeds]
+    if not aspects:
+        return None
+    return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)
+
+
+def caution_situation(frame) -> Callable[[str], bool] | None:
+    """When the frame's first aspect is the cautions and the question speaks of a situation the cautions hold (렌즈,
+    햇빛, 찜질: the vocabulary aspects read as the cautions), the test of a sentence speaking of it with a seed word;
+    None otherwise.
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> sun = caution_situation(QuestionFrame("도미나크림 낮에 발라도 돼요? 햇빛 걱정돼요", aspects=("cautions",)))
+    >>> sun("자외선 차단제를 사용하거나 햇빛에 대한 노출을 차단하십시오."), sun("기미의 표백에 사용합니다.")
+    (True, False)
+    >>> caution_situation(QuestionFrame("도미나크림 발라도 돼요?", aspects=("cautions",))) is None
+    True
+    """
+    if not frame.aspects or frame.aspects[0] != "cautions":
+        return None
+    vocab = load_vocabulary()
+    aspects = [v for v in vocab.asked(frame.question) if v in FRAME_VOCAB["cautions"] and v in vocab.seeds]
     if not aspects:
         return None
     return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)

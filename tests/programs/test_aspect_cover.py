@@ -166,3 +166,20 @@ def test_a_situation_asked_first_leads_over_the_dose_told_beside_it(monkeypatch)
     monkeypatch.setattr(extractive, "SITUATION_LEADS", frozenset())
     first = extractive.choose(question, docs, max_sentences=2, names=["판콜가상"], frame=frame)[0].text
     assert "알코올" not in first
+
+
+def test_a_situation_the_cautions_hold_leads_over_the_efficacy_naming_what_the_asker_has(monkeypatch):
+    """허리에 … 파스 붙이고 전기장판 켜고 자도 되나요: heat is what is asked; the caution speaking of it leads, not the
+    efficacy line naming 허리 (what the asker has), which otherwise leads a "may I"."""
+    name = "가상핫파스플라스타"
+    docs = [
+        _doc("efcy", "효능·효과", "이 약은 근육통, 관절통, 요(허리)통의 진통ㆍ소염에 사용합니다.", "8", name),
+        _doc("atpn", "사용상 주의사항", "첩부환부를 회로나 전기모포 등으로 따뜻하게 하지 마십시오.", "8", name),
+    ]
+    question = "허리에 가상핫파스 붙이고 전기장판 켜고 자도 되나요? 뜨끈하게 지지고 싶은데"
+    frame = QuestionFrame(question, aspects=("cautions",))
+    first = extractive.choose(question, docs, max_sentences=2, names=["가상핫파스"], frame=frame)[0].text
+    assert "전기모포" in first
+    monkeypatch.setattr(extractive, "caution_situation", lambda frame: None)
+    first = extractive.choose(question, docs, max_sentences=2, names=["가상핫파스"], frame=frame)[0].text
+    assert "전기모포" not in first
