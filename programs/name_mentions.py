@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from programs import offer_guard
 from programs.citations import short_product
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
@@ -77,7 +78,9 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
     of (타이레놀콜드 when the name read is 타이레놀), then one of a dosage form the `question` names (써스펜 좌약:
     복합써스펜좌약, not the tablet retrieval put first), then one the name is the whole of, strength and form aside
     (화이투벤큐: not 화이투벤큐플러스) — for a child's question, before that, one whose 용법·용량 among `docs` doses
-    the child (5살 아이 타이레놀 → 어린이타이레놀현탁액). A brand's other siblings are not named.
+    the child (5살 아이 타이레놀 → 어린이타이레놀현탁액); when the one chosen is withheld from the child and a sibling
+    dosing the child is not, that sibling (4살 베나치오 → 베나치오액, not the 세립). A brand's other siblings are not
+    named.
 
     Example:
         >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
@@ -108,7 +111,14 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         for_child = [d for d in holding if ages and _doses(d, docs, ages, get)]
         if for_child and base and _doses(base[0], docs, ages, get):
             for_child = []
-        if chosen := (longer or in_form or for_child or base)[:1]:
+        # a child's question of a brand whose product the asker's rules withhold (베나치오세립, its 탄산칼슘 세립
+        # rule, for a 4-year-old): a sibling they allow that doses the child is the one asked about (베나치오액),
+        # unless the question writes more of the name or the form (어른 타이레놀 반 쪼개서 6살: no sibling doses 6)
+        allowed = [d for d in holding if ages and not offer_guard.is_forbidden(d) and _doses(d, docs, ages, get)]
+        chosen = (longer or in_form or for_child or base)[:1]
+        if chosen and offer_guard.is_forbidden(chosen[0]) and allowed and not (longer or in_form):
+            chosen = allowed[:1]
+        if chosen:
             out.add(chosen[0].id.split(":")[1])
     return out
 

@@ -1,6 +1,7 @@
 """Which product a question names (programs/name_mentions.py): for a child's question, the brand's product whose
 용법·용량 doses the child is the named one, so the answer quotes its dose, not the adults' tablet withheld."""
 
+from programs import offer_guard
 from programs.name_mentions import named_products
 from retrievers.documents import Document
 
@@ -41,3 +42,17 @@ def test_a_products_dose_not_among_the_documents_is_read_by_get():
     uses = {d.id: d for d in DOCS}
     assert named_products(cautions, ["타이레놀"], "5살 아이 타이레놀 먹여도 돼요?") == {"1"}  # nothing to read
     assert named_products(cautions, ["타이레놀"], "5살 아이 타이레놀 먹여도 돼요?", uses.get) == {"2"}
+
+
+def test_a_sibling_the_users_rules_allow_is_named_when_the_brands_first_product_is_withheld():
+    """4살 … 베나치오 얼만큼: the 세립 (its 탄산칼슘 rule binds the granules) is withheld from a 4-year-old; the
+    brand's 액, which the rules allow and which doses the child, is the one asked about. Writing the form keeps the
+    one asked."""
+    granules = _doc("1", "베나치오세립", "useMethod", "만 3세 이상~만 5세 미만은 1/4포씩 1일 3회 식후에 복용합니다.")
+    granules.metadata[offer_guard.NOT_FOR_USER] = ["dur:bc:1"]
+    liquid = _doc("2", "베나치오액", "useMethod", "만 3세 이상~만 5세 미만은 1회 1/4병, 1일 3회 식후에 복용합니다.")
+    assert named_products([granules, liquid], ["베나치오"], "4살 아이가 체했는데 베나치오 얼만큼 먹여요?") == {"2"}
+    assert named_products([granules, liquid], ["베나치오"], "4살 아이 베나치오 세립 얼만큼 먹여요?") == {"1"}
+    adults = _doc("2", "베나치오액", "useMethod", "만 15세 이상 및 성인은 1회 1병 복용합니다.")
+    assert named_products([granules, adults], ["베나치오"], "4살 아이가 체했는데 베나치오 얼만큼 먹여요?") == {"1"}
+
