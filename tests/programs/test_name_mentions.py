@@ -56,3 +56,12 @@ def test_a_sibling_the_users_rules_allow_is_named_when_the_brands_first_product_
     adults = _doc("2", "베나치오액", "useMethod", "만 15세 이상 및 성인은 1회 1병 복용합니다.")
     assert named_products([granules, adults], ["베나치오"], "4살 아이가 체했는데 베나치오 얼만큼 먹여요?") == {"1"}
 
+
+def test_a_lozenge_called_a_sweet_is_the_brands_lozenge():
+    """니코틴엘 사탕: the brand's 로젠즈 … 트로키, not its gum found first."""
+    docs = [
+        _doc("1", "니코틴엘껌2밀리그램", "useMethod", "하루 총 사용량이 15개를 넘지 않도록 합니다."),
+        _doc("2", "니코틴엘로젠즈민트향트로키1밀리그램", "useMethod", "1일 최대 25정 이상을 넘지 않도록 합니다."),
+    ]
+    assert named_products(docs, ["니코틴엘"], "니코틴엘 사탕 하루에 몇개까지 먹어도 돼요") == {"2"}
+    assert named_products(docs, ["니코틴엘"], "니코틴엘 하루에 몇개까지 먹어도 돼요") == {"1"}
