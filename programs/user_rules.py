@@ -92,9 +92,19 @@ def pairs_an_offer(rule, who: Asker, products: list, same=same_name, named=()) -
     """
     if rule.metadata.get("dur_type") != "병용금기":
         return True
-    other = [side for side in rule_sides(rule) if side and not any(same(side, m) for m in who.medicines)]
+    other = [side for side in rule_sides(rule) if side and not any(takes(side, m, same) for m in who.medicines)]
     held = [i for p in products for i in p.ingredients] + list(named)
     return any(same(side, i) for side in other for i in held)
+
+
+def takes(ingredient: str, medicine: str, same=same_name) -> bool:
+    """The profile's `medicine` is `ingredient`, or a product written with it (아스피린장용정100mg holds 아스피린).
+
+    >>> takes("아스피린", "아스피린장용정100mg"), takes("아스피린", "아스피린"), takes("메토트렉세이트", "아스피린")
+    (True, True, False)
+    """
+    flat = lambda text: "".join(str(text).split()).lower()  # noqa: E731
+    return same(ingredient, medicine) or (len(flat(ingredient)) >= 2 and flat(ingredient) in flat(medicine))
 
 
 def binds_held(rule, products: list, same=same_name) -> bool:
