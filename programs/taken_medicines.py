@@ -18,7 +18,7 @@ Example:
 from __future__ import annotations
 
 from programs import citations
-from programs.text import split_sentences
+from programs.text import quoted_in, split_sentences
 from retrievers.documents import Document
 from retrievers.not_covered import medicine_leaflet_words
 
@@ -41,7 +41,7 @@ def lines(taking, docs: list[Document], products: set[str], quoted: str) -> list
     def naming(medicine: str):
         # the medicine by its name first, else by its kind as the leaflets name it (와파린 → 항응고제)
         for word in (medicine, *medicine_leaflet_words(medicine)):
-            hit = next(((n, d, s) for n, d, s in sentences if word in s and s not in quoted), None)
+            hit = next(((n, d, s) for n, d, s in sentences if word in s and not quoted_in(s, quoted)), None)
             if hit:
                 return hit
         return None

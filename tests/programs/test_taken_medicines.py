@@ -52,3 +52,14 @@ def test_a_product_that_only_shares_a_quoted_sentence_is_not_an_answered_one():
     second = Document("easydrug:2:efcy", "가상캡슐\n두통에 사용합니다.", {"item_seq": "2", "item_name": "가상캡슐"})
     assert answered_products(["가상산: 두통에 사용합니다. [문서 1, 2]"], [first, second]) == {"1"}
     assert answered_products(["두통에 사용합니다. [문서 1, 2]"], [first, second]) == {"1", "2"}  # none named
+
+
+def test_a_sentence_the_answer_quotes_cut_is_not_quoted_again():
+    """The question's own quote, cut to the items around a word (… 고혈압, 부종 …), is that sentence: the line for the
+    medicine taken does not repeat it under its own lead."""
+    meta = {"item_seq": "1", "item_name": "가상콜드액", "section": "atpn"}
+    sentence = "복용 전에 수두, 간장질환, 당뇨병, 고혈압, 부종, 와파린을 복용하는 사람은 의사와 상의하십시오."
+    doc = Document("easydrug:1:atpn", f"가상콜드액\n{sentence}", meta)
+    cut = "가상콜드액: 복용 전에 수두, … 고혈압, 부종, 와파린을 복용하는 사람은 의사와 상의하십시오. [문서 1]"
+    assert taken_medicines.lines(["와파린"], [doc], {"1"}, quoted=cut) == []
+    assert taken_medicines.lines(["와파린"], [doc], {"1"}, quoted="")[1].startswith("가상콜드액: 복용 전에")
