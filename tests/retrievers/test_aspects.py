@@ -52,6 +52,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("소화제 빈속에 먹어도 돼요?", "meal"),
         ("담배 피우면서 붙여도 돼요", "smoking"),
         ("실수로 두 번 먹었어요", "overdose"),
+        ("체했는데 소화제 얼만큼 먹어요?", "dose"),  # 얼만큼: how much, as 얼마나 먹어요
         ("아이가 감기약을 한병 다 마셔버렸어요", "overdose"),
         ("유통기한 지난 약 먹어도 돼요", "expiry"),
         ("먹고 언제부터 효과가 나요", "onset"),
