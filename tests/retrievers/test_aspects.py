@@ -53,6 +53,7 @@ def test_the_shipped_vocabulary_is_the_miners_output_for_the_shipped_seeds():
         ("담배 피우면서 붙여도 돼요", "smoking"),
         ("실수로 두 번 먹었어요", "overdose"),
         ("체했는데 소화제 얼만큼 먹어요?", "dose"),  # 얼만큼: how much, as 얼마나 먹어요
+        ("마그비 얼마나 먹어야 효과 있어요", "duration"),  # 1개월 정도 복용하여도 증상의 개선이 없을 경우
         ("아이가 감기약을 한병 다 마셔버렸어요", "overdose"),
         ("유통기한 지난 약 먹어도 돼요", "expiry"),
         ("먹고 언제부터 효과가 나요", "onset"),
@@ -114,6 +115,7 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("몇달째 먹고 있는데 속이 쓰려요", "duration"),  # how long it has been: told, not asked
         ("네일라카 며칠에 한번 바르는거예요", "duration"),  # how often, not how long
         ("무좀약 매일 발라야 돼요?", "duration"),
+        ("마그비 얼마나 먹어야 효과 있어요", "dose"),  # how long until it works, not how much
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):
@@ -147,6 +149,7 @@ def test_seeds_match_sentences_but_not_inside_common_words():
     # a treatment's period: what 몇주나 발라요 asks
     assert vocab.match("duration", "치료기간은 피부진균병인 경우 3~4주, 어루러기인 경우 1~3주를 사용합니다.") == 1.0
     assert vocab.match("driving", "졸음이 올 수 있습니다.") == MINED_SHARE  # a mined word only
+    assert vocab.match("storage", "사용잔액은 재사용 하지 않고 버립니다.") == 1.0  # what is left: kept or not
 
 
 @pytest.mark.parametrize(
