@@ -148,6 +148,14 @@ class Candidates:
                     out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
         return out
 
+    def named_kind(self, qa: QueryAnalysis) -> bool:
+        """A class word of the question is the kind products are named by (관장약: 그린관장약, 성광관장약)."""
+        return any(self.class_products.named_as(c) for c in qa.classes)
+
+    def found_products(self, cand_idx: list[int]) -> set[str]:
+        """The item_seqs of the candidates' documents."""
+        return {self.docs[i].metadata.get("item_seq") for i in cand_idx}
+
     def class_members(
         self, qa: QueryAnalysis, cand_idx: list[int], named: dict[int, float], scores=None, asked_first=()
     ) -> dict[int, float]:
@@ -162,12 +170,15 @@ class Candidates:
         members = self.class_products.products(qa.classes, self.lexicon) if qa.classes else set()
         if not members and scores is not None and (members := self.symptom_in_form(qa)):
             # 발톱 무좀 … 네일라카: the products for the symptom in the form named, found or not
-            found = {self.docs[i].metadata.get("item_seq") for i in cand_idx}
-            if not members & found:
+            if not members & self.found_products(cand_idx):
                 asked = (set(qa.sections) | set(qa.implied_sections)) - {"efcy"} or {"efcy"}
                 cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, asked, scores)]))
         if members and scores is not None and asked_first:
             cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, set(asked_first), scores)]))
+        elif members and scores is not None and self.named_kind(qa) and not members & self.found_products(cand_idx):
+            # 세살 아들 … 관장약 … 남은거 또 써도: none of the products the kind names found; their asked sections join
+            asked = (set(qa.sections) | set(qa.implied_sections)) - {"efcy"} or {"efcy"}
+            cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, asked, scores)]))
         seqs = {i: self.docs[i].metadata.get("item_seq") for i in cand_idx if i not in named}
         pool = {seq for seq in seqs.values() if seq and (seq in members or not members)}
         if not pool or not (members or question_forms(qa.query)):

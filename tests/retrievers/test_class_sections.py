@@ -33,3 +33,19 @@ def test_the_class_side_effect_sections_join_when_the_symptom_found_other_medici
     assert joined.get(1) == CLASS_WEIGHT  # 두통정's 이상반응
     assert 2 not in joined  # not a headache medicine
     assert 1 not in policy.class_members(qa, found, {})  # without the frame's side-effect aspect: nothing joins
+
+
+def test_a_class_none_of_whose_products_was_found_joins_with_its_asked_sections():
+    """세살 아들 … 관장약 … 남은거 또 써도: retrieval found only other products' 보관법; the products the class word
+    names join with the sections the question asks (their 보관법 here), found or not."""
+    docs = [
+        _doc("1", "그린관장약", "efcy", "[효능·효과] 변비, 장내용물의 배설"),
+        _doc("1", "그린관장약", "depositMethod", "[보관법] 실온에서 보관하십시오."),
+        _doc("2", "가스현탁액", "depositMethod", "[보관법] 뚜껑을 꼭 닫아 보관하십시오."),
+    ]
+    policy = Candidates(docs, NameIndex.from_documents(docs), ClassProducts.from_documents(docs), Lexicon.load())
+    qa = analyse("관장약 남은거 뚜껑 닫아서 보관해도 되나요", policy.names, Lexicon.load())
+    scores = np.array([0.0, 1.0, 4.0])
+    joined = policy.class_members(qa, [2], {}, scores)
+    assert 1 in joined and 2 not in joined  # 그린관장약's 보관법, not the suspension's
+    assert policy.class_members(qa, [2], {}) == {}  # no scores to choose the class's sections by: nothing joins
