@@ -98,6 +98,7 @@ LEAD_FRAMED = True  # the best sentence of a section the frame asks is quoted fi
 # ... or, for one of these situations no section holds, the best sentence speaking of it (not food, whose seeds
 # are in 음식물 알레르기, nor expiry, whose 개봉 후 4주 is no single-use vial's: real-dev)
 SITUATION_LEADS = frozenset({"alcohol", "driving", "smoking", "washing"})
+CLASS_SITUATIONS = True  # a class answer covers a situation asked beside its first aspect (aspect_cover.cover_asked)
 CONDITION_LEADS = True  # a named product's warning of a condition the asker writes leads a "may I" answer
 EFFICACY_PENALTY = 0.6  # efficacy sentences, when the question asks an aspect or a section they do not answer
 SECTION_MODEL_WEIGHT = 0.1  # times the learned probability that the sentence's section answers the question
@@ -370,6 +371,26 @@ def choose(
         names_pair = lambda aspect, q: aspect != "interactions" or any(m in squash(q.text) for m in pair)  # noqa: E731
         only = said_situations(frame, ranker.morphemes) | together  # 술약속: 술 is one of its morphemes
         chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, only, names_pair)
+    elif chosen and CLASS_SITUATIONS:  # 감기약 먹고 운전해도? 하루 몇번?: a situation the class's lines leave out,
+        # from the best-ranked line speaking of it of a product they quote (not another kind's the pool also holds)
+        quoted = {_seq(docs, n) for q in chosen for n in q.sources}
+        # not food: its seed 음식 is as often an allergy's (음식물 알레르기), which answers no 커피 or 녹차
+        only = said_situations(frame, ranker.morphemes) - {"food_drink"}
+        speaks = {a: seed_test(a) for a in only}
+        pool = [
+            q
+            for q in ranked
+            if floor.get(id(q), q.score) >= MIN_SCORE
+            and any(_seq(docs, n) in quoted for n in q.sources)
+            and any(test(q.text) for test in speaks.values())  # in a seed word, not a mined one (음식물 알레르기)
+        ]
+        section = lambda q: section_of(docs[q.sources[0] - 1])  # noqa: E731
+        before = list(chosen)
+        chosen = cover_asked(frame, chosen, pool, max_sentences, section, lambda q: q.text, only)
+        first = speaks.get(frame.aspects[0])
+        lead = next((q for q in chosen if q not in before and first and first(q.text)), None)
+        if lead is not None and not any(first(q.text) for q in before):  # asked first (운전해도? 하루 몇번?)
+            chosen = [lead, *(q for q in chosen if q is not lead)]
     # 13살 아들 이지엔6이브 먹여도 돼요 (a child's age, nothing asked but whether or how much): the dose for that age
     minor = ranker.ages is not None and ranker.ages[1] <= ADULT_AGE
     if chosen and named_found and minor and set(frame.situations) <= AGE_LINES_ASKED:
@@ -552,6 +573,18 @@ def situation_words(frame) -> Callable[[str], bool] | None:
     aspects = [v for v in FRAME_VOCAB.get(first, ()) if v in vocab.seeds]
     if not aspects:
         return None
+    return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)
+
+
+def seed_test(aspect: str) -> Callable[[str], bool]:
+    """The test of a sentence speaking of the frame's `aspect` with a seed word of its vocabulary aspects (운전 및
+    기계조작 for driving); never true of an aspect with none.
+
+    >>> seed_test("driving")("졸음이 올 수 있으므로 운전 및 기계조작을 하지 마십시오."), seed_test("dosage")("1회 1정")
+    (True, False)
+    """
+    vocab = load_vocabulary()
+    aspects = [v for v in FRAME_VOCAB.get(aspect, ()) if v in vocab.seeds and v not in ("dose",)]
     return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)
 
 
@@ -954,6 +987,11 @@ def _withheld(seq: str, docs: list[Document]) -> bool:
     """Whether the product `seq`'s leaflet documents among `docs` carry a verdict against the asker."""
     own = [d for d in docs if d.source == "easydrug" and str(d.metadata.get("item_seq", "")) == seq]
     return any(offer_guard.is_forbidden(d) for d in own)
+
+
+def _seq(docs: list[Document], n: int) -> str:
+    """The item_seq of document `n` (1-based) of `docs`."""
+    return str(docs[n - 1].metadata.get("item_seq", "")) if 0 < n <= len(docs) else ""
 
 
 def _sources(quote: Quote, docs: list[Document]) -> list[Document]:

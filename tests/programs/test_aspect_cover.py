@@ -183,3 +183,20 @@ def test_a_situation_the_cautions_hold_leads_over_the_efficacy_naming_what_the_a
     monkeypatch.setattr(extractive, "caution_situation", lambda frame: None)
     first = extractive.choose(question, docs, max_sentences=2, names=["가상핫파스"], frame=frame)[0].text
     assert "전기모포" not in first
+
+
+def test_a_class_answer_covers_a_situation_asked_beside_the_dose_and_leads_with_it_when_asked_first(monkeypatch):
+    """감기약 먹고 운전해도 되나요? 하루 몇번 먹어요: the class's dose lines score best; the driving line of a product
+    the answer quotes is put in, first, as driving is asked first."""
+    docs = [
+        _doc("useMethod", "용법·용량", "성인은 1회 1정씩, 1일 3회 식후 30분에 복용합니다.", "11", "가상콜드정"),
+        _doc("useMethod", "용법·용량", "성인은 1회 2정씩, 1일 3회 식후 30분에 복용합니다.", "12", "나가상코프정"),
+        _doc("atpn", "사용상 주의사항", "졸음이 오므로 운전 및 기계조작 시 주의하십시오.", "11", "가상콜드정"),
+    ]
+    question = "감기약 먹고 운전해도 되나요? 하루 몇번 먹어요"
+    frame = QuestionFrame(question, aspects=("driving", "dosage", "how_to_take"))
+    texts = [q.text for q in extractive.choose(question, docs, max_sentences=2, frame=frame)]
+    assert "운전" in texts[0] and any("1회" in t for t in texts), texts
+    monkeypatch.setattr(extractive, "CLASS_SITUATIONS", False)
+    texts = [q.text for q in extractive.choose(question, docs, max_sentences=2, frame=frame)]
+    assert not any("운전" in t for t in texts), texts
