@@ -2,7 +2,8 @@
 소염(항염)진통제 … 와 함께 복용하지 마십시오"): a rule of the user's like a DUR 병용금기 row, so a user on aspirin is
 not offered 게보린 for period pain. DUR pairs ingredients by name and has no row for two over-the-counter
 painkillers; the leaflets pair them by kind, and these two kinds are nearly all the kinds their "함께 … 하지
-마십시오" lines name.
+마십시오" lines name, beside the diuretics a blood-pressure patient takes (… 아스피린, 이뇨제, 리튬 …; 감초 products'
+티아지드계 이뇨제).
 
 Which kind a medicine the user takes is comes from its ingredients (`KINDS`, genuine domain knowledge: aspirin is a
 해열진통제 and a 소염진통제; checked against the leaflets' 효능 in a test), read from the medicine as the profile writes
@@ -39,11 +40,25 @@ KINDS = {
     "케토롤락": ("소염진통제",),
     "멜록시캄": ("소염진통제",),
     "세레콕시브": ("소염진통제",),
+    # diuretics (blood-pressure medicines): the leaflets forbid painkillers, licorice and calcium with 이뇨제, and
+    # some with 티아지드계 이뇨제 alone
+    "히드로클로로티아지드": ("이뇨제", "티아지드계 이뇨제"),
+    "클로르탈리돈": ("이뇨제", "티아지드계 이뇨제"),
+    "인다파미드": ("이뇨제", "티아지드계 이뇨제"),
+    "푸로세미드": ("이뇨제", "푸로세미드"),
+    "토르세미드": ("이뇨제",),
+    "스피로노락톤": ("이뇨제", "칼륨보전 이뇨제"),
 }
 # how the leaflets write each kind in a line saying what not to take it with
 WRITTEN = {
     "해열진통제": re.compile(r"해열\s*진통제"),
     "소염진통제": re.compile(r"소염\s*(?:\(항염\)\s*)?진통제"),
+    # any diuretic: the word alone in a list (…, 아스피린, 이뇨제, 리튬 …), not one kind of them (티아지드계 이뇨제,
+    # 칼륨보전이뇨제, 푸로세미드 이뇨제), which binds only its own
+    "이뇨제": re.compile(r"(?<![가-힣])(?<!계 )(?<!세미드 )이뇨제"),
+    "티아지드계 이뇨제": re.compile(r"티아지드\s*계\s*이뇨제"),
+    "칼륨보전 이뇨제": re.compile(r"칼륨\s*보전\s*이뇨제"),
+    "푸로세미드": re.compile(r"푸로세미드"),  # named itself: 푸로세미드 이뇨제
 }
 _FORBIDS = re.compile(r"(?:복용|사용|투여|병용)(?:하)?지\s*마(?:십시오|세요)")
 _TOGETHER = re.compile(r"함께|병용|같이|동시")

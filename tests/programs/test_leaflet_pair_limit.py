@@ -69,3 +69,19 @@ def test_an_allowed_sibling_is_not_withheld_for_a_forbidden_ones_stem():
     assert "키미테패취: 멀미에 사용합니다." in answer and withheld == []
     _, withheld = offer_guard.withhold("키미테정: 멀미에 사용합니다. [문서 1]", docs, "멀미약 추천")
     assert withheld == ["키미테정"]
+
+
+def test_a_diuretic_taken_is_forbidden_by_the_lines_naming_diuretics_or_its_own_kind():
+    """A user on 히드로클로로티아지드 (a 티아지드계 이뇨제): 다푸러스액's "티아지드계 이뇨제(…)와 함께 복용하지
+    마십시오" and a painkiller's "… 아스피린, 이뇨제, 리튬 … 함께 복용하지 마십시오" forbid it; a line naming another
+    kind (칼륨보전이뇨제, 푸로세미드 이뇨제) or sending to a pharmacist does not."""
+    thiazide = leaflet_pair_limit.kinds_of(["히드로클로로티아지드"])
+    loop = leaflet_pair_limit.kinds_of(["푸로세미드"])
+    licorice = "다른 한약제제, 감초함유제제, 티아지드계 이뇨제(트리클로르메티아지드)와 함께 복용하지 마십시오."
+    painkiller = "이 약을 복용하는 동안 다른 소염진통제, ACE 억제제, 아스피린, 이뇨제, 리튬을 함께 복용하지 마십시오."
+    others = "칼륨보전이뇨제, 푸로세미드 이뇨제, 항고혈압제를 함께 복용하지 마십시오."
+    assert leaflet_pair_limit.forbids(licorice, thiazide) == "티아지드계 이뇨제"
+    assert leaflet_pair_limit.forbids(painkiller, thiazide) == "이뇨제"
+    assert leaflet_pair_limit.forbids(others, thiazide) == ""
+    assert leaflet_pair_limit.forbids(licorice, loop) == "" and leaflet_pair_limit.forbids(others, loop) == "푸로세미드"
+    assert leaflet_pair_limit.forbids("이뇨제와 함께 복용 시 의사 또는 약사와 상의하십시오.", thiazide) == ""
