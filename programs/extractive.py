@@ -58,6 +58,7 @@ from programs.user_rules import binds_one_of
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
+from retrievers.form_kinds import of_kinds, said_kinds
 from retrievers.lexicon import Lexicon
 from retrievers.name_keys import ingredient_key, squash
 from retrievers.names import NameIndex
@@ -117,6 +118,8 @@ WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|[뭐머]\s*먹|약\s*추
 # its age limits and doses, not for a list
 LISTED_GROUPS = ("pregnant", "breastfeeding", "elderly")
 PRODUCT_LIST = "효능·효과가 질문과 맞는 제품입니다"  # opens the answer to a "which medicine for X" question
+# a "which medicine" question asking a form (귀에 넣는 약, 붙이는 멀미약) none of the products listed has
+FORM_NOT_FOUND = "※ 찾은 설명서에는 질문한 형태(쓰는 방법)의 제품이 없어, 효능이 맞는 다른 형태의 제품을 적었습니다."
 
 
 @dataclass
@@ -754,6 +757,8 @@ def extractive_answer(
         rules = user_rules(question, docs, terms, sections, names, frame)
         names = ", ".join(dict.fromkeys(short_product(docs[q.sources[0] - 1]) for q in products))
         opening = f"{PRODUCT_LIST}: {names}." if names else (NONE_ALLOWED if withheld else "")
+        if names and not in_said_form(question, [docs[q.sources[0] - 1] for q in products]):
+            opening = f"{FORM_NOT_FOUND}\n{opening}"  # 귀에 넣는 약 있나요: none of the products is ear drops
         body = [q.line() for q in rules] + [f"{short_product(docs[q.sources[0] - 1])}: {q.line()}" for q in products]
         if not products:  # every product withheld: their own leaflets' lines say why (다른 해열진통제와 함께 …)
             body += _leaflet_rule_lines(docs, max_quotes)
@@ -987,6 +992,18 @@ def _withheld(seq: str, docs: list[Document]) -> bool:
     """Whether the product `seq`'s leaflet documents among `docs` carry a verdict against the asker."""
     own = [d for d in docs if d.source == "easydrug" and str(d.metadata.get("item_seq", "")) == seq]
     return any(offer_guard.is_forbidden(d) for d in own)
+
+
+def in_said_form(question: str, docs: list[Document]) -> bool:
+    """The question says no form (`form_kinds.said_kinds`: 귀에 넣는, 붙이는, 가루), or a product of `docs` is of it.
+
+    >>> from retrievers.documents import Document
+    >>> tablet = Document("easydrug:1:efcy", "x", {"item_name": "페릭신정"})
+    >>> in_said_form("귀에 넣는 약 있나요", [tablet]), in_said_form("귀 아플때 먹는 약", [tablet])
+    (False, True)
+    """
+    kinds = said_kinds(question)
+    return not kinds or any(of_kinds(kinds, str(d.metadata.get("item_name", ""))) for d in docs)
 
 
 def _seq(docs: list[Document], n: int) -> str:

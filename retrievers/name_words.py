@@ -44,6 +44,7 @@ SAID_FORMS = (
         ),
         ("tablet", "capsule", "sr"),
     ),
+    (("귀에 넣", "귀에넣", "귀약", "점이약", "점이액"), ("ear",)),  # 귀에 넣는 약: ear drops
 )
 # Nouns people use for a medicine by how it looks or is kept, not a product or a class (알약 반으로 쪼개도 돼요, 상비약
 # 뭐 사둬요, 캡슐 까서 가루만 먹어도): like 약 itself, they say the question is about medicine. Forms only medicines
