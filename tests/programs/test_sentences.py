@@ -804,3 +804,11 @@ def test_a_stain_on_cloth_is_the_bleaching_a_leaflet_warns_of():
     """베개커버가 하얗게 얼룩덜룩해졌어요: the leaflets' 표백 / 변색 of dyed fabric (lay words)."""
     line = "모발이나 염색된 섬유 등에 접촉 시 표백이나 변색이 발생할 수 있습니다."
     assert SentenceRanker("벤작 바르고 잤는데 베개커버가 하얗게 얼룩덜룩해졌어요").parts(line)["overlap"] > 0
+
+
+def test_alopecia_areata_is_the_sudden_patchy_hair_loss_a_leaflet_forbids():
+    """원형탈모: the leaflets' 갑작스런 부분적 탈모, for which minoxidil's 주의사항 says not to use it (lay words)."""
+    line = "유전적 요인이 없는 탈모, 갑작스런 부분적 탈모, 원인불명의 탈모 환자는 이 약을 사용하지 마십시오."
+    plain = "이 약은 남성형 탈모증(안드로젠탈모증)의 치료에 사용합니다."
+    ranker = SentenceRanker("뒷머리에 동전만하게 원형탈모가 생겼어요 마이녹실 바르면 다시 나나요?")
+    assert ranker.parts(line)["overlap"] > ranker.parts(plain)["overlap"]
