@@ -376,7 +376,7 @@ def choose(
         chosen = cover_asked(frame, chosen, own, max_sentences, section, lambda q: q.text, only, names_pair)
     elif chosen and CLASS_SITUATIONS:  # 감기약 먹고 운전해도? 하루 몇번?: a situation the class's lines leave out,
         # from the best-ranked line speaking of it of a product they quote (not another kind's the pool also holds)
-        quoted = {_seq(docs, n) for q in chosen for n in q.sources}
+        quoted = {_seq(docs, n) for q in chosen for n in q.sources} - {""}  # a DUR row is no product quoted
         # not food: its seed 음식 is as often an allergy's (음식물 알레르기), which answers no 커피 or 녹차
         only = said_situations(frame, ranker.morphemes) - {"food_drink"}
         speaks = {a: seed_test(a) for a in only}
@@ -388,11 +388,12 @@ def choose(
             and any(test(q.text) for test in speaks.values())  # in a seed word, not a mined one (음식물 알레르기)
         ]
         section = lambda q: section_of(docs[q.sources[0] - 1])  # noqa: E731
-        before = list(chosen)
+        before = {id(q) for q in chosen}
         chosen = cover_asked(frame, chosen, pool, max_sentences, section, lambda q: q.text, only)
-        first = speaks.get(frame.aspects[0])
-        lead = next((q for q in chosen if q not in before and first and first(q.text)), None)
-        if lead is not None and not any(first(q.text) for q in before):  # asked first (운전해도? 하루 몇번?)
+        first = speaks.get(frame.aspects[0]) if frame.aspects else None
+        # the line put in for the situation asked first (운전해도? 하루 몇번?) leads
+        lead = next((q for q in chosen if id(q) not in before and first and first(q.text)), None)
+        if lead is not None:
             chosen = [lead, *(q for q in chosen if q is not lead)]
     # 13살 아들 이지엔6이브 먹여도 돼요 (a child's age, nothing asked but whether or how much): the dose for that age
     minor = ranker.ages is not None and ranker.ages[1] <= ADULT_AGE
@@ -802,8 +803,11 @@ def extractive_answer(
     if conditions:
         ranker = SentenceRanker(question)
         cut = lambda sentence, words: ranker.excerpt(sentence, also=words)  # noqa: E731
-        products = answered_products(body, docs) | named_withheld(body, docs, is_named)
-        body += condition_lines.lines(conditions, docs, products, "\n".join(body), cut)
+        said = "\n".join(body)
+        # the offered products' cautions first; else a named product's withheld from the user (one more reason)
+        body += condition_lines.lines(conditions, docs, answered_products(body, docs), said, cut) or (
+            condition_lines.lines(conditions, docs, named_withheld(body, docs, is_named), said, cut)
+        )
     opening = "\n".join(p for p in (withheld, opening) if p)
     if mode == "generate_low_relevance":
         opening = f"{LOW_RELEVANCE_NOTICE}\n\n{opening}".strip()

@@ -43,11 +43,15 @@ KINDS = {
     # diuretics (blood-pressure medicines): the leaflets forbid painkillers, licorice and calcium with 이뇨제, and
     # some with 티아지드계 이뇨제 alone
     "히드로클로로티아지드": ("이뇨제", "티아지드계 이뇨제"),
+    "하이드로클로로티아지드": ("이뇨제", "티아지드계 이뇨제"),
     "클로르탈리돈": ("이뇨제", "티아지드계 이뇨제"),
     "인다파미드": ("이뇨제", "티아지드계 이뇨제"),
-    "푸로세미드": ("이뇨제", "푸로세미드"),
-    "토르세미드": ("이뇨제",),
+    "푸로세미드": ("이뇨제", "루프계 이뇨제", "푸로세미드"),
+    "후로세미드": ("이뇨제", "루프계 이뇨제", "푸로세미드"),
+    "토르세미드": ("이뇨제", "루프계 이뇨제"),
+    "토라세미드": ("이뇨제", "루프계 이뇨제"),
     "스피로노락톤": ("이뇨제", "칼륨보전 이뇨제"),
+    "스피로놀락톤": ("이뇨제", "칼륨보전 이뇨제"),
 }
 # how the leaflets write each kind in a line saying what not to take it with
 WRITTEN = {
@@ -56,7 +60,8 @@ WRITTEN = {
     # any diuretic: the word alone in a list (…, 아스피린, 이뇨제, 리튬 …), not one kind of them (티아지드계 이뇨제,
     # 칼륨보전이뇨제, 푸로세미드 이뇨제), which binds only its own
     "이뇨제": re.compile(r"(?<![가-힣])(?<!계 )(?<!세미드 )이뇨제"),
-    "티아지드계 이뇨제": re.compile(r"티아지드\s*계\s*이뇨제"),
+    "티아지드계 이뇨제": re.compile(r"[티치타]아(?:지드|짓)\s*계\s*이뇨제"),  # 치아짓계 이뇨제, as some write it
+    "루프계 이뇨제": re.compile(r"루프\s*계\s*이뇨제"),
     "칼륨보전 이뇨제": re.compile(r"칼륨\s*보전\s*이뇨제"),
     "푸로세미드": re.compile(r"푸로세미드"),  # named itself: 푸로세미드 이뇨제
 }
@@ -71,7 +76,9 @@ def kinds_of(ingredients) -> tuple[str, ...]:
     (('해열진통제', '소염진통제'), ('해열진통제',), ())
     """
     keys = [ingredient_key(i) for i in ingredients]
-    return tuple(dict.fromkeys(k for key in keys for k in KINDS.get(key, ())))
+    # written with its strength or beside another (히드로클로로티아지드 12.5mg, 로사르탄/히드로클로로티아지드)
+    held = [k for key in keys for k in KINDS if key not in KINDS and len(k) >= 4 and k in key]
+    return tuple(dict.fromkeys(k for key in [*keys, *held] for k in KINDS.get(key, ())))
 
 
 def kinds_taken(medicines, names=None, leaflet=None) -> tuple[str, ...]:

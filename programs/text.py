@@ -111,26 +111,30 @@ def letters(text: str) -> str:
 
 _CITED = re.compile(r"\s*\[문서[^\]]*\]\s*$")
 _LEADS = re.compile(r"^(?:[^:\s]{2,40}:\s*)?(?:\[[^\]]{1,30}\]\s*)?")
-MIN_PIECE = 10  # letters a piece of a cut quote needs to tell its sentence
+MIN_CUT = 10  # letters the pieces of a cut quote need in all to tell its sentence
 
 
 def quoted_in(sentence: str, answer: str) -> bool:
-    """`sentence` is quoted in `answer` already: whole, or as a line cut to the items around a word (its pieces,
-    split at "…", all in the sentence), whatever product name or section label leads the line.
+    """`sentence` is quoted in `answer` already: whole, or as a line cut to the items around a word (a line with
+    "…", its pieces all in the sentence), whatever product name or section label leads the line. A shorter sentence
+    quoted whole is not the longer one holding it (… 아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오
+    inside a longer list that also forbids MAO 억제제).
 
     >>> s = "이 약을 복용하기 전에 수두, 간장질환, 당뇨병, 고혈압, 부종 환자는 의사 또는 약사와 상의하십시오."
     >>> quoted_in(s, "가상액: 이 약을 복용하기 전에 수두, … 고혈압, 부종 환자는 의사 또는 약사와 상의하십시오.")
     True
-    >>> quoted_in(s, "가상액: 이 약을 복용하기 전에 의사 또는 약사와 상의하십시오. [문서 1]")
+    >>> quoted_in(s, "가상액: 고혈압, 부종 환자는 의사 또는 약사와 상의하십시오. [문서 1]")
     False
     """
     if sentence in answer:
         return True
     flat = letters(sentence)
     for line in answer.splitlines():
+        if "…" not in line:
+            continue
         body = _LEADS.sub("", _CITED.sub("", line))
         pieces = [letters(p) for p in body.split("…")]
         pieces = [p for p in pieces if p]
-        if pieces and sum(map(len, pieces)) >= MIN_PIECE and all(p in flat for p in pieces):
+        if pieces and sum(map(len, pieces)) >= MIN_CUT and all(p in flat for p in pieces):
             return True
     return False

@@ -200,3 +200,10 @@ def test_a_class_answer_covers_a_situation_asked_beside_the_dose_and_leads_with_
     monkeypatch.setattr(extractive, "CLASS_SITUATIONS", False)
     texts = [q.text for q in extractive.choose(question, docs, max_sentences=2, frame=frame)]
     assert not any("운전" in t for t in texts), texts
+
+
+def test_a_class_answer_with_a_frame_that_reads_no_aspect_is_answered():
+    """A caller's frame may read no aspect at all: the class answer is its lines, no error."""
+    docs = [_doc("useMethod", "용법·용량", "성인은 1회 1정씩, 1일 3회 복용합니다.", "11", "가상콜드정")]
+    question = "감기약 하루 몇번 먹어요"
+    assert extractive.choose(question, docs, max_sentences=2, frame=QuestionFrame(question))

@@ -2,6 +2,8 @@
 (programs/leaflet_pair_limit.py): over the real mini index, 게보린정 ("다른 소염(항염)진통제, 다른 해열진통제 …
 복용하지 마십시오") and 부루펜정 ("다른 비스테로이드성 소염진통제와 함께") for a user on aspirin."""
 
+import pytest
+
 from metrics.forbidden_offers import judge
 from programs import leaflet_pair_limit, offer_guard
 from programs.crag import CRAG
@@ -85,3 +87,17 @@ def test_a_diuretic_taken_is_forbidden_by_the_lines_naming_diuretics_or_its_own_
     assert leaflet_pair_limit.forbids(others, thiazide) == ""
     assert leaflet_pair_limit.forbids(licorice, loop) == "" and leaflet_pair_limit.forbids(others, loop) == "푸로세미드"
     assert leaflet_pair_limit.forbids("이뇨제와 함께 복용 시 의사 또는 약사와 상의하십시오.", thiazide) == ""
+
+
+@pytest.mark.parametrize(
+    "sentence, medicine",
+    [
+        ("비타민D, 치아짓계 이뇨제와 함께 복용하지 마십시오.", "히드로클로로티아지드"),  # as 에디정 spells it
+        ("칼슘 함유제제 또는 치아지드계 이뇨제와 함께 복용하지 마십시오.", "히드로클로로티아지드 12.5mg"),
+        ("감초함유제제, 루프계 이뇨제(푸로세미드, 에타크린산)와 함께 복용하지 마십시오.", "토르세미드"),
+        ("다른 소염진통제, 아스피린, 이뇨제, 리튬을 함께 복용하지 마십시오.", "로사르탄/히드로클로로티아지드"),
+        ("다른 소염진통제, 아스피린, 이뇨제, 리튬을 함께 복용하지 마십시오.", "후로세미드"),
+    ],
+)
+def test_the_leaflets_spellings_and_the_profiles_ways_of_writing_a_diuretic(sentence, medicine):
+    assert leaflet_pair_limit.forbids(sentence, leaflet_pair_limit.kinds_of([medicine]))

@@ -63,3 +63,13 @@ def test_a_sentence_the_answer_quotes_cut_is_not_quoted_again():
     cut = "가상콜드액: 복용 전에 수두, … 고혈압, 부종, 와파린을 복용하는 사람은 의사와 상의하십시오. [문서 1]"
     assert taken_medicines.lines(["와파린"], [doc], {"1"}, quoted=cut) == []
     assert taken_medicines.lines(["와파린"], [doc], {"1"}, quoted="")[1].startswith("가상콜드액: 복용 전에")
+
+
+def test_a_shorter_sentence_quoted_whole_is_not_the_longer_one_naming_the_medicine():
+    """Another product's "아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오", quoted whole, is not the
+    longer list that also forbids MAO 억제제: the line for a user on one is still added."""
+    meta = {"item_seq": "1", "item_name": "가상코프액", "section": "intrc"}
+    tail = "아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오."
+    doc = Document("easydrug:1:intrc", f"가상코프액\nMAO 억제제를 복용하는 사람, {tail}", meta)
+    quoted = f"다른가상정: {tail} [문서 2]"
+    assert taken_medicines.lines(["MAO 억제제"], [doc], {"1"}, quoted=quoted)[1].startswith("가상코프액: MAO")

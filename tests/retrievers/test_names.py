@@ -426,8 +426,8 @@ def test_an_everyday_word_that_begins_names_is_no_name():
 
 def test_a_word_after_the_brand_that_one_of_its_names_holds_picks_that_product():
     """니코틴엘 로젠즈: no dosage form, but the word its lozenge's name holds after the brand
-    (니코틴엘로젠즈민트향트로키); the gum the brand key matched steps back to a sibling, and a word no name holds (사탕,
-    씹어) changes nothing."""
+    (니코틴엘로젠즈민트향트로키); the gum the brand key matched steps back to a sibling. 사탕 says the lozenge form
+    (`name_words.QUESTION_FORMS`: 트로키), as 로젠즈 does; a word no name holds (씹어) changes nothing."""
     from retrievers.documents import Document
 
     names = (
@@ -438,7 +438,8 @@ def test_a_word_after_the_brand_that_one_of_its_names_holds_picks_that_product()
     docs = [Document(f"easydrug:{i}:efcy", "x", {"item_seq": str(i), "item_name": n}) for i, n in enumerate(names, 1)]
     index = NameIndex.from_documents(docs)
     assert index.match("니코틴엘 로젠즈 사탕 그냥 씹어먹으면 안되나요").products == {"2"}
-    assert index.match("니코틴엘 사탕 그냥 씹어먹으면 안되나요").products != {"2"}
+    assert index.match("니코틴엘 사탕 그냥 씹어먹으면 안되나요").products == {"2"}
+    assert index.match("니코틴엘 그냥 씹어먹으면 안되나요").products != {"2"}
 
 
 def test_an_everyday_noun_is_no_misspelt_name():
