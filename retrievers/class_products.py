@@ -154,7 +154,11 @@ class ClassProducts:
         key = squash(word)
         if len(key) < MIN_NAMED or not key.endswith(KIND_ENDINGS):
             return set()  # 스프레이, 크림: a form, which `of_form` reads
-        return {seq for seq, name in self.names.items() if key in squash(name)}
+        return set(self._named_as(key))
+
+    @functools.lru_cache(maxsize=64)  # noqa: B019 - one instance per searcher, kept for the process
+    def _named_as(self, key: str) -> frozenset[str]:
+        return frozenset(seq for seq, name in self.names.items() if key in squash(name))
 
     def with_efficacy(self, terms: Iterable[str]) -> set[str]:
         """Item seqs of the products whose 효능 says one of `terms` (진통, 소염)."""
