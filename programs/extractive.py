@@ -573,23 +573,25 @@ def situation_words(frame) -> Callable[[str], bool] | None:
     first = frame.aspects[0] if frame.aspects else None
     if first not in SITUATION_LEADS:
         return None
-    vocab = load_vocabulary()
-    aspects = [v for v in FRAME_VOCAB.get(first, ()) if v in vocab.seeds]
-    if not aspects:
-        return None
-    return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)
+    aspects = [v for v in FRAME_VOCAB.get(first, ()) if v in load_vocabulary().seeds]
+    return _seeded(aspects) if aspects else None
 
 
 def seed_test(aspect: str) -> Callable[[str], bool]:
     """The test of a sentence speaking of the frame's `aspect` with a seed word of its vocabulary aspects (운전 및
     기계조작 for driving); never true of an aspect with none.
 
-    >>> seed_test("driving")("졸음이 올 수 있으므로 운전 및 기계조작을 하지 마십시오."), seed_test("dosage")("1회 1정")
+    >>> driving = seed_test("driving")
+    >>> driving("졸음이 올 수 있으므로 운전 및 기계조작을 하지 마십시오."), driving("1회 1정 복용합니다.")
     (True, False)
     """
+    return _seeded([v for v in FRAME_VOCAB.get(aspect, ()) if v in load_vocabulary().seeds])
+
+
+def _seeded(vocab_aspects) -> Callable[[str], bool]:
+    """The test of a sentence carrying a seed word of one of `vocab_aspects` (the aspect vocabulary's)."""
     vocab = load_vocabulary()
-    aspects = [v for v in FRAME_VOCAB.get(aspect, ()) if v in vocab.seeds and v not in ("dose",)]
-    return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)
+    return lambda text: any(vocab.match(v, text) >= 1.0 for v in vocab_aspects)
 
 
 def caution_situation(frame) -> Callable[[str], bool] | None:
@@ -608,9 +610,7 @@ def caution_situation(frame) -> Callable[[str], bool] | None:
         return None
     vocab = load_vocabulary()
     aspects = [v for v in vocab.asked(frame.question) if v in FRAME_VOCAB["cautions"] and v in vocab.seeds]
-    if not aspects:
-        return None
-    return lambda text: any(vocab.match(v, text) >= 1.0 for v in aspects)
+    return _seeded(aspects) if aspects else None
 
 
 def first_aspect_sections(question: str, named: bool = False, frame=None) -> tuple[str, ...]:
@@ -818,10 +818,7 @@ def answered_products(body: list[str], docs: list[Document]) -> set[str]:
     """The item_seqs of the leaflets the answer's lines cite, less those forbidden to the user; when the lines name
     products (a class answer: "명랑에스산: …"), only those named — a product that only shares a quoted sentence
     (cited beside it) is not one the answer offers."""
-    cited = {n for line in body for n in citations.cite_numbers(line) if 0 < n <= len(docs)}
-    allowed = [
-        docs[n - 1] for n in cited if docs[n - 1].source == "easydrug" and not offer_guard.is_forbidden(docs[n - 1])
-    ]
+    allowed = [d for d in _cited_docs(body, docs) if d.source == "easydrug" and not offer_guard.is_forbidden(d)]
     text = "\n".join(body)
     named = [d for d in allowed if short_product(d) and short_product(d) + ":" in text]
     return {str(d.metadata.get("item_seq", "")) for d in named or allowed}
@@ -984,12 +981,17 @@ def named_withheld(body: list[str], docs: list[Document], is_named) -> set[str]:
     """The item_seqs of the named products the answer's lines cite though withheld from the user: their caution on
     the user's condition says one more reason (콘택골드 for an older user with 녹내장 → its 녹내장 line), offering
     nothing."""
-    cited = (docs[n - 1] for line in body for n in citations.cite_numbers(line) if 0 < n <= len(docs))
     return {
         str(d.metadata.get("item_seq", ""))
-        for d in cited
+        for d in _cited_docs(body, docs)
         if d.source == "easydrug" and is_named(d) and offer_guard.is_forbidden(d)
     }
+
+
+def _cited_docs(body: list[str], docs: list[Document]) -> list[Document]:
+    """The documents the answer's lines cite, each once."""
+    cited = dict.fromkeys(n for line in body for n in citations.cite_numbers(line) if 0 < n <= len(docs))
+    return [docs[n - 1] for n in cited]
 
 
 def _withheld(seq: str, docs: list[Document]) -> bool:

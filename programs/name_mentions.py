@@ -114,10 +114,10 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         # a child's question of a brand whose product the asker's rules withhold (베나치오세립, its 탄산칼슘 세립
         # rule, for a 4-year-old): a sibling they allow that doses the child is the one asked about (베나치오액),
         # unless the question writes more of the name or the form (어른 타이레놀 반 쪼개서 6살: no sibling doses 6)
-        allowed = [d for d in holding if ages and not offer_guard.is_forbidden(d) and _doses(d, docs, ages, get)]
         chosen = (longer or in_form or for_child or base)[:1]
-        if chosen and offer_guard.is_forbidden(chosen[0]) and allowed and not (longer or in_form):
-            chosen = allowed[:1]
+        if ages and chosen and offer_guard.is_forbidden(chosen[0]) and not (longer or in_form):
+            allowed = (d for d in holding if not offer_guard.is_forbidden(d) and _doses(d, docs, ages, get))
+            chosen = [next(allowed, chosen[0])]
         if chosen:
             out.add(chosen[0].id.split(":")[1])
     return out

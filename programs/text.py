@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 import re
 
+from programs.citations import CITE
+
 _SENTENCE_END = re.compile(r"(?<=[.!?。])\s+|(?<=[다요음함오])\.\s*|\n+")  # leaflets run on: 마십시오.이 약을
 _WORD = re.compile(r"[0-9A-Za-z가-힣]+")
 STOPWORDS = frozenset(
@@ -109,7 +111,6 @@ def letters(text: str) -> str:
     return re.sub(r"\W", "", text)
 
 
-_CITED = re.compile(r"\s*\[문서[^\]]*\]\s*$")
 _LEADS = re.compile(r"^(?:[^:\s]{2,40}:\s*)?(?:\[[^\]]{1,30}\]\s*)?")
 MIN_CUT = 10  # letters the pieces of a cut quote need in all to tell its sentence
 
@@ -132,7 +133,7 @@ def quoted_in(sentence: str, answer: str) -> bool:
     for line in answer.splitlines():
         if "…" not in line:
             continue
-        body = _LEADS.sub("", _CITED.sub("", line))
+        body = _LEADS.sub("", CITE.sub("", line)).strip()
         pieces = [letters(p) for p in body.split("…")]
         pieces = [p for p in pieces if p]
         if pieces and sum(map(len, pieces)) >= MIN_CUT and all(p in flat for p in pieces):

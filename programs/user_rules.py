@@ -24,6 +24,7 @@ from programs import dur_rule, leaflet_age_limit, leaflet_condition_limit, leafl
 from programs.forbidden import Asker, Product, applies, forbidding_rules, rule_sides, same_name
 from programs.name_mentions import mentions
 from retrievers.dur_binding import binds_product
+from retrievers.name_keys import squash
 from retrievers.question_frame import POPULATION_ASPECTS
 
 
@@ -103,8 +104,8 @@ def takes(ingredient: str, medicine: str, same=same_name) -> bool:
     >>> takes("아스피린", "아스피린장용정100mg"), takes("아스피린", "아스피린"), takes("메토트렉세이트", "아스피린")
     (True, True, False)
     """
-    flat = lambda text: "".join(str(text).split()).lower()  # noqa: E731
-    return same(ingredient, medicine) or (len(flat(ingredient)) >= 2 and flat(ingredient) in flat(medicine))
+    key = squash(ingredient)
+    return same(ingredient, medicine) or (len(key) >= 2 and key in squash(str(medicine)))
 
 
 def binds_held(rule, products: list, same=same_name) -> bool:

@@ -152,6 +152,10 @@ class Candidates:
         """A class word of the question is the kind products are named by (관장약: 그린관장약, 성광관장약)."""
         return any(self.class_products.named_as(c) for c in qa.classes)
 
+    def with_sections(self, cand_idx: list[int], members: set[str], sections: set[str], scores) -> list[int]:
+        """`cand_idx` joined by the members' documents of `sections` that the question's words match best."""
+        return list(dict.fromkeys([*cand_idx, *self.class_sections(members, sections, scores)]))
+
     def found_products(self, cand_idx: list[int]) -> set[str]:
         """The item_seqs of the candidates' documents."""
         return {self.docs[i].metadata.get("item_seq") for i in cand_idx}
@@ -171,14 +175,12 @@ class Candidates:
         if not members and scores is not None and (members := self.symptom_in_form(qa)):
             # 발톱 무좀 … 네일라카: the products for the symptom in the form named, found or not
             if not members & self.found_products(cand_idx):
-                asked = (set(qa.sections) | set(qa.implied_sections)) - {"efcy"} or {"efcy"}
-                cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, asked, scores)]))
+                cand_idx = self.with_sections(cand_idx, members, asked_sections(qa), scores)
         if members and scores is not None and asked_first:
-            cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, set(asked_first), scores)]))
+            cand_idx = self.with_sections(cand_idx, members, set(asked_first), scores)
         elif members and scores is not None and self.named_kind(qa) and not members & self.found_products(cand_idx):
             # 세살 아들 … 관장약 … 남은거 또 써도: none of the products the kind names found; their asked sections join
-            asked = (set(qa.sections) | set(qa.implied_sections)) - {"efcy"} or {"efcy"}
-            cand_idx = list(dict.fromkeys([*cand_idx, *self.class_sections(members, asked, scores)]))
+            cand_idx = self.with_sections(cand_idx, members, asked_sections(qa), scores)
         seqs = {i: self.docs[i].metadata.get("item_seq") for i in cand_idx if i not in named}
         pool = {seq for seq in seqs.values() if seq and (seq in members or not members)}
         if not pool or not (members or question_forms(qa.query)):
@@ -318,3 +320,8 @@ class Candidates:
             if any(named & ingredient_keys(part) for part in ingredients.split(",")):
                 chosen.add(seq)
         return chosen or products
+
+
+def asked_sections(qa: QueryAnalysis) -> set[str]:
+    """The leaflet sections the question asks or implies, less 효능 (which chose the products); 효능 when none."""
+    return (set(qa.sections) | set(qa.implied_sections)) - {"efcy"} or {"efcy"}
