@@ -25,7 +25,9 @@ QUESTION_FORMS = {
     "츄어블": "츄어블",
     "이알": "이알",  # 타이레놀 이알: the 8시간이알서방정 of the brand (ER, extended release)
     "서방": "서방",
-    "사탕": "트로키",  # 니코틴엘 사탕: the brand's lozenge (로젠즈 … 트로키), not its gum
+    # 니코틴엘 사탕 / 캔디: the brand's lozenge, as its name writes the form (로젠즈 … 트로키), not its gum
+    "사탕": "트로키",
+    "캔디": "트로키",
 }
 # Everyday words that say a medicine's form without naming one (붙이는 멀미약, 가루 변비약, 짜먹는 위장약) -> the
 # form_kinds kinds they mean; the first word found decides.

@@ -128,6 +128,8 @@ def medicine_leaflet_words(medicine: str) -> tuple[str, ...]:
 
     >>> medicine_leaflet_words("와파린나트륨")[:2], medicine_leaflet_words("타이레놀")
     (('항응고제', '와파린'), ())
+    >>> medicine_leaflet_words("하이드로클로로티아지드 25mg")[:1]  # as some write 히드로클로로티아지드
+    ('혈압강하제',)
     """
     flat = "".join(medicine.split())
     found = (

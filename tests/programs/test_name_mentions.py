@@ -65,3 +65,10 @@ def test_a_lozenge_called_a_sweet_is_the_brands_lozenge():
     ]
     assert named_products(docs, ["니코틴엘"], "니코틴엘 사탕 하루에 몇개까지 먹어도 돼요") == {"2"}
     assert named_products(docs, ["니코틴엘"], "니코틴엘 하루에 몇개까지 먹어도 돼요") == {"1"}
+
+
+def test_a_sweet_or_a_candy_is_the_form_a_lozenges_name_writes():
+    """사탕 and 캔디 read as 트로키, the form the lozenges' names write, so retrieval prefers them by form."""
+    from retrievers.form_kinds import question_forms
+
+    assert question_forms("니코틴엘 사탕 하루 몇개") == question_forms("니코틴엘 캔디 하루 몇개") == ["트로키"]
