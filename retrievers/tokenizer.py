@@ -29,6 +29,8 @@ KEPT_ADVERBS = frozenset({"안", "못", "잘", "덜", "더", "같이", "함께",
 PREDICATE_TAGS = ("VV", "VA")  # verb and adjective stems, regular or not (VV-I, VA-R)
 # how a medicine is taken or applied, and the dosage forms, after a name (리리카 먹고, 리리카 캡슐)
 TAKING_VERBS = ("먹", "복용", "바르", "붙이", "넣", "뿌리", "투여")
+# how a prescribed medicine is had: received from the clinic (타미플루 받아서, 리리카 처방받았는데)
+PRESCRIBED_WORDS = frozenset({"받", "처방"})
 DOSAGE_NOUNS = frozenset({"캡슐", "시럽", "연고", "크림", "정", "알", "패치", "겔", "스프레이", "주사"})
 SUPPLEMENT_WORDS = ("영양제", "보충제", "약", "드시", "드셔")  # 테아닌 영양제, 렉사프로 약
 BROKEN_TAGS = frozenset({"NR", "VCN"})  # a numeral or 아니 inside a written noun: Kiwi cut a name it does not know
@@ -236,7 +238,7 @@ class KiwiTokenizer:
             inside = [t for t in tokens if start <= t.start < start + len(word)]
             after = next((t for t in tokens if t.start >= start + len(word)), None)
             proper = [t.form.lower() for t in inside if t.tag == "NNP" and t.form not in self._taught]
-            if proper and after is not None and _taking(after):
+            if proper and after is not None and _taking(after, prescribed=True):
                 out.append((word, proper))
         return out
 
@@ -307,11 +309,18 @@ def whitespace_tokens(text: str) -> list[str]:
     return text.lower().split()
 
 
-def _taking(token) -> bool:
+def _taking(token, prescribed: bool = False) -> bool:
     """`token` says what comes before it is taken or applied: a verb of taking (먹다, 바르다 …) or a dosage form
-    (캡슐, 시럽 …)."""
+    (캡슐, 시럽 …); with `prescribed`, also a prescription received (받다, 처방), which a brand Kiwi splits is
+    written before (타미플루 받아서) and a hospital too (서울대병원 처방), so only `taken_compounds` asks for it.
+
+    >>> tok = KiwiTokenizer()
+    >>> tok.taken_compounds("독감이라 타미플루 받아서 먹고 있는데"), tok.taken_proper_nouns("서울대병원 처방 받아서")
+    ([('타미플루', ['타미'])], [])
+    """
     verb = token.tag.startswith("VV") and token.form.startswith(TAKING_VERBS)
-    return verb or (token.tag in NOUN_TAGS and token.form in DOSAGE_NOUNS)
+    received = prescribed and token.tag.startswith(("VV", "NN")) and token.form in PRESCRIBED_WORDS
+    return verb or received or (token.tag in NOUN_TAGS and token.form in DOSAGE_NOUNS)
 
 
 def _split_names(text: str, tokens) -> list[str]:

@@ -48,6 +48,19 @@ def test_a_split_brand_written_as_taken_is_unknown_though_the_corpus_uses_one_of
     assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
 
 
+def test_a_split_brand_received_from_the_clinic_is_unknown_though_the_corpus_uses_one_of_its_nouns(
+    searcher, monkeypatch
+):
+    """타미플루 받아서 먹고: a prescription received is written before its verb of taking; the brand is still the
+    medicine asked about. A hospital before 처방 is a single proper noun, never a split compound, so it stays known."""
+    vocabulary = {**searcher.bm25.vocabulary, "플루": len(searcher.bm25.vocabulary)}
+    monkeypatch.setattr(type(searcher.bm25), "vocabulary", property(lambda self: vocabulary))
+    r = searcher.retrieve("독감이라 타미플루 받아서 먹고 있는데 게보린 같이 먹어도 되나요", k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == ["타미플루"]
+    r = searcher.retrieve("서울대병원 처방 받아서 먹는데 게보린 같이 먹어도 되나요", k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
+
+
 def test_ordinary_compounds_of_known_nouns_are_not_unknown(searcher):
     # 부산약사: a place (a proper noun no leaflet uses) and 약사, a word the leaflets use: no brand
     questions = ("모유수유 중인데 게보린 먹어도 되나요", "두통약 먹고 운전해도 되나요", "부산약사가 준 게보린 먹어요?")
