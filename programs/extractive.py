@@ -887,9 +887,13 @@ def _of_a_name(doc: Document, names) -> bool:
 
 def _forbidden_dose(quote: Quote, docs: list[Document]) -> bool:
     """A 용법·용량 line of products the user's rules all forbid: how to take what is not for this user is no line
-    of its answer (아시클로버크림 for an 8-year-old its leaflet forbids to children: 1일 5회 바릅니다)."""
-    return docs[quote.sources[0] - 1].metadata.get("section") == "useMethod" and all(
-        offer_guard.is_forbidden(docs[n - 1]) for n in quote.sources
+    of its answer (아시클로버크림 for an 8-year-old its leaflet forbids to children: 1일 5회 바릅니다); the limit the
+    용법·용량 itself writes (만 2세 미만에게 투여하지 않습니다, read as the product's rule) is why, and stays."""
+    first = docs[quote.sources[0] - 1].metadata
+    return (
+        first.get("section") == "useMethod"
+        and not first.get("dur_type")
+        and all(offer_guard.is_forbidden(docs[n - 1]) for n in quote.sources)
     )
 
 

@@ -99,6 +99,8 @@ def asker(profile, question: str = "", names=()) -> Asker:
     ((34.0, 35.0), (0.0, 2.0))
     >>> asker(UserProfile.from_dict({"age": 1}), "우리 아기 눈이 충혈됐어요").ages
     ((1.0, 2.0),)
+    >>> asker(UserProfile.from_dict({"age": 4}), "애기 장염이라 스멕타 먹이는데").ages
+    ((4.0, 5.0),)
     """
     pregnant = bool(profile and profile.pregnant)
     ages = [(float(profile.age), profile.age + 1.0)] if profile and profile.age is not None else []
@@ -110,9 +112,15 @@ def asker(profile, question: str = "", names=()) -> Asker:
         stated = None  # 백일 아기 모유 먹이는 중인데: the nursed baby's age, not the mother's
     if stated:
         ages.append(stated)
-    elif population and (group := GROUP_AGES.get(population.group)) and not any(_within(a, group) for a in ages):
+    elif (
+        population
+        and (group := GROUP_AGES.get(population.group))
+        and not any(_within(a, group) for a in ages)
+        and not (ages and all(high <= CHILD_AGE for _, high in ages))
+    ):
         # 먹이면 implies a child: a profile's age in the group says which; one outside it is the asker's own (a
-        # parent's), and the child's group is read as well
+        # parent's), and the child's group is read as well, unless the profile is a child's (a 4-year-old's
+        # profile asking of 애기 is that child, called as people call any small child: no parent of a baby)
         ages.append(group)
     slots = question_dur_types(question) if question else []
     pregnant = pregnant or "임부금기" in slots

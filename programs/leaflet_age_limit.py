@@ -54,7 +54,11 @@ _GROUP = re.compile(
 GROUP_AGE = {"소아": 15.0, "어린이": 15.0, "영유아": 6.0, "유아": 6.0, "영아": 1.0, "젖먹이": 1.0, "신생아": 1 / 12}
 GROUP_AGE["미숙아"] = GROUP_AGE["신생아"]
 CONSULT = re.compile(r"(?<!증)상의\s*(?:하|할|한|후)")  # 상의하십시오, 상의하고 (not 증상의)
-_FORBIDS = re.compile(r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안)(?:하)?지\s*마(?:십시오|세요)")
+# …지 마십시오, or the dose's own "is not given" (만 2세 미만에게 투여하지 않습니다, a children's syrup's 용법)
+_FORBIDS = re.compile(
+    r"(?:복용|사용|투여|투약|먹이|바르|붙이|뿌리|점안)(?:하)?지\s*마(?:십시오|세요)"
+    r"|(?:복용|사용|투여|투약)(?:하)?지\s*않(?:습니다|는다|음)"
+)
 # a child bound only in an illness (수두 또는 인플루엔자에 감염된 15세 미만: aspirin's Reye's), read in the bound's own
 # item of the sentence's list: 피부감염증(… 수두 …), 2세 미만의 유아 forbids every child under 2
 _CONDITION = re.compile(r"수두|인플루엔자|감염|의심되는")

@@ -153,7 +153,24 @@ def group_of_age(years: float) -> str | None:
     return "elderly" if years >= ELDERLY_AGE else None
 
 
+# an age not yet reached (두돌 안된 아기, 24개월도 안 된): the child is younger than it
+_NOT_YET = re.compile(r"\s*(?:도\s*)?안\s*(?:된|됐|되|지난|지났)")
+
+
 def _age(question: str) -> tuple[float, float, str] | None:
+    """The ages [low, high) in years a question states and the words that stated them; an age written as not yet
+    reached (두돌 안된, 24개월 안 된) is every age under it."""
+    age = _written_age(question)
+    if age is None:
+        return None
+    low, high, words = age
+    end = question.find(words) + len(words)
+    if low > 0 and _NOT_YET.match(question, end):
+        return 0.0, low, question[question.find(words) : _NOT_YET.match(question, end).end()]
+    return age
+
+
+def _written_age(question: str) -> tuple[float, float, str] | None:
     """The ages [low, high) in years a question states and the words that stated them (18개월, 7살, 80대, 다섯 살,
     세 돌, 초3)."""
     for m in _MONTHS.finditer(question):
@@ -187,7 +204,8 @@ def _age(question: str) -> tuple[float, float, str] | None:
 
 def stated_ages(question: str) -> tuple[float, float] | None:
     """The ages [low, high) in years the question states: 7살 is 7 to 8, 18개월 1.5 to 1.58, 80대 80 to 90, 돌 지난
-    아기 1 to 2 (세 돌 3 to 4), 돌 전 0 to 1, 백일 about three months, 초3 8 to 10 (a school year spans two ages).
+    아기 1 to 2 (세 돌 3 to 4), 돌 전 0 to 1, 두돌 안된 0 to 2, 백일 about three months, 초3 8 to 10 (a school year
+    spans two ages).
 
     >>> stated_ages("7살 아들 해열제"), stated_ages("80대 아버지 변비약"), stated_ages("게보린 부작용")
     ((7, 8), (80, 90), None)
@@ -199,6 +217,8 @@ def stated_ages(question: str) -> tuple[float, float] | None:
     (None, None, (1.5, 1.5833333333333333))
     >>> stated_ages("연고 뜯은지 8개월 됐는데"), stated_ages("태어난 지 6개월 된 아기"), stated_ages("먹은 지 2개월")
     (None, (0.5, 0.5833333333333334), None)
+    >>> stated_ages("두돌 안된 아기"), stated_ages("24개월도 안 된 애기"), stated_ages("3살 안 됐는데")
+    ((0.0, 2), (0.0, 2.0), (0.0, 3))
     """
     age = _age(question)
     return None if age is None else (age[0], age[1])

@@ -383,6 +383,23 @@ def test_a_child_the_question_implies_is_the_profiles_age_not_any_childs():
     assert verdicts["200200757"] and verdicts["200200757"][0].metadata["ingredient"] == "6세 미만"
 
 
+def test_a_childs_profile_calling_itself_a_baby_is_that_child_not_every_baby():
+    """A 4-year-old's profile asks of 애기 (as people call any small child): the asker is 4, so a leaflet's 2세 미만
+    limit does not bind them; read as a parent of a baby too, the product was withheld for an infant nobody asked of."""
+    profile = UserProfile.from_dict({"age": 4})
+    question = "애기 장염이라 가상현탁액 먹이는데 다른 약이랑 간격 둬야 하나요"
+    assert asker(profile, question).ages == ((4.0, 5.0),)
+    assert (0.0, 2.0) in asker(UserProfile.from_dict({"age": 34}), question).ages  # a parent's profile: the baby too
+    leaflet = Document(
+        "easydrug:300:atpn",
+        "가상현탁액\n[사용상 주의사항] 2세 미만의 영아는 이 약을 복용하지 마십시오.",
+        {"item_seq": "300", "item_name": "가상현탁액", "section": "atpn"},
+    )
+    who = asker(profile, question)
+    _, verdicts = user_rules.gather([leaflet], [], who, lambda *_: [], leaflet={leaflet.id: leaflet}.get)
+    assert not verdicts.get("300")
+
+
 def test_the_users_own_medicine_is_not_judged_and_its_pairs_with_third_drugs_are_not_theirs():
     """A user taking aspirin asks about a ketoprofen plaster: the aspirin leaflet retrieval found is theirs, not an
     offer to withhold, and a 병용금기 row pairing aspirin with methotrexate (which no product found holds) is not

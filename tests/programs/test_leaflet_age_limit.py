@@ -164,3 +164,33 @@ def test_a_product_allowed_only_from_an_age_is_withheld_below_it():
     assert rule is not None and rule.metadata["ingredient"] == "만 12세 이상만"
     assert "rule_label" not in rule.metadata  # forbidden below the age, not left to a doctor
     assert leaflet_age_limit.age_rule(caution, ((13.0, 14.0),)) is None
+
+
+def test_a_dose_that_is_not_given_below_an_age_withholds_the_product_and_is_quoted():
+    """콜대원코프시럽's 용법·용량 ends "만 2세 미만에게 투여하지 않습니다": a one-year-old is not offered it, and that
+    line (the product's own limit) is quoted, not dropped with the dose lines a withheld product's answer leaves out."""
+    from programs import leaflet_age_limit
+    from programs.extractive import extractive_answer
+
+    syrup = {"item_seq": "8", "item_name": "가상코프시럽", "main_ingr": "구아이페네신", "section": "useMethod"}
+    use = Document(
+        "easydrug:8:useMethod",
+        "가상코프시럽\n[용법·용량] 만 2세 이상~만 3세 미만은 1회 1/4포, 1일 3회 복용합니다.\n\n"
+        "만 2세 미만에게 투여하지 않습니다. 다만, 꼭 필요한 경우 의사의 진료를 받으십시오.",
+        syrup,
+    )
+    assert leaflet_age_limit.limit("만 2세 미만에게 투여하지 않습니다.") == (2.0, "만 2세 미만")
+    assert leaflet_age_limit.age_rule(use, ((1.0, 2.0),)) is not None
+    assert leaflet_age_limit.age_rule(use, ((5.0, 6.0),)) is None
+    caution = Document(
+        "easydrug:8:atpn",
+        "가상코프시럽\n[사용상 주의사항] 만 3개월 미만의 영아는 이 약을 복용하지 마십시오.\n\n"
+        "만 3개월 이상 및 만 2세 미만의 영·유아, 고열이 있는 사람은 의사 또는 약사와 상의하십시오.",
+        {**syrup, "section": "atpn"},
+    )
+    question = "가상코프시럽 돌 지난 아기한테 먹여도 되나요"
+    leaflet = {use.id: use, caution.id: caution}.get
+    _, out = user_rules.gather([caution, use], [], Asker(ages=((1.0, 2.0),)), lambda i, t: [], leaflet=leaflet)
+    answer = extractive_answer(question, offer_guard.mark([caution, use], out), names=["가상코프시럽"])
+    assert "만 2세 미만에게 투여하지 않습니다" in answer
+    assert "1/4포" not in answer

@@ -116,6 +116,7 @@ def test_each_reviewed_question_word_raises_its_aspect(tok, question, aspect):
         ("네일라카 며칠에 한번 바르는거예요", "duration"),  # how often, not how long
         ("무좀약 매일 발라야 돼요?", "duration"),
         ("마그비 얼마나 먹어야 효과 있어요", "dose"),  # how long until it works, not how much
+        ("멀미약 배 타기 얼마 전에 먹어야 효과 있어요", "duration"),  # how long before, not how long taken
     ],
 )
 def test_a_situation_needing_a_second_word_or_inside_a_longer_one_is_not_asked(tok, question, aspect):

@@ -93,6 +93,18 @@ def test_a_later_birthday_is_counted_by_the_native_number_before_it():
     assert not forbids_asker((2.0, "만 2세 미만"), (stated_ages("세 돌 아기 감기약"),))
 
 
+def test_an_age_not_yet_reached_is_every_age_under_it():
+    """두돌 안된 아기 is under two, not two: a 만 2세 미만 limit binds them (read as two, it bound no one)."""
+    from programs.leaflet_age_limit import forbids_asker
+    from retrievers.population import stated_ages
+
+    assert stated_ages("콜대원 코프시럽 두돌 안된 아기한테 먹여도 되나요") == (0.0, 2)
+    assert stated_ages("24개월도 안 된 애기 콧물") == (0.0, 2.0)
+    assert stated_ages("3살 안 됐는데 감기약") == (0.0, 3)
+    assert stated_ages("두돌 지난 아기") == (2, 3)  # reached: the age it is
+    assert forbids_asker((2.0, "만 2세 미만"), (stated_ages("두돌 안된 아기 감기약"),))
+
+
 def test_a_school_year_with_its_number_states_the_ages_of_its_pupils():
     """초3 is 8 to 10, 중학교 2학년 13 to 15, 고1 15 to 17: a leaflet's 18세 미만 limit binds a 고1, not 고딩 alone."""
     from programs.leaflet_age_limit import forbids_asker
