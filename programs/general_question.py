@@ -58,6 +58,14 @@ DIAGNOSIS = re.compile(
     r"|어디가\s*(?:안\s*좋|아픈\s*거|이상|문제)|병원\s*(?:에\s*)?(?:가\s*봐야|가봐야|가야|안\s*가도|가는\s*게|가야\s*하)"
     r"|무슨\s*과\s*(?:로|에|가)"
 )
+# which food, fruit or tea is good for an illness, asked with no medicine named (감기에 좋은 음식, 변비에 좋은 과일
+# 추천, 목감기엔 무슨 차 마시면 좋아요): the leaflets say what to avoid while taking their product (설사 시 생음식 …
+# 먹지 마십시오, a question of what not to eat goes on), never which food helps
+FOOD_ADVICE = re.compile(
+    r"(?:좋은|좋다는|좋을|도움\s*(?:되는|이\s*되는|될))\s*(?:음식|과일|채소|야채|식품|먹거리|음료|차(?![가-힣]))"
+    r"|(?:음식|과일|채소|야채|식품|먹거리)\s*(?:뭐|무엇|추천|좀\s*추천)"
+    r"|무슨\s*(?:음식|과일|채소|야채|차(?=\s*(?:마시|먹|가|를|는)))"
+)
 # words the class reader takes for kinds that name no kind of medicine, only how it is sold or its form (처방약,
 # 약국약, 상비약, 물약, 영양제): beside a word of `SYSTEM` they are what the question says of medicines in general
 ANY_KIND = frozenset({"처방약", "약국약", "상비약", "일반약", "전문약", "물약", "가루약", "알약", "영양제"})
@@ -90,6 +98,11 @@ ANSWER = (
 )
 
 
+FOOD_ANSWER = (
+    "설명서(e약은요)와 DUR은 약 하나하나를 어떻게 쓰는지를 다룬 자료라, 어떤 음식이나 차가 병이나 증상에 좋은지는 "
+    "나와 있지 않습니다. 먹는 것은 의사나 약사와 상의하세요. 어떤 약을 써도 되는지 궁금하면 약 이름이나 증상을 "
+    "함께 적어 물어보세요."
+)
 DIAGNOSIS_ANSWER = (
     "설명서(e약은요)와 DUR은 약 하나하나를 어떻게 쓰는지를 다룬 자료라, 증상이 어떤 병 때문인지나 병원에 가야 하는지는 "
     "알려 주지 않습니다. 증상이 계속되거나 심해지면 의사의 진료를 받으세요. 어떤 약을 써도 되는지 궁금하면 약 이름을 "
@@ -115,6 +128,13 @@ def asks_in_general(frame) -> bool:
     True
     >>> asks_in_general(QuestionFrame("두통약 먹어도 계속 아파요 병원 가봐야 하나요?", Targets(classes=("두통약",))))
     False
+
+    So is which food helps an illness (`FOOD_ADVICE`), not what to avoid while taking a medicine:
+
+    >>> asks_in_general(QuestionFrame("감기 걸렸을때 좋은 음식 뭐 있어요", Targets(symptoms=("감기",))))
+    True
+    >>> asks_in_general(QuestionFrame("감기약 먹을 때 좋은 음식", Targets(classes=("감기약",))))
+    False
     """
     targets = frame.targets
     if TRADE.search(frame.question) or ANIMAL.search(frame.question):  # of a medicine: 비트코인 가격 is not
@@ -124,6 +144,8 @@ def asks_in_general(frame) -> bool:
     medicine = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND
     if not medicine and DIAGNOSIS.search(frame.question) and not MEDICINE.search(frame.question):
         return True  # 가만히 있어도 심장이 두근거려요 무슨 병인가요: a diagnosis, whatever symptom it names
+    if not medicine and FOOD_ADVICE.search(frame.question) and not MEDICINE.search(frame.question):
+        return True  # 감기에 좋은 음식: which food helps, whatever symptom it names
     if medicine or targets.symptoms:
         return False
     return bool(SYSTEM.search(frame.question))
@@ -179,4 +201,6 @@ def general_answer(question: str) -> str:
         return TRADE_ANSWER
     if DIAGNOSIS.search(question) and not SYSTEM.search(question):
         return DIAGNOSIS_ANSWER
+    if FOOD_ADVICE.search(question) and not SYSTEM.search(question):
+        return FOOD_ANSWER
     return ANSWER if SYSTEM.search(question) else NO_TARGET_ANSWER

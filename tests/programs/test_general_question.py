@@ -146,3 +146,28 @@ def test_a_diagnosis_asked_beside_a_medicine_is_answered_about_the_medicine(sear
     from programs.general_question import DIAGNOSIS_ANSWER
 
     assert not CRAG(backend=searcher)(question=question).answer.startswith(DIAGNOSIS_ANSWER)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["감기 걸렸을때 좋은 음식 뭐 있어요", "변비에 좋은 과일 추천해주세요", "목감기엔 무슨 차 마시면 좋아요?"],
+)
+def test_which_food_helps_an_illness_is_beyond_the_leaflets(searcher, question):
+    """Which food, fruit or tea is good for an illness, no medicine named: the products of its symptom read as the
+    answer; the answer says the leaflets do not say which food helps and quotes nothing."""
+    from programs.general_question import FOOD_ANSWER
+
+    pred = CRAG(backend=searcher)(question=question)
+    assert pred.answer.startswith(FOOD_ANSWER)
+    assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["감기약 먹을 때 좋은 음식 있어요?", "장염일 때 먹으면 안 되는 음식 있나요", "멀미약 먹고 차 타도 돼요?"],
+)
+def test_food_asked_of_a_medicine_or_to_avoid_is_answered_from_the_leaflets(searcher, question):
+    """Food beside a medicine, or what not to eat (설사 시 … 생음식 … 먹지 마십시오), is what leaflets say."""
+    from programs.general_question import FOOD_ANSWER
+
+    assert not CRAG(backend=searcher)(question=question).answer.startswith(FOOD_ANSWER)
