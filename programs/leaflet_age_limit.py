@@ -36,19 +36,20 @@ from programs.offer_guard import NOT_FOR_USER
 from programs.text import split_sentences
 from retrievers.aspects import PERIOD
 from retrievers.documents import Document
+from retrievers.unicode_text import INFANTS, MIDDLE_DOTS
 
 CAUTION_SECTIONS = ("atpn", "atpnWarn")
 AGE_LABEL = "연령금기"  # the verdict's label (offer_guard's rule line reads it as an age rule)
 # "만 6세 미만의 소아", "30개월 이하의 유아", "2세 미만 영아", "12세 미만은": a child's age bound
 _BOUND = re.compile(
     r"(?P<text>(?:만\s*)?(?P<n>\d+)\s*(?P<unit>세|개월)\s*(?P<kind>미만|이하))"
-    r"(?=\s*(?:의\s*)?(?:소아|영아|유아|어린이|영[·ㆍ]?유아|신생아|아이|청소년|환자|은|는|에게|에는))"
+    rf"(?=\s*(?:의\s*)?(?:소아|영아|유아|어린이|{INFANTS}|신생아|아이|청소년|환자|은|는|에게|에는))"
 )
 # a child's group named with no age, as an item of the list a sentence forbids (이 약에 과민증 환자, 수유부,
 # 소아는 이 약을 사용하지 마십시오), and the age it is read as below: 소아 and 어린이 as the leaflets' adult doses
 # begin (성인(만 15세 이상)), 유아 before school, 영아 in the first year, 신생아 and 미숙아 in the first month
 _GROUP = re.compile(
-    r"(?:^|,\s*|및\s+|또는\s+)(?P<word>소아|어린이|영[·ㆍ]?유아|유아|영아|젖먹이|신생아|미숙아)"
+    rf"(?:^|,\s*|및\s+|또는\s+)(?P<word>소아|어린이|{INFANTS}|유아|영아|젖먹이|신생아|미숙아)"
     r"(?P<note>\([^)]*\))?(?=\s*(?:는|은|에게|에는|,|및|또는|과|와))"
 )
 GROUP_AGE = {"소아": 15.0, "어린이": 15.0, "영유아": 6.0, "유아": 6.0, "영아": 1.0, "젖먹이": 1.0, "신생아": 1 / 12}
@@ -114,7 +115,7 @@ def _group_bounds(sentence: str) -> list[tuple[float, str]]:
             continue
         if PERIOD.search(sentence, m.end(), verb.start()):  # 어린이에게 3개월 이상 투여하지: how long, not who
             continue
-        word = m["word"].replace("·", "").replace("ㆍ", "")
+        word = re.sub(f"[{MIDDLE_DOTS}.]", "", m["word"])
         out.append((round(GROUP_AGE[word], 4), m["word"]))
     return out
 

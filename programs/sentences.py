@@ -29,6 +29,7 @@ from retrievers.names import PARTICLE
 from retrievers.population import read_population, stated_ages
 from retrievers.question_frame import AFTER_INTAKE, SINCE_INTAKE, kind_words
 from retrievers.stem_nouns import nominal
+from retrievers.unicode_text import INFANTS
 from retrievers.unimproved import unimproved_after
 
 # who a question is about (retrievers/population.py) -> the vocabulary aspect whose leaflet words speak of them
@@ -513,7 +514,7 @@ def number_forms(compact: str, number: str) -> tuple[str, ...]:
 # an age bound with the child it binds (만 3개월 미만의 영아, 2세 미만 영유아): a child of that age only
 _AGED_CHILD = re.compile(
     r"(?:만\s*)?\d+\s*(?:세|개월)\s*(?:이상|미만|이하)?\s*(?:및|~)?\s*(?:(?:만\s*)?\d+\s*(?:세|개월)\s*(?:미만|이하))?"
-    r"\s*(?:의\s*)?(?:영[ㆍ·]?유아|영유아|신생아|영아|유아|소아|어린이)"
+    rf"\s*(?:의\s*)?(?:{INFANTS}|신생아|영아|유아|소아|어린이)"
 )
 _CHILD_WORDS = ("소아", "어린이", "유아", "영아", "신생아")
 

@@ -18,6 +18,11 @@ from __future__ import annotations
 
 import unicodedata
 
+# the middle dots the leaflets write between two words (영·유아, 영ㆍ유아, 영‧유아 …): U+00B7 and its look-alikes
+MIDDLE_DOTS = "\u00b7\u0387\u318d\u2027\u2024\u2219\u22c5\u30fb\uff65\u2022"
+# 영유아 as the leaflets write it, with or without one of `MIDDLE_DOTS` (or a period) between, as a regex
+INFANTS = f"영[{MIDDLE_DOTS}.]?유아"
+
 
 def normalise(text: str) -> str:
     """`text` in NFC with every format character (Unicode category Cf: U+200B-U+200F, U+2060, U+FEFF, U+00AD, the

@@ -1,6 +1,8 @@
 """A product's own age limit (programs/leaflet_age_limit.py) is a rule of a child's: the product is not offered to a
 child below it, whether the profile or the question gives the age, and the leaflet's sentence is cited."""
 
+import pytest
+
 from programs import offer_guard, user_rules
 from programs.crag import CRAG
 from programs.forbidden import Asker
@@ -194,3 +196,17 @@ def test_a_dose_that_is_not_given_below_an_age_withholds_the_product_and_is_quot
     answer = extractive_answer(question, offer_guard.mark([caution, use], out), names=["가상코프시럽"])
     assert "만 2세 미만에게 투여하지 않습니다" in answer
     assert "1/4포" not in answer
+
+
+@pytest.mark.parametrize("dot", ["·", "ㆍ", "\u2027", "\u2024", "\u2219", "\u22c5", "\u0387", ""])
+def test_infants_are_read_with_every_middle_dot_the_leaflets_write(dot):
+    """키미테패취 writes 7세 이하의 영∙유아 (U+2219), others 영‧유아 (U+2027) or 영․유아 (U+2024): read only with · and
+    ㆍ, about 70 leaflet sentences forbade no child and a 6-year-old was not kept from the patch."""
+    from programs import leaflet_age_limit
+
+    sentence = f"임부, 수유부, 7세 이하의 영{dot}유아는 이 약을 사용하지 마십시오."
+    assert leaflet_age_limit.limit(sentence) == (8.0, "7세 이하")
+    assert leaflet_age_limit.limit(f"이 약에 과민증 환자, 영{dot}유아는 이 약을 사용하지 마십시오.") == (
+        6.0,
+        f"영{dot}유아",
+    )
