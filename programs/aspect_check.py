@@ -145,8 +145,21 @@ class AspectCheck:
 
     @property
     def missed_first(self) -> bool:
-        """The aspect asked first (the frame's most particular) is not spoken to: the answer says so."""
-        return bool(self.asked) and self.asked[0] not in self.spoken
+        """The aspect asked first (the frame's most particular) is not spoken to: the answer says so. Who it is for
+        comes first in the frame but is not what is asked when a situation follows it (해열제 먹이고 얼마나 있어야 열이
+        떨어져요: a child's dose answers who, not how soon), so the first aspect other than a population's is the one.
+
+        >>> AspectCheck(("child_use", "onset"), ("child_use",)).missed_first
+        True
+        >>> AspectCheck(("child_use", "dosage"), ("child_use", "dosage")).missed_first
+        False
+        >>> AspectCheck(("pregnancy",), ()).missed_first, AspectCheck(("pregnancy",), ("pregnancy",)).missed_first
+        (True, False)
+        """
+        if not self.asked:
+            return False
+        first = next((a for a in self.asked if a not in POPULATION_ASPECTS), self.asked[0])
+        return first not in self.spoken or self.asked[0] not in self.spoken
 
     def to_dict(self) -> dict:
         return {"asked": list(self.asked), "spoken": list(self.spoken), "missed": list(self.missed)}

@@ -183,6 +183,18 @@ def test_the_notice_says_the_documents_found_do_not_say_it_or_that_the_quotes_do
     assert self_check(EXPIRY, "답을 찾지 못했습니다.", [STORAGE]) == (check.__class__(("expiry",), ()), "")
 
 
+def test_a_situation_after_who_it_is_for_is_what_the_notice_checks():
+    """해열제 먹이고 얼마나 있어야 열이 떨어져요: the child comes first in the frame and a child's dose speaks to it,
+    but how soon it works is what was asked; the answer says the leaflets do not say it."""
+    frame = QuestionFrame("해열제 먹이고 나서 얼마나 있어야 열이 떨어지나요", aspects=("child_use", "onset"))
+    dose = Document(
+        "easydrug:1:useMethod", "가상시럽\n소아는 1회 5 mL씩 4~6시간 간격으로 복용합니다.", {"section": "useMethod"}
+    )
+    check, notice = self_check(frame, "소아는 1회 5 mL씩 4~6시간 간격으로 복용합니다. [문서 1]", [dose])
+    assert check.spoken == ("child_use",) and check.missed == ("onset",)
+    assert notice == "※ 찾은 설명서에는 효과가 나타나는 시간에 대한 내용이 없습니다."
+
+
 def test_the_no_lm_answer_says_plainly_what_the_leaflets_found_do_not_say(searcher):
     pred = CRAG(backend=searcher)(question="게보린 유통기한 지난 거 먹어도 돼요?")
     assert pred.answer.startswith("※ 찾은 설명서에는 사용기한에 대한 내용이 없습니다.")
