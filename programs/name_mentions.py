@@ -79,8 +79,9 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
     복합써스펜좌약, not the tablet retrieval put first), then one the name is the whole of, strength and form aside
     (화이투벤큐: not 화이투벤큐플러스) — for a child's question, before that, one whose 용법·용량 among `docs` doses
     the child (5살 아이 타이레놀 → 어린이타이레놀현탁액); when the one chosen is withheld from the child and a sibling
-    dosing the child is not, that sibling (4살 베나치오 → 베나치오액, not the 세립). A brand's other siblings are not
-    named.
+    dosing the child is not, that sibling (4살 베나치오 → 베나치오액, not the 세립); for a brand no product is named
+    by alone, asked of a symptom, one whose 효능 names the symptom (생리통 이지엔6 → 이지엔6이브, not 이지엔6나이트).
+    A brand's other siblings are not named.
 
     Example:
         >>> docs = [Document(f"easydrug:{seq}:se", "", {"item_name": name}) for seq, name in
@@ -95,6 +96,7 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
     asked = {k for f in (question_forms(question) if question else []) for k in asked_kinds(f)}
     ages = child_ages(question) if question else None
     flat = squash(question)
+    symptoms = _symptoms(question) if question and len(names) else ()
     out: set[str] = set()
     for name in names:
         key = "".join(str(name).split()).lower()
@@ -114,13 +116,31 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         # a child's question of a brand whose product the asker's rules withhold (베나치오세립, its 탄산칼슘 세립
         # rule, for a 4-year-old): a sibling they allow that doses the child is the one asked about (베나치오액),
         # unless the question writes more of the name or the form (어른 타이레놀 반 쪼개서 6살: no sibling doses 6)
-        chosen = (longer or in_form or for_child or base)[:1]
+        # a brand no product is named by alone (이지엔6: 애니, 이브, 나이트 …) asked of a symptom: the sibling whose
+        # 효능 names it (생리통 → 이지엔6이브, not 이지엔6나이트's 야간 통증 that retrieval put first)
+        treating = [d for d in holding if not whole and symptoms and _treats(d, docs, symptoms, get)]
+        chosen = (longer or in_form or for_child or treating or base)[:1]
         if ages and chosen and offer_guard.is_forbidden(chosen[0]) and not (longer or in_form):
             allowed = (d for d in holding if not offer_guard.is_forbidden(d) and _doses(d, docs, ages, get))
             chosen = [next(allowed, chosen[0])]
         if chosen:
             out.add(chosen[0].id.split(":")[1])
     return out
+
+
+def _symptoms(question: str) -> tuple[str, ...]:
+    """The symptom words the question states (the lexicon's rule words that name no kind of medicine)."""
+    from retrievers.lexicon import Lexicon
+    from retrievers.question_frame import classes_and_symptoms
+
+    return tuple(classes_and_symptoms(question, Lexicon.load())[1])
+
+
+def _treats(doc: Document, docs: list[Document], symptoms, get=None) -> bool:
+    """The 효능·효과 of `doc`'s product — among `docs`, else by `get` — names one of the `symptoms`."""
+    efcy = f"easydrug:{doc.id.split(':')[1]}:efcy"
+    found = next((d for d in docs if d.id == efcy), None) or (get(efcy) if get is not None else None)
+    return found is not None and any(squash(s) in squash(found.text) for s in symptoms)
 
 
 def _doses(doc: Document, docs: list[Document], ages: tuple[float, float], get=None) -> bool:

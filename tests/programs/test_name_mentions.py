@@ -72,3 +72,22 @@ def test_a_sweet_or_a_candy_is_the_form_a_lozenges_name_writes():
     from retrievers.form_kinds import question_forms
 
     assert question_forms("니코틴엘 사탕 하루 몇개") == question_forms("니코틴엘 캔디 하루 몇개") == ["트로키"]
+
+
+def test_a_brand_asked_of_a_symptom_names_the_sibling_whose_efficacy_names_it():
+    """이지엔6 has no product of that name alone: asked 생리통 심할때 이지엔6 빈속에, the sibling whose 효능 names
+    생리통 is the one asked about, not the night-pain one retrieval put first; with no symptom, retrieval's first."""
+    from programs.name_mentions import named_products
+
+    def leaflet(seq, name, section, text):
+        return Document(f"easydrug:{seq}:{section}", f"{name}\n{text}", {"item_name": name, "section": section})
+
+    night = leaflet("1", "가상펜나이트연질캡슐", "useMethod", "1일 1회 취침 전 복용합니다.")
+    eve = leaflet("2", "가상펜이브연질캡슐", "useMethod", "공복을 피하여 복용합니다.")
+    efficacy = {
+        "easydrug:1:efcy": leaflet("1", "가상펜나이트연질캡슐", "efcy", "급성 야간 통증에 사용합니다."),
+        "easydrug:2:efcy": leaflet("2", "가상펜이브연질캡슐", "efcy", "두통, 치통, 생리통의 진통에 사용합니다."),
+    }
+    docs = [night, eve]
+    assert named_products(docs, ["가상펜"], "생리통 심할때 가상펜 빈속에 먹어도 되나요", efficacy.get) == {"2"}
+    assert named_products(docs, ["가상펜"], "가상펜 빈속에 먹어도 되나요", efficacy.get) == {"1"}
