@@ -65,6 +65,9 @@ FOOD_ADVICE = re.compile(
     r"(?:좋은|좋다는|좋을|도움\s*(?:되는|이\s*되는|될))\s*(?:음식|과일|채소|야채|식품|먹거리|음료|차(?![가-힣]))"
     r"|(?:음식|과일|채소|야채|식품|먹거리)\s*(?:뭐|무엇|추천|좀\s*추천)"
     r"|무슨\s*(?:음식|과일|채소|야채|차(?=\s*(?:마시|먹|가|를|는)))"
+    # 물을 하루 2리터씩 마시면 변비가 나아지나요: whether eating or drinking it helps
+    r"|(?<![가-힣])(?:물|음식|과일|채소|야채)\s*(?:을|를)?\s*(?:[^\s?？.!]+\s*){0,3}?(?:마시면|먹으면)"
+    r"\s*(?:[^\s?？.!]+\s*){0,2}?(?:나아|좋아|도움|효과|낫)"
 )
 # words the class reader takes for kinds that name no kind of medicine, only how it is sold or its form (처방약,
 # 약국약, 상비약, 물약, 영양제): beside a word of `SYSTEM` they are what the question says of medicines in general
@@ -99,7 +102,7 @@ ANSWER = (
 
 
 FOOD_ANSWER = (
-    "설명서(e약은요)와 DUR은 약 하나하나를 어떻게 쓰는지를 다룬 자료라, 어떤 음식이나 차가 병이나 증상에 좋은지는 "
+    "설명서(e약은요)와 DUR은 약 하나하나를 어떻게 쓰는지를 다룬 자료라, 어떤 음식이나 음료가 병이나 증상에 좋은지는 "
     "나와 있지 않습니다. 먹는 것은 의사나 약사와 상의하세요. 어떤 약을 써도 되는지 궁금하면 약 이름이나 증상을 "
     "함께 적어 물어보세요."
 )

@@ -150,7 +150,12 @@ def test_a_diagnosis_asked_beside_a_medicine_is_answered_about_the_medicine(sear
 
 @pytest.mark.parametrize(
     "question",
-    ["감기 걸렸을때 좋은 음식 뭐 있어요", "변비에 좋은 과일 추천해주세요", "목감기엔 무슨 차 마시면 좋아요?"],
+    [
+        "감기 걸렸을때 좋은 음식 뭐 있어요",
+        "변비에 좋은 과일 추천해주세요",
+        "목감기엔 무슨 차 마시면 좋아요?",
+        "물을 하루 2리터씩 마시면 변비가 좀 나아지나요",
+    ],
 )
 def test_which_food_helps_an_illness_is_beyond_the_leaflets(searcher, question):
     """Which food, fruit or tea is good for an illness, no medicine named: the products of its symptom read as the
@@ -164,7 +169,12 @@ def test_which_food_helps_an_illness_is_beyond_the_leaflets(searcher, question):
 
 @pytest.mark.parametrize(
     "question",
-    ["감기약 먹을 때 좋은 음식 있어요?", "장염일 때 먹으면 안 되는 음식 있나요", "멀미약 먹고 차 타도 돼요?"],
+    [
+        "감기약 먹을 때 좋은 음식 있어요?",
+        "장염일 때 먹으면 안 되는 음식 있나요",
+        "멀미약 먹고 차 타도 돼요?",
+        "변비약 먹고 물 많이 마시면 효과 좋아요?",
+    ],
 )
 def test_food_asked_of_a_medicine_or_to_avoid_is_answered_from_the_leaflets(searcher, question):
     """Food beside a medicine, or what not to eat (설사 시 … 생음식 … 먹지 마십시오), is what leaflets say."""
