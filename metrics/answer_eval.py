@@ -29,7 +29,15 @@ from metrics.unanswerable import outcome
 
 CORRECTIVE = ("rewrite", "generate_low_relevance", "generate_no_context")
 # no-LM self-checks: a flag says the answer misses what was asked
-SELF_CHECKS = ("aspect_check", "claim_check", "effect_check", "efficacy_only", "why_check", "doubt_check")
+SELF_CHECKS = (
+    "aspect_check",
+    "claim_check",
+    "effect_check",
+    "efficacy_only",
+    "why_check",
+    "fever_threshold",
+    "doubt_check",
+)
 NOTICE_PREFIX = "※"
 RESERVED = (
     "all",

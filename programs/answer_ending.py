@@ -9,7 +9,7 @@ import time
 
 import dspy
 
-from programs import answer_doubt, answer_requirements, comparison, efficacy_only
+from programs import answer_doubt, answer_requirements, comparison, efficacy_only, fever_threshold
 from programs.answer_target import on_target
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
@@ -89,6 +89,9 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     if instead:  # 약 말고 뭐 먹으면 좋아요: no leaflet says what to do instead of a medicine
         st.trace.step("without_medicine", flagged=True)
         notice = "\n".join(n for n in (instead, notice) if n)
+    elif fever_threshold.asks_threshold(st.question):  # 몇도부터 먹여요: no leaflet gives a temperature to start at
+        st.trace.step("fever_threshold", flagged=True)
+        notice = "\n".join(n for n in (fever_threshold.NOTICE, notice) if n)
     elif comparison.asks_which_is_better(question_frame(p.backend, st)):  # 뭐가 나아요: no leaflet ranks products
         st.trace.step("which_is_better", flagged=True)
         notice = "\n".join(n for n in (comparison.RANKING_NOTICE, notice) if n)
