@@ -114,6 +114,35 @@ def member_order(members: set[str], docs: Iterable[Document]) -> list[str]:
     return first + sorted(members - set(first))
 
 
+def ingredient_members(
+    members: Callable[[list[str]], set[str]],
+    classes: list[str],
+    ingredients: list[str],
+    get: Callable[[str], Document | None],
+    limit: int = 3,
+) -> list[Document]:
+    """The 효능·효과 documents of the class's products holding an ingredient the question names (케토프로펜 파스: the
+    ketoprofen plasters), by their seq, at most `limit`: what a question naming an ingredient and a class asks about
+    when retrieval found only the ingredient's DUR rows.
+
+    >>> docs = {f"easydrug:{s}:efcy": Document(f"easydrug:{s}:efcy", "x", {"item_seq": s, "main_ingr": i})
+    ...         for s, i in (("1", "케토프로펜"), ("2", "디클로페낙"), ("3", "케토프로펜, 멘톨"))}
+    >>> [d.id for d in ingredient_members(lambda c: {"1", "2", "3"}, ["파스"], ["케토프로펜"], docs.get)]
+    ['easydrug:1:efcy', 'easydrug:3:efcy']
+    """
+    if not classes or not ingredients:
+        return []
+    keys = ["".join(i.split()) for i in ingredients]
+    out = []
+    for seq in sorted(members(classes), key=lambda s: (len(s), s)):
+        doc = get(f"easydrug:{seq}:efcy")
+        if doc is not None and any(k and k in "".join(str(doc.metadata.get("main_ingr", "")).split()) for k in keys):
+            out.append(doc)
+            if len(out) == limit:
+                break
+    return out
+
+
 def within_asked(docs: list[Document], members: Callable[[list[str]], set[str]], classes, symptoms) -> list[Document]:
     """`docs` without the leaflets of products the question's class or symptom does not choose (코막힘 스프레이: a
     wound spray retrieval ranked for 스프레이), when at least one of them is chosen; DUR rows and the user's rules

@@ -812,3 +812,33 @@ def test_alopecia_areata_is_the_sudden_patchy_hair_loss_a_leaflet_forbids():
     plain = "이 약은 남성형 탈모증(안드로젠탈모증)의 치료에 사용합니다."
     ranker = SentenceRanker("뒷머리에 동전만하게 원형탈모가 생겼어요 마이녹실 바르면 다시 나나요?")
     assert ranker.parts(line)["overlap"] > ranker.parts(plain)["overlap"]
+
+
+def test_an_ingredient_and_a_class_with_only_rules_found_read_the_class_products_holding_it(searcher):
+    """임신 중인데 이부프로펜 진통제 …: when retrieval found only the ingredient's DUR rows, the class's products
+    holding the ingredient are read (their leaflets' own lines answer, 케토프로펜 파스 → the plasters); a class
+    product without it is not."""
+    from programs import graph
+    from programs.run import Run
+    from programs.state import QuestionState
+    from retrievers.question_frame import QuestionFrame, Targets
+
+    st = QuestionState("임신 중인데 이부프로펜 진통제 먹어도 되나요", run=Run(budget_limit=0))
+    st.result = searcher.retrieve(st.question)
+    st.result.hits = [h for h in st.result.hits if h.doc.id.startswith("dur:")][:2]
+    assert st.result.hits
+    st.docs, st.route = [h.doc for h in st.result.hits], graph.GENERATE
+    targets = Targets(ingredients=("이부프로펜",), classes=("진통제",))
+    st.result.frame = QuestionFrame(st.question, targets, ("pregnancy",))
+    brufen, geborin = "197700120", "197900277"  # 부루펜정200밀리그램, 게보린정 (no ibuprofen) of the mini corpus
+
+    def members(words):
+        return {brufen, geborin} if "진통제" in words else set()
+
+    without = graph.extractive_pool(st, searcher.get)
+    pool = graph.extractive_pool(st, searcher.get, members=members)
+    assert not any(d.id.startswith("easydrug:") for d in without)
+    read = {d.id.split(":")[1] for d in pool if d.id.startswith("easydrug:")}
+    assert read == {brufen}
+    assert f"easydrug:{brufen}:atpn" in {d.id for d in pool}  # its cautions, where the pregnancy line is
+    assert [s for s in st.trace.steps if s["step"] == "ingredient_members"][-1]["added"] == [f"easydrug:{brufen}:efcy"]
