@@ -15,7 +15,8 @@ Example:
 
 from __future__ import annotations
 
-MIDDLE_DOTS = "\u0387\u318d\u2027\u2219\u30fb\uff65\u2022"  # all read as U+00B7 (·)
+from retrievers.unicode_text import MIDDLE_DOTS  # all read as U+00B7 (·)
+
 ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff"
 _TABLE = str.maketrans({**{c: "\u00b7" for c in MIDDLE_DOTS}, **{c: "" for c in ZERO_WIDTH}})
 

@@ -147,7 +147,8 @@ class AspectCheck:
     def missed_first(self) -> bool:
         """The aspect asked first (the frame's most particular) is not spoken to: the answer says so. Who it is for
         comes first in the frame but is not what is asked when a situation follows it (해열제 먹이고 얼마나 있어야 열이
-        떨어져요: a child's dose answers who, not how soon), so the first aspect other than a population's is the one.
+        떨어져요: a child's dose answers who, not how soon), so the first aspect other than a population's is checked
+        too.
 
         >>> AspectCheck(("child_use", "onset"), ("child_use",)).missed_first
         True

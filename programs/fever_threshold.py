@@ -31,8 +31,3 @@ NOTICE = (
 def asks_threshold(question: str) -> bool:
     """Whether `question` asks at what temperature to start a medicine (`THRESHOLD`)."""
     return bool(THRESHOLD.search(question))
-
-
-def threshold_notice(question: str) -> str:
-    """The notice that the leaflets give no temperature to start from ("" when it is not asked)."""
-    return NOTICE if asks_threshold(question) else ""

@@ -66,8 +66,9 @@ FOOD_ADVICE = re.compile(
     r"|(?:음식|과일|채소|야채|식품|먹거리)\s*(?:뭐|무엇|추천|좀\s*추천)"
     r"|무슨\s*(?:음식|과일|채소|야채|차(?=\s*(?:마시|먹|가|를|는)))"
     # 물을 하루 2리터씩 마시면 변비가 나아지나요: whether eating or drinking it helps
-    r"|(?<![가-힣])(?:물|음식|과일|채소|야채)\s*(?:을|를)?\s*(?:[^\s?？.!]+\s*){0,3}?(?:마시면|먹으면)"
-    r"\s*(?:[^\s?？.!]+\s*){0,2}?(?:나아|좋아|도움|효과|낫)"
+    # (up to three words between, each ended by a space: a word split any other way backtracks without end)
+    r"|(?<![가-힣])(?:물|음식|과일|채소|야채)\s*(?:을|를)?\s*(?:[^\s?？.!]+\s+){0,3}?(?:마시면|먹으면)"
+    r"\s*(?:[^\s?？.!]+\s+){0,2}?(?:나아|좋아|도움|효과|낫)"
 )
 # words the class reader takes for kinds that name no kind of medicine, only how it is sold or its form (처방약,
 # 약국약, 상비약, 물약, 영양제): beside a word of `SYSTEM` they are what the question says of medicines in general

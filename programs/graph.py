@@ -315,14 +315,14 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
         pool = class_aspect.within_asked(pool, members, frame.targets.classes, symptoms)
     if get is None:
         return pool
-    if members is not None and frame is not None and not frame.targets.products:
-        if not any(d.id.startswith("easydrug:") for d in pool):  # 케토프로펜 파스: only the ingredient's DUR rows
-            held = class_aspect.ingredient_members(
-                members, list(frame.targets.classes), list(frame.targets.ingredients), get
-            )
-            if held:
-                st.trace.step("ingredient_members", added=[d.id for d in held])
-                pool = pool + held
+    leaflets_found = any(d.id.startswith("easydrug:") for d in pool)
+    if members is not None and frame is not None and not frame.targets.products and not leaflets_found:
+        # 케토프로펜 파스: only the ingredient's DUR rows were found; the class's products holding it are asked about
+        targets = frame.targets
+        held = class_aspect.ingredient_members(members, list(targets.classes), list(targets.ingredients), get)
+        if held:
+            st.trace.step("ingredient_members", added=[d.id for d in held])
+            pool = pool + held
     named = naming(st.question, pool, st.result.names, get)  # a child's: the brand's product dosing the child
     pool = sentences.leaflet_documents(pool, get, named, extractive.POOL)
     classes = list(st.result.frame.targets.classes) if st.result.frame else []

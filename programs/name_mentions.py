@@ -96,7 +96,7 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
     asked = {k for f in (question_forms(question) if question else []) for k in asked_kinds(f)}
     ages = child_ages(question) if question else None
     flat = squash(question)
-    symptoms = _symptoms(question) if question and len(names) else ()
+    symptoms: tuple[str, ...] | None = None  # read when a brand's siblings are to be told apart by them
     out: set[str] = set()
     for name in names:
         key = "".join(str(name).split()).lower()
@@ -118,7 +118,10 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         # unless the question writes more of the name or the form (어른 타이레놀 반 쪼개서 6살: no sibling doses 6)
         # a brand no product is named by alone (이지엔6: 애니, 이브, 나이트 …) asked of a symptom: the sibling whose
         # 효능 names it (생리통 → 이지엔6이브, not 이지엔6나이트's 야간 통증 that retrieval put first)
-        treating = [d for d in holding if not whole and symptoms and _treats(d, docs, symptoms, get)]
+        treating = []
+        if question and not whole and len(holding) > 1:
+            symptoms = _symptoms(question) if symptoms is None else symptoms
+            treating = [d for d in holding if symptoms and _treats(d, docs, symptoms, get)]
         chosen = (longer or in_form or for_child or treating or base)[:1]
         if ages and chosen and offer_guard.is_forbidden(chosen[0]) and not (longer or in_form):
             allowed = (d for d in holding if not offer_guard.is_forbidden(d) and _doses(d, docs, ages, get))
@@ -136,18 +139,21 @@ def _symptoms(question: str) -> tuple[str, ...]:
     return tuple(classes_and_symptoms(question, Lexicon.load())[1])
 
 
+def _section(doc: Document, section: str, docs: list[Document], get=None) -> Document | None:
+    """The `section` of `doc`'s product: among `docs`, else by `get` (a document id -> the document, or None)."""
+    wanted = f"easydrug:{doc.id.split(':')[1]}:{section}"
+    return next((d for d in docs if d.id == wanted), None) or (get(wanted) if get is not None else None)
+
+
 def _treats(doc: Document, docs: list[Document], symptoms, get=None) -> bool:
-    """The 효능·효과 of `doc`'s product — among `docs`, else by `get` — names one of the `symptoms`."""
-    efcy = f"easydrug:{doc.id.split(':')[1]}:efcy"
-    found = next((d for d in docs if d.id == efcy), None) or (get(efcy) if get is not None else None)
+    """The 효능·효과 of `doc`'s product names one of the `symptoms`."""
+    found = _section(doc, "efcy", docs, get)
     return found is not None and any(squash(s) in squash(found.text) for s in symptoms)
 
 
 def _doses(doc: Document, docs: list[Document], ages: tuple[float, float], get=None) -> bool:
-    """The 용법·용량 of `doc`'s product — among `docs`, else by `get` (a document id -> the document, or None) —
-    gives a dose for an age band the child can be in."""
-    use = f"easydrug:{doc.id.split(':')[1]}:useMethod"
-    found = next((d for d in docs if d.id == use), None) or (get(use) if get is not None else None)
+    """The 용법·용량 of `doc`'s product gives a dose for an age band the child can be in."""
+    found = _section(doc, "useMethod", docs, get)
     return found is not None and doses_child(found.text, ages)
 
 

@@ -153,8 +153,8 @@ def group_of_age(years: float) -> str | None:
     return "elderly" if years >= ELDERLY_AGE else None
 
 
-# an age not yet reached (두돌 안된 아기, 24개월도 안 된): the child is younger than it
-_NOT_YET = re.compile(r"\s*(?:도\s*)?안\s*(?:된|됐|되|지난|지났)")
+# an age not yet reached (두돌 안된 아기, 24개월도 안 된; 안됀, 안됬 as people often type them): the child is younger
+_NOT_YET = re.compile(r"\s*(?:도\s*)?안\s*(?:된|됀|됐|됬|되|지난|지났)")
 
 
 def _age(question: str) -> tuple[float, float, str] | None:
@@ -163,11 +163,10 @@ def _age(question: str) -> tuple[float, float, str] | None:
     age = _written_age(question)
     if age is None:
         return None
-    low, high, words = age
-    end = question.find(words) + len(words)
-    if low > 0 and _NOT_YET.match(question, end):
-        return 0.0, low, question[question.find(words) : _NOT_YET.match(question, end).end()]
-    return age
+    low, _, words = age
+    start = question.find(words)
+    not_yet = _NOT_YET.match(question, start + len(words)) if low > 0 else None
+    return (0.0, low, question[start : not_yet.end()]) if not_yet else age
 
 
 def _written_age(question: str) -> tuple[float, float, str] | None:

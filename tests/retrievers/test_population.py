@@ -101,6 +101,8 @@ def test_an_age_not_yet_reached_is_every_age_under_it():
     assert stated_ages("콜대원 코프시럽 두돌 안된 아기한테 먹여도 되나요") == (0.0, 2)
     assert stated_ages("24개월도 안 된 애기 콧물") == (0.0, 2.0)
     assert stated_ages("3살 안 됐는데 감기약") == (0.0, 3)
+    assert stated_ages("두돌 안됀 애기 기침시럽") == (0.0, 2)  # 안됀, 안됬: as people often type them
+    assert stated_ages("세살 안됬는데 감기약") == (0.0, 3)
     assert stated_ages("두돌 지난 아기") == (2, 3)  # reached: the age it is
     assert forbids_asker((2.0, "만 2세 미만"), (stated_ages("두돌 안된 아기 감기약"),))
 
