@@ -28,9 +28,17 @@ from retrievers.age_doses import child_ages, doses_child
 from retrievers.class_products import ClassProducts
 from retrievers.documents import Document
 from retrievers.dur_binding import binds_product
-from retrievers.form_kinds import external_form, of_kinds, question_forms, said_before, said_kinds, taken_by_mouth
+from retrievers.form_kinds import (
+    asked_kinds,
+    external_form,
+    of_kinds,
+    question_forms,
+    said_before,
+    said_kinds,
+    taken_by_mouth,
+)
 from retrievers.lexicon import Lexicon
-from retrievers.name_keys import ingredient_keys, name_stem
+from retrievers.name_keys import ingredient_keys, name_stem, squash
 from retrievers.names import NameIndex
 from retrievers.population import CHILD_AGE
 from retrievers.query_analysis import QueryAnalysis
@@ -97,7 +105,12 @@ class Candidates:
         out: dict[int, float] = {}
         products = qa.names.products if len(qa.names.products) <= MAX_NAME_PRODUCTS else set()
         family = qa.names.family - products if len(products) <= MAX_NAME_PRODUCTS else set()
-        preferred = self.by_dosage_form(products, qa.query)
+        preferred = self.by_dosage_form(products, qa.query, by_kind=True)
+        if preferred == products and family:  # none named is of the form said: the brand's member that is
+            whole = products | family  # (타이레놀 시럽 → 어린이타이레놀현탁액, 부루펜 시럽 → 어린이부루펜시럽)
+            fit = self.by_dosage_form(whole, qa.query, by_kind=True)
+            if fit != whole and fit <= family:
+                preferred, products, family = fit, products | fit, family - fit
         if preferred == products:  # no form said (버물리 액 is 버물리에스액): the whole name before its variants
             preferred = products - self.variants_of_named(products, qa.names.keys)
         # for a young child, each named ingredient's products that dose the child (아세트아미노펜 4살 -> 세토펜현탁액,
@@ -108,9 +121,7 @@ class Candidates:
         }
         # the named product when it doses the child (써스펜 좌약 for a 2-year-old: the suppository, not the brand's
         # syrups), else the brand's members that do (타이레놀 for a 5-year-old → 어린이타이레놀현탁액)
-        for_child = self.dosing_the_child(products, qa.query, least=1) or self.dosing_the_child(
-            products | family, qa.query
-        )
+        for_child = self.for_child_by_name(products, family, qa)
         if for_child:
             preferred, products, family = for_child, products | for_child, family - for_child
         elif any(child_products.values()):  # the products named after the ingredient dose adults only
@@ -146,6 +157,25 @@ class Candidates:
             for i in list(out):
                 if self.docs[i].source == "dur" and self.dur_pair(i) <= named and len(self.dur_pair(i)) == 2:
                     out[i] = 1.0  # both sides of a DUR pair are in the question (one may be via a product)
+        return out
+
+    def for_child_by_name(self, products: set[str], family: set[str], qa: QueryAnalysis) -> set[str]:
+        """For a young child, each name's product that doses the child, or else its brand members that do: each name
+        on its own (4살 타이레놀시럽 … 부루펜시럽 → 어린이타이레놀현탁액 and 어린이부루펜시럽, where the one name
+        dosing the child among the products named had put the other brand's adult tablets first); empty for no child.
+
+        The products named with no name read (none of the keys reaches them) are chosen among as one.
+        """
+        out: set[str] = set()
+        reached: set[str] = set()
+        for key in dict.fromkeys(qa.names.keys):
+            mine = products & self.names.products.get(key, set())
+            kin = {seq for seq in family if key in squash(self.item_name(seq))}
+            reached |= mine
+            out |= self.dosing_the_child(mine, qa.query, least=1) or self.dosing_the_child(mine | kin, qa.query)
+        rest = products - reached
+        if rest or not qa.names.keys:
+            out |= self.dosing_the_child(rest, qa.query, least=1) or self.dosing_the_child(rest | family, qa.query)
         return out
 
     def named_kind(self, qa: QueryAnalysis) -> bool:
@@ -267,11 +297,14 @@ class Candidates:
                 return self.docs[i].text
         return ""
 
-    def by_dosage_form(self, products: set[str], query: str) -> set[str]:
+    def by_dosage_form(self, products: set[str], query: str, by_kind: bool = False) -> set[str]:
         """Among products a name matched, those whose name has a dosage form the question mentions
         (클리어틴 크림 -> 클리어틴크림, not 클리어틴외용액), or those that are swallowed when it speaks only of taking
         the medicine (먹으면, 복용), or those of the form it says in other words (붙이는 멀미약 → a patch, 가루 변비약 →
-        granules; `form_kinds.said_kinds`); all of them when it says none of these or none fits."""
+        granules; `form_kinds.said_kinds`); all of them when it says none of these or none fits. `by_kind`: products
+        named by the question, whose form word may not be their name's (타이레놀시럽 → 어린이타이레놀현탁액, a liquid
+        too); a class's or symptom's products are chosen by the form as names write it (무좀 … 파스 asks of a plaster
+        for pain, not of an antifungal in some patch form)."""
         forms = question_forms(query)
         said = set() if forms else said_kinds(query)
         by_mouth = not forms and not said and taken_by_mouth(query)
@@ -288,6 +321,8 @@ class Candidates:
             chosen = {seq for seq, name in names.items() if of_kinds(said, name)}
         else:
             chosen = {seq for seq, name in names.items() if any(f in name for f in forms)}
+            if not chosen and by_kind:
+                chosen = {seq for seq, name in names.items() if any(of_kinds(asked_kinds(f), name) for f in forms)}
         return chosen or products
 
     def variants_of_named(self, products: set[str], keys) -> set[str]:

@@ -204,9 +204,20 @@ def binds(forms: tuple[str, ...] | list[str], item_name: str) -> bool:
     return bool(rule & product) or any(rule & PARENTS.get(kind, set()) for kind in product)
 
 
+# one-letter forms, read only as a word's end (니코틴 껌, 니코틴껌을, 여드름 겔; not 겔포스, 젤리, 껌딱지) -> as names
+# write them (젤 타입 인공눈물: the names' 겔, where 젤 is mostly a brand's syllable, 아이엔젤)
+SHORT_FORMS = {"껌": "껌", "겔": "겔", "젤": "겔"}
+_SHORT_FORM = re.compile(r"(껌|겔|젤)(?:을|를|이|은|는|도|만|에|으로|로|타입|형)?(?![가-힣])")
+
+
 def question_forms(query: str) -> list[str]:
-    """The dosage forms a question names, as product names write them ("클리어틴 크림" -> ["크림"])."""
-    return sorted({name_form for word, name_form in QUESTION_FORMS.items() if word in query})
+    """The dosage forms a question names, as product names write them ("클리어틴 크림" -> ["크림"]).
+
+    >>> question_forms("니코틴 껌 씹을때"), question_forms("여드름 젤타입 바르고"), question_forms("겔포스 먹고 젤리")
+    (['껌'], ['겔'], [])
+    """
+    short = {SHORT_FORMS[m.group(1)] for m in _SHORT_FORM.finditer(query)}
+    return sorted({name_form for word, name_form in QUESTION_FORMS.items() if word in query} | short)
 
 
 def said_kinds(query: str) -> set[str]:

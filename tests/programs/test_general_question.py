@@ -181,3 +181,23 @@ def test_food_asked_of_a_medicine_or_to_avoid_is_answered_from_the_leaflets(sear
     from programs.general_question import FOOD_ANSWER
 
     assert not CRAG(backend=searcher)(question=question).answer.startswith(FOOD_ANSWER)
+
+
+@pytest.mark.parametrize(
+    ("question", "nothing"),
+    [
+        ("여드름 있는 얼굴로 낮에 햇빛 받아도 괜찮은가요", True),  # a symptom, and may one go out: no medicine
+        ("여드름 겔 바른 얼굴로 낮에 햇빛 받아도 괜찮은가요", False),  # the symptom's medicine, by its form
+        ("여드름 젤타입 약 바르고 햇빛 받아도 돼요", False),
+        ("입술 물집에 크림 바른 채로 햇빛 받아도 되나요", False),
+    ],
+)
+def test_a_symptoms_medicine_said_by_its_form_is_a_medicine_named(question, nothing):
+    """A form word (겔, 크림) or how it is used (바른) beside a symptom speaks of that symptom's medicine: the question
+    goes on to its products, not to the answer that no medicine was named."""
+    from programs.general_question import names_nothing
+    from retrievers.question_frame import QuestionFrame, Targets
+
+    symptom = "여드름" if "여드름" in question else "물집"
+    frame = QuestionFrame(question, Targets(symptoms=(symptom,)), aspects=("cautions",))
+    assert names_nothing(frame) is nothing

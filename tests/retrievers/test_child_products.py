@@ -157,3 +157,47 @@ def test_a_named_product_dosing_the_child_leads_over_the_brands_other_childrens_
     weights = _weights(policy, "2살 딸 써스펜 좌약 넣었는데 열이 그대로예요")
     assert weights["easydrug:1:useMethod"] == 1.0
     assert weights["easydrug:2:useMethod"] < 1.0
+
+
+APAP_SUSPENSION = (
+    "어린이타이레놀현탁액 (아세트아미노펜)\n[용법·용량] 만 12세 이하의 소아는 1회 권장용량을 4-6시간마다 필요 시 "
+    "복용합니다. 1일 5회(75 mg/kg)를 초과하여 복용하지 마십시오."
+)
+APAP_TABLET = (
+    "타이레놀정500밀리그람 (아세트아미노펜)\n[용법·용량] 만 12세 이상 소아 및 성인은 1회 1~2정씩, 1일 3~4회(4~6시간 "
+    "마다) 필요시 복용합니다."
+)
+
+
+@pytest.fixture(scope="module")
+def two_brands():
+    """Two brands, each with an adults' tablet and a children's liquid (real 용법·용량 lines)."""
+
+    def leaflet(seq, name, ingredient, text):
+        meta = {"item_seq": seq, "item_name": name, "main_ingr": ingredient, "section": "useMethod"}
+        return Document(f"easydrug:{seq}:useMethod", text, meta)
+
+    docs = [
+        leaflet("197700120", "부루펜정200밀리그램(이부프로펜)", "이부프로펜", TABLET),
+        leaflet("198601920", "어린이부루펜시럽(이부프로펜)", "이부프로펜", SYRUP),
+        leaflet("202106092", "타이레놀정500밀리그람(아세트아미노펜)", "아세트아미노펜", APAP_TABLET),
+        leaflet("202200525", "어린이타이레놀현탁액(아세트아미노펜)", "아세트아미노펜", APAP_SUSPENSION),
+    ]
+    names = NameIndex.from_documents(docs)
+    return Candidates(docs, names, ClassProducts.from_documents(docs), Lexicon.load())
+
+
+def test_a_childs_question_naming_two_brands_puts_each_brands_childrens_product_first(two_brands):
+    """One brand's children's syrup dosing the child does not leave the other brand at its adults' tablet."""
+    weights = _weights(two_brands, "4살 아들 타이레놀시럽 먹였는데 3시간 지나도 열나면 부루펜시럽 먹여도 되나요")
+    assert weights["easydrug:202200525:useMethod"] == weights["easydrug:198601920:useMethod"] == 1.0
+    assert weights["easydrug:202106092:useMethod"] < 1.0
+    assert weights["easydrug:197700120:useMethod"] < 1.0
+
+
+def test_a_form_said_of_a_brand_puts_the_member_of_that_form_first(two_brands):
+    """No child in the question: the form said (시럽) chooses the brand's liquid, a 현탁액 by name, over the tablet
+    the name is."""
+    weights = _weights(two_brands, "타이레놀 시럽 하루 최대 몇 번까지 먹어요")
+    assert weights["easydrug:202200525:useMethod"] == 1.0
+    assert weights["easydrug:202106092:useMethod"] < 1.0

@@ -2,6 +2,8 @@
 
 import re
 
+import pytest
+
 from retrievers.corpus import load_corpus
 from retrievers.form_kinds import JIL_BRANDS, binds, product_kinds
 
@@ -24,3 +26,19 @@ def test_a_tablet_rule_binds_a_tablet_whose_brand_ends_in_jil():
     """[노인주의] 클레마스틴 … 대상 제형: 정제/나정 binds 마스질정 (offered to an 80-year-old as a vaginal form)."""
     assert binds(("정제", "나정"), "마스질정(클레마스틴푸마르산염)")
     assert not binds(("정제", "나정"), "카네스텐질정(클로트리마졸)")
+
+
+@pytest.mark.parametrize(
+    ("question", "forms"),
+    [
+        ("니코틴 껌 씹을 때 커피 마셔도 되나요", ["껌"]),
+        ("니코틴껌을 하루 몇 개 씹어요", ["껌"]),
+        ("여드름 젤 타입 바르고 자도 돼요", ["겔"]),  # as names write it (젤 is mostly a brand's syllable)
+        ("겔포스 먹고 젤리 먹어도 돼요", []),  # a brand's syllable and a sweet are no forms
+        ("껌딱지처럼 붙는 파스", ["파스"]),
+    ],
+)
+def test_one_letter_forms_are_read_as_words(question, forms):
+    from retrievers.form_kinds import question_forms
+
+    assert question_forms(question) == forms
