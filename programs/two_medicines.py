@@ -33,7 +33,12 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
 
     >>> syrup = QuestionFrame("스트렙실 먹는데 종합감기시럽 같이", other_drugs=("종합감기시럽",))
     >>> pair_medicines(syrup, [doc], ["스트렙실"], lambda d: True)
-    ('스트렙실', '종합감기시럽', '감기', '플루르비프로펜')
+    ('스트렙실', '종합감기시럽', '감기', '해열진통제', '감기약', '플루르비프로펜')
+
+    A kind said by its symptom is said as the leaflets say it too (두통약 → 해열진통제, mined):
+
+    >>> pair_medicines(QuestionFrame("감기약 먹었는데 두통약", other_drugs=("두통약",)), [], [], lambda d: True)
+    ('두통약', '두통', '해열진통제', '감기약')
     """
     if not frame.other_drugs and (len(names) < 2 or frame.comparison):
         return ()
@@ -43,10 +48,11 @@ def pair_medicines(frame, docs: list[Document], names, is_named) -> tuple[str, .
         if d.id.startswith("easydrug:") and is_named(d)
         for i in str(d.metadata.get("main_ingr", "")).split(",")
     ]
-    from retrievers.class_products import class_terms
+    from retrievers.class_products import class_terms, leaflet_kinds
 
     lexicon = Lexicon.load()
-    others = [t for o in frame.other_drugs for t in (o, *class_terms(o, lexicon))]  # 종합감기시럽 → 감기(약)
+    # 종합감기시럽 → 감기(약); 두통약 → 해열진통제, the kind its leaflets warn of ("다른 해열진통제와 함께 …")
+    others = [t for o in frame.other_drugs for t in (o, *class_terms(o, lexicon), *leaflet_kinds(o, lexicon))]
     # the kinds the other medicine is of (겔포스 → 위장약), read from its own 효능 when its leaflet was found
     other_keys = ["".join(o.split()) for o in frame.other_drugs]
     of_other = [

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import json
 from collections import Counter
 from collections.abc import Iterable
 
@@ -46,6 +47,24 @@ def class_terms(word: str, lexicon: Lexicon) -> tuple[str, ...]:
     terms = [stem] if len(stem) >= MIN_STEM and stem != squash(word) else []
     terms += [h for h in lexicon.heads(word) if len(h) >= MIN_STEM]
     return tuple(dict.fromkeys(terms))
+
+
+def leaflet_kinds(word: str, lexicon: Lexicon) -> tuple[str, ...]:
+    """The words leaflets use for the kind a class word names by its symptom (두통약 → 해열진통제: "다른 해열진통제와
+    함께 복용하지 마십시오"), mined from the corpus (`retrievers/mine_class_kinds.py`); () for none.
+
+    >>> leaflet_kinds("두통약", Lexicon.load())[0], leaflet_kinds("멀미약", Lexicon.load())
+    ('해열진통제', ('진토제',))
+    """
+    table = _class_kinds()
+    return tuple(dict.fromkeys(k for head in lexicon.heads(word) for k in table.get(head, ())))
+
+
+@functools.lru_cache(maxsize=1)
+def _class_kinds() -> dict[str, list[str]]:
+    from retrievers.mine_class_kinds import CLASS_KINDS_PATH
+
+    return json.loads(CLASS_KINDS_PATH.read_text(encoding="utf-8"))["kinds"]
 
 
 def attached_form(word: str) -> str:

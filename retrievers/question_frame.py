@@ -221,6 +221,11 @@ KIND_ENDINGS = ("약", "제", *FORM_ENDINGS)
 NOT_KINDS = frozenset("무슨약 어떤약 먹는약 다른약 딴약".split())
 _JOSA = re.compile(r"(?:이랑|랑|하고|을|를|은|는|이|가|도|만|에|에는|에도|과|와|으로|로|이나|나|부터|까지|처럼|같은)$")
 _CLASS_AFTER = re.compile(r"^(?:약|제)")
+# a symptom and what a medicine does to it, then 약 (설사 멎는 약, 기침 멈추는 약, 콧물 말리는 약): the symptom's
+# medicine, as 설사약 would say it (read in the question without spaces)
+_RELIEF_BEFORE = re.compile(
+    r"^(?:을|를|이|가)?(?:멎|멈추|멈춰주|멈추게하|멎게하|낫|낫게하|내리|떨어뜨리|잡|줄이|없애|가라앉히|그치|말리|삭이|뚫|뚫어주)는약"
+)
 
 
 @dataclass(frozen=True)
@@ -284,6 +289,8 @@ def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], li
     (['감기약'], ['콧물'])
     >>> classes_and_symptoms("위장약 다른약이랑 간격 둬야돼요", Lexicon.load())[0]
     ['위장약']
+    >>> classes_and_symptoms("피가 섞여 나오는데 설사 멎는 약 먹어도 되나요", Lexicon.load())[0]
+    ['설사약']
     """
     q = squash(question)
     classes, symptoms = [], []
@@ -293,6 +300,8 @@ def classes_and_symptoms(question: str, lexicon: Lexicon) -> tuple[list[str], li
             classes.append(word)
         elif at >= 0 and _CLASS_AFTER.match(q[at + len(word) :]):
             classes.append(word + q[at + len(word)])
+        elif len(word) > 1 and any(_RELIEF_BEFORE.match(q[m.end() :]) for m in re.finditer(re.escape(word), q)):
+            classes.append(word + "약")
         else:
             symptoms.append(word)
     classes += [

@@ -137,3 +137,11 @@ def test_a_named_other_medicine_is_also_read_as_the_kind_its_efficacy_makes_it()
     gelfos = Document("easydrug:2:efcy", "겔포스현탁액\n위산과다, 속쓰림, 위부불쾌감, 위통에 사용합니다.", meta)
     frame = QuestionFrame("페리에정 먹었는데 겔포스 더 먹어도", other_drugs=("겔포스",))
     assert "위장약" in pair_medicines(frame, [gelfos], ["페리에정", "겔포스"], lambda d: True)
+
+
+def test_a_kind_asked_by_its_symptom_finds_the_warning_that_names_the_kind(searcher):
+    """두통약 beside 감기약: the cold medicine's leaflet warns of "다른 감기약, 해열진통제", the kind 두통약's leaflets
+    are (mined, retrievers/mine_class_kinds.py), though no leaflet says 두통약."""
+    pred = CRAG(backend=searcher)(question="종합감기약 먹었는데 머리가 아파서 두통약 같이 먹어도 되나요?")
+    quoted = [line for line in pred.answer.splitlines() if "해열진통제" in line and "함께 복용하지" in line]
+    assert quoted, pred.answer

@@ -452,3 +452,19 @@ def test_a_month_since_the_birth_is_told_not_how_long_to_take_it(read):
     frame = read("출산하고 한달째 변비가 너무 심한데 완모중이에요ㅠ 비코그린에스 먹어도 될까요?")
     assert "duration" not in frame.aspects and frame.aspects[0] == "breastfeeding"
     assert "duration" in read("변비약 한달 먹어도 돼요?").aspects
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("열도 나고 설사에 피가 섞여 나오는데 설사 멎는 약 먹어도 되나요", "설사약"),
+        ("기침 멈추는 약 애기한테 먹여도 돼요", "기침약"),
+        ("콧물 말리는 약 먹고 운전해도 되나요", "콧물약"),
+    ],
+)
+def test_a_symptom_and_what_the_medicine_does_to_it_is_the_symptoms_kind(question, kind):
+    """설사 멎는 약 says 설사약 in other words: a kind of medicine choosing products, not a symptom told."""
+    from retrievers.lexicon import Lexicon
+    from retrievers.question_frame import classes_and_symptoms
+
+    assert kind in classes_and_symptoms(question, Lexicon.load())[0]

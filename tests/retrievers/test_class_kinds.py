@@ -1,0 +1,20 @@
+"""The kind words a symptom's medicines are warned of by (retrievers/mine_class_kinds.py), mined from the leaflets."""
+
+from retrievers.class_products import leaflet_kinds
+from retrievers.corpus import load_corpus
+from retrievers.lexicon import Lexicon
+from retrievers.mine_class_kinds import CLASS_KINDS_PATH, mine_class_kinds, products_of, rule_heads
+
+
+def test_the_shipped_table_is_what_the_corpus_gives():
+    import json
+
+    shipped = json.loads(CLASS_KINDS_PATH.read_text(encoding="utf-8"))["kinds"]
+    assert mine_class_kinds(rule_heads(), products_of(load_corpus())) == shipped
+
+
+def test_a_class_said_by_its_symptom_reads_the_kind_its_leaflets_warn_of():
+    lexicon = Lexicon.load()
+    assert leaflet_kinds("두통약", lexicon)[0] == "해열진통제"
+    assert leaflet_kinds("멀미약", lexicon) == ("진토제",)
+    assert leaflet_kinds("위장약", lexicon) == ()  # its leaflets warn of no kind of their own often enough
