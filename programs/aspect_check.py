@@ -96,6 +96,7 @@ WORDS = {
     "washing": "씻기·목욕",
     "lens": "콘택트렌즈",
     "sunlight": "햇빛(자외선)",
+    "reuse": "개봉하거나 쓰고 남은 약을 다시 쓰는 것",
     "heat": "찜질·열",
     # situations said in their own words where their frame aspect's would be wrong (see `said_as`)
     "dependence": "내성이나 의존성(습관성)",

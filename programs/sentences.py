@@ -61,6 +61,13 @@ LEAFLET_SECTIONS = ("efcy", "useMethod", "atpnWarn", "atpn", "intrc", "se", "dep
 NEIGHBOUR_SHARE = 0.5  # a question word's symptom neighbours (속쓰림 → 구역, 소화불량) count this share of its weight
 ASPECT_WEIGHT = 0.6  # a sentence that speaks to the asked aspect (a seed word; half for a mined word)
 AGE_WEIGHT = 0.3  # a sentence whose written ages take in the age the question states (20개월 → 만 2세 미만)
+# from what age it may be given, asked with no age stated (몇 살부터 먹여요, 몇 개월 이상, 나이 제한): a sentence
+# bounding an age (만 3세 미만의 영·유아는 복용하지 마십시오) answers it, as a stated age's band would
+AGE_LIMIT_ASKED = re.compile(
+    r"몇\s*(?:살|세|개월|돌)\s*(?:부터|이상|이후|까지|미만|이하|넘어야|지나야|되어야|돼야|되야|되면|된\s*(?:아이|애|아기))"
+    r"|(?:나이|연령)\s*제한|(?:어린|애기|아기|아이)\s*(?:도|한테도|에게도)?\s*(?:언제부터|몇\s*살부터)"
+)
+AGE_LIMIT = re.compile(r"\d\s*(?:세|개월|살)\s*(?:미만|이하|이상|초과)")  # 만 3세 미만, 15세 이상
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
 BACKGROUND_SHARE = 0.5  # an aspect only a sentence that asks nothing names (비염 때문에 매일 먹어요) weighs this share
@@ -291,6 +298,7 @@ class SentenceRanker:
         self.total = sum(self.words.values())
         self.grams = bigrams(question)
         self.ages = stated_ages(question)  # 7살 → 7 to 8; None when no age is written
+        self.asks_age_limit = bool(AGE_LIMIT_ASKED.search(question))
         self.question = question
         self._short: tuple[str, ...] | None = None  # one-syllable nouns, read when a long list is cut
 
@@ -412,8 +420,15 @@ class SentenceRanker:
 
     def parts(self, sentence: str) -> dict[str, float]:
         """What `score` adds up: the IDF share of the question's content words found (`overlap`), how surely the
-        sentence speaks to an asked aspect (`aspect`), whether its ages take in the stated age (`age`) and its
-        character-bigram overlap with the question (`bigram`)."""
+        sentence speaks to an asked aspect (`aspect`), whether its ages take in the stated age, or, asked from what
+        age with none stated, whether it bounds an age (`age`), and its character-bigram overlap with the question
+        (`bigram`).
+
+        >>> ranker = SentenceRanker("소보민시럽 몇살부터 먹일 수 있어요")
+        >>> ranker.parts("만 3세 미만의 영·유아는 이 약을 복용하지 마십시오.")["age"]
+        1.0
+        >>> ranker.parts("어린이에게 투여할 경우 보호자의 지도 감독하에 투여하십시오.")["age"]
+        0.0"""
         sentence = _LABEL.sub("", sentence)  # "[용법·용량] …": the section's label is no word of the sentence
         found = 0.0
         for w, idf in self.words.items():
@@ -421,7 +436,7 @@ class SentenceRanker:
                 found += idf
             elif any(n in sentence for n in self.near[w]):
                 found += NEIGHBOUR_SHARE * idf
-        fit = self.age_fit(sentence) if self.ages else 0.0
+        fit = self.age_fit(sentence) if self.ages else float(self.asks_age_limit and bool(AGE_LIMIT.search(sentence)))
         # a sentence whose written ages all miss the stated one (만 3개월 미만의 영아, for a 3-year-old) speaks of
         # another child: its child words do not answer who the question is about
         bands = dose_bands(sentence, children=False) if self.ages and not fit else []

@@ -294,6 +294,8 @@ def test_a_question_asking_for_a_section_quotes_that_section_before_others(monke
     assert sorted(q.sources for q in chosen) == [[1], [2]]  # 효능 was not asked
     monkeypatch.setattr(extractive, "SECTION_PRIOR", 0.0)  # the asked sections' priors are what quote 용법
     monkeypatch.setattr(extractive, "FRAME_PRIOR", 0.0)
+    # and the age bound 15세 이상 (from what age is asked: programs/sentences.AGE_LIMIT_ASKED) counts for nothing
+    monkeypatch.setattr("programs.sentences.AGE_WEIGHT", 0.0)
     assert [q.sources for q in extractive.choose(question, docs, sections=asked, max_sentences=2)] == [[1]]
 
 

@@ -842,3 +842,13 @@ def test_an_ingredient_and_a_class_with_only_rules_found_read_the_class_products
     assert read == {brufen}
     assert f"easydrug:{brufen}:atpn" in {d.id for d in pool}  # its cautions, where the pregnancy line is
     assert [s for s in st.trace.steps if s["step"] == "ingredient_members"][-1]["added"] == [f"easydrug:{brufen}:efcy"]
+
+
+@pytest.mark.parametrize("question", ["소보민시럽 몇살부터 먹일 수 있어요", "멀미약 몇 개월부터 먹여도 되나요"])
+def test_from_what_age_ranks_the_sentence_bounding_an_age_above_a_generic_child_line(question):
+    """No age stated, the age asked: the limit (만 3세 미만 … 복용하지 마십시오) answers, a guardian line does not."""
+    from programs.sentences import SentenceRanker
+
+    ranker = SentenceRanker(question)
+    limit = ranker.score("수유부, 만 3세 미만의 영·유아는 이 약을 복용하지 마십시오.")
+    assert limit > ranker.score("어린이에게 투여할 경우 보호자의 지도 감독하에 투여하십시오.")

@@ -400,3 +400,27 @@ def test_a_course_written_as_a_range_says_how_long():
 
     assert PERIOD.search("칸디다성 귀두염인 경우 1~2주 사용합니다.")  # how long: no 'silent on duration' notice
     assert not PERIOD.search("3~6세는 1회 5~8 mL를 복용합니다.")
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "80대 어머니 허리에 케토톱 붙이고 밭일하러 나가셔도 되나요",
+        "파스 붙이고 등산 가도 돼요",
+        "여드름약 바르고 야외 활동",
+    ],
+)
+def test_being_outdoors_asks_about_the_sun(question):
+    """The leaflets' 옥외활동 (keep out of the sun for two weeks after a ketoprofen plaster), as people say it."""
+    assert "sunlight" in load_vocabulary().asked(question)
+
+
+def test_keeping_an_opened_single_use_container_asks_about_using_it_again():
+    from programs.aspect_check import Quoted, speaks_to
+
+    vocab = load_vocabulary()
+    assert "reuse" in vocab.asked("일회용 인공눈물 뚜껑 다시 닫아뒀다가 다음날 써도 되나요")
+    assert "reuse" not in vocab.asked("인공눈물 하루에 몇 번 넣어요")
+    # asked in its own words, only a sentence about using it again answers it, not the storage temperature
+    assert speaks_to("how_to_take", Quoted("점안 후 남은 액과 용기는 버립니다.", "useMethod"), by_words=("reuse",))
+    assert not speaks_to("how_to_take", Quoted("15~25도에서 보관하십시오.", "depositMethod"), by_words=("reuse",))
