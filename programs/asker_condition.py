@@ -74,6 +74,38 @@ def kind_conditions(question: str) -> tuple[str, ...]:
     return tuple(w for w in kind_leaflet_words(question) if w in known or (w.endswith(SUFFIXES) and w[:-1] in known))
 
 
+# diseases a question says the one taking the medicine has (녹내장이 있는데, 전립선비대증 있는 아버지, 혈압이 높은데),
+# as written -> as `leaflet_condition_limit.forbids` reads them; reviewed domain knowledge, each a disease some
+# leaflets forbid their product with, none a symptom a medicine is taken for (천식 is left out: the leaflets forbid
+# 아스피린 천식, not asthma; 간질 is inside 간질환)
+STATED_DISEASES = {
+    "녹내장": "녹내장",
+    "전립선비대": "전립선비대증",
+    "전립샘비대": "전립선비대증",
+    "고혈압": "고혈압",
+    "혈압이높": "고혈압",
+    "혈압높": "고혈압",
+    "당뇨": "당뇨병",
+    "뇌전증": "뇌전증",
+    "파킨슨": "파킨슨병",
+}
+
+
+def stated_conditions(question: str) -> tuple[str, ...]:
+    """The diseases the question says the one taking the medicine has (`STATED_DISEASES`, and those of an organ:
+    `organ_diseases`), as the user's own conditions would be written: a leaflet forbidding its product with one
+    withholds it, as a profile's condition does (programs/leaflet_condition_limit.py).
+
+    >>> stated_conditions("녹내장이 있는데 멀미약 먹어도 되나요"), stated_conditions("아버지 전립선 비대증 있으신데")
+    (('녹내장',), ('전립선비대증',))
+    >>> stated_conditions("신부전 있는 엄마 두통약"), stated_conditions("두통약 먹어도 되나요")
+    (('신부전',), ())
+    """
+    compact = "".join(question.split())
+    said = [disease for written, disease in STATED_DISEASES.items() if written in compact]
+    return tuple(dict.fromkeys([*said, *organ_diseases(compact)]))
+
+
 def organ_diseases(compact: str) -> tuple[str, ...]:
     """The diseases and impairments of an organ (`leaflet_condition_limit.ORGAN_DISEASES`, `ORGAN_GENERAL`) written
     in `compact`, the question without spaces.
@@ -139,8 +171,14 @@ def warns_of(found: tuple[str, ...], sentence: str) -> bool:
 
     >>> warns_of(("신부전",), "신장애 환자는 복용하지 마십시오."), warns_of(("신부전",), "간장애 환자는 마십시오.")
     (True, False)
-    """
-    from programs.leaflet_condition_limit import organ_words
 
-    words = {w for c in found for w in (c, *organ_words(c))}
-    return bool(found) and bool(WARNING.search(sentence)) and any(w in sentence for w in words)
+    A condition as the leaflets write it, spaces aside and without its last 증 or 병 (`leaflet_condition_limit.forms`):
+
+    >>> warns_of(("전립선비대증",), "녹내장, 전립선 비대 환자는 의사 또는 약사와 상의하십시오.")
+    True
+    """
+    from programs.leaflet_condition_limit import forms
+
+    words = {w for c in found for w in (c, *forms(c))}
+    flat = "".join(sentence.split())
+    return bool(found) and bool(WARNING.search(sentence)) and any(w in flat for w in words)

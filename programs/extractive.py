@@ -253,6 +253,10 @@ def choose(
     asked_conditions = asker_condition.conditions(nouns, own_efficacy, named_here) if may_i else ()
     asked_conditions += asker_condition.drank(question) if may_i else ()  # 소주 두병 마셨는데 먹어도 돼요
     asked_conditions += asker_condition.kind_conditions(question) if may_i else ()  # 혈압약 먹는중인데: 고혈압
+    # a disease the question says the one taking it has (녹내장이 있는데 멀미약, 고혈압 있으신 아버지 코감기약): of a
+    # class's products too, a caution naming it answers first
+    stated = asker_condition.stated_conditions(question) if CONDITION_LEADS else ()
+    asked_conditions += tuple(c for c in stated if c not in asked_conditions)
     # 습진 있는데 발라도 돼요, of a cream for 습진, asking nothing else: the 효능 line saying so answers first (beside
     # who it is for, another medicine or an aspect, the condition is only why it is taken: 생리통 심한데 중학생 딸)
     only_may_i = set(frame.aspects) <= GENERIC and not frame.population.group and not frame.other_drugs
@@ -308,7 +312,7 @@ def choose(
                 relevance += FRAME_PRIOR  # a line on another medicine used with it answers as the 상호작용 section
             condition = (
                 section in asker_condition.CAUTION_SECTIONS
-                and is_named(doc)
+                and (is_named(doc) or (bool(stated) and not named_found))
                 and asker_condition.warns_of(asked_conditions, s.text)
             )
             if condition and (section or _dur_section(doc)) not in framed:

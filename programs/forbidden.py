@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from programs import dur_rule
 from programs.answer_requirements import question_dur_types
+from programs.asker_condition import stated_conditions
 from programs.profile import WOMAN
 from retrievers.dur_binding import binds_product, same_name
 from retrievers.population import CHILD_AGE, ELDERLY_AGE, a_nursed_baby, names_a_woman, read_population, stated_ages
@@ -129,7 +130,9 @@ def asker(profile, question: str = "", names=()) -> Asker:
             ages.append(span)
     medicines = tuple(profile.medicines) if profile else ()
     nursing = bool(profile and profile.breastfeeding) or bool(population and population.group == "breastfeeding")
-    conditions = tuple(profile.conditions) if profile else ()
+    # the profile's conditions, and those the question says the one taking it has (녹내장이 있는데 멀미약)
+    own = tuple(profile.conditions) if profile else ()
+    conditions = tuple(dict.fromkeys([*own, *(stated_conditions(question) if question else ())]))
     woman = bool(profile and profile.sex == WOMAN) or pregnant or nursing or bool(question and names_a_woman(question))
     return Asker(pregnant, tuple(dict.fromkeys(ages)), medicines, nursing, conditions=conditions, woman=woman)
 

@@ -85,6 +85,11 @@ NO_TARGET_ANSWER = (
     "정리된 자료라, 약을 정하지 않은 질문에 답할 내용은 나와 있지 않습니다. 약 이름을 함께 적어 다시 묻거나 약사에게 "
     "물어보세요."
 )
+# going to daycare, school or work with an illness, or catching it from someone (어린이집 며칠 쉬어야, 등원해도,
+# 전염되나요, 옮아요): asked of a symptom with no medicine used, no leaflet says it
+ATTENDING = re.compile(
+    r"어린이집|유치원|등원|등교|학교\s*(?:가|보내|쉬)|출근|격리|전염|옮(?:기|겨|길|을|는|나|아|았|으)"
+)
 MEDICINE = re.compile(r"약(?!속)|처방|의약")  # a question saying it is about medicine, naming none
 # "may I" said of taking, giving, putting on or drinking something (먹어도, 먹여도, 발라도, 마셔도): a use of a medicine
 USING = re.compile(
@@ -195,6 +200,14 @@ def names_nothing(frame) -> bool:
     True
     >>> names_nothing(QuestionFrame("독감인데 열 내리는 거 먹여도 돼요?", flu, aspects=("child_use",)))
     False
+
+    So does one asking when a child may go back to daycare, or whether it is catching (no use of a medicine said):
+
+    >>> mouth = Targets(symptoms=("구내염",))
+    >>> names_nothing(QuestionFrame("아이 구내염이면 어린이집 며칠 쉬어야 하나요", mouth, aspects=("duration",)))
+    True
+    >>> names_nothing(QuestionFrame("구내염 연고 바르면 어린이집 보내도 되나요", mouth, aspects=("cautions",)))
+    False
     """
     targets = frame.targets
     medicine = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND
@@ -203,7 +216,7 @@ def names_nothing(frame) -> bool:
         return False
     if targets.symptoms:  # 독감인데 열 내리면 어린이집 보내도 돼요: a symptom, and may one do what no medicine is
         return (
-            bool(MAY_I.search(frame.question))
+            bool(MAY_I.search(frame.question) or ATTENDING.search(frame.question))
             and not USING.search(frame.question)
             and not said_form(frame.question)  # 여드름 겔 바른 얼굴로: the symptom's medicine, by its form
         )

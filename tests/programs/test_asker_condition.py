@@ -135,3 +135,24 @@ def test_of_the_warnings_of_the_askers_condition_the_one_forbidding_it_leads():
     ]
     quotes = extractive.choose("위궤양 있는데 가상소염정 먹어도 괜찮을까요?", docs, names=["가상소염정"])
     assert "복용하지 마십시오" in quotes[0].text
+
+
+def test_a_disease_the_question_states_leads_a_class_answer_with_the_caution_naming_it():
+    """녹내장 있는데 감기약 같이: no product named, the caution of a class product naming the asker's disease answers
+    first, as a named product's would, before the interaction line the "같이" asks (programs/extractive.py)."""
+
+    def section(name, sec, label, body, seq):
+        meta = {"item_name": name, "section": sec, "section_label": label, "item_seq": seq}
+        return Document(f"easydrug:{seq}:{sec}", f"{name}\n[{label}] {body}", meta)
+
+    caution = (
+        "이 약을 복용하기 전에 수두 또는 인플루엔자에 감염되어 있는 어린이, 임부, 고령자, 간장질환, 신장질환, "
+        "심장질환, 갑상선질환, 당뇨병, 고혈압, 녹내장 환자는 의사 또는 약사와 상의하십시오."
+    )
+    docs = [
+        section("가나콜드정", "atpn", "사용상 주의사항", caution, "1"),
+        section("가나콜드정", "intrc", "상호작용", "다른 감기약, 해열진통제, 진정제와 함께 복용하지 마십시오.", "1"),
+        section("다라콜드정", "atpn", "사용상 주의사항", "복용 후 졸음이 올 수 있으니 운전 시 주의하십시오.", "2"),
+    ]
+    chosen = extractive.choose("녹내장 있는데 감기약 같이 먹어도 되나요", docs, sections=["atpn", "intrc"])
+    assert "녹내장" in chosen[0].text and "상의하십시오" in chosen[0].text

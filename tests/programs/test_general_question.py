@@ -99,6 +99,7 @@ def test_a_pets_medicine_is_beyond_the_leaflets(searcher, question):
         "충치 치료하고 마취가 아직 안 풀렸는데 밥 먹어도 되나요?",
         "내시경 하기 전에 밥 먹어도 되나요?",
         "5살 딸 열이 나는데 열 내리면 바로 어린이집 보내도 돼요?",  # a symptom; may one do what no medicine is
+        "아이 구내염이면 어린이집 며칠 쉬어야 하나요",  # when to go back, asked of a symptom
     ],
 )
 def test_a_question_naming_no_medicine_quotes_no_leaflet_as_if_it_were_the_one(searcher, question):

@@ -69,3 +69,14 @@ def test_a_stomach_or_duodenal_ulcer_is_the_peptic_ulcer_the_leaflet_forbids():
     for condition in ("위궤양", "십이지장 궤양"):
         assert leaflet_condition_limit.condition_rule(doc, (condition,)) is not None, condition
     assert leaflet_condition_limit.condition_rule(doc, ("위염",)) is None
+
+
+def test_a_condition_the_question_states_withholds_the_product_as_a_profiles_does(searcher):
+    """위궤양 있는데: the one taking it has the disease 부루펜정200밀리그램's leaflet forbids it with
+    (위장관궤양), said in the question instead of a profile; 게보린정's leaflet does not, so it is still offered."""
+    question = "위궤양 있는데 머리가 아파요 진통제 뭐 먹어요?"
+    pred = CRAG(backend=searcher)(question=question)
+    first = pred.answer.splitlines()[0]
+    assert first.startswith("※") and f"{BRUFEN}(설명서 위궤양 금지 [문서" in first, pred.answer
+    assert asker(None, question).conditions == ("위궤양",)
+    assert asker(None, QUESTION).conditions == ()
