@@ -63,7 +63,7 @@ SECTIONS["contraindication"] = {"atpn", "atpnWarn"}
 RELATED_VOCAB = {"timing_food": ("food",)}
 # situations narrower than their frame aspect: said, the aspect is checked by their words alone (매일 먹는데 내성
 # 생겨요 asks about dependence, which a period of days does not answer)
-NARROWER = frozenset({"dependence", "vomited"})
+NARROWER = frozenset({"dependence", "vomited", "reuse", "covering"})
 # how a leaflet line speaks of another medicine used with it, in whatever section (다른 점안제와 동시에 사용할 경우,
 # 다른 약과 함께 복용, 병용)
 TOGETHER_TEXT = re.compile(r"다른\s*\S*(?:약|제|제품)(?:와|과|을|를)?\s*(?:함께|동시에|같이|병용)|병용")
@@ -97,6 +97,7 @@ WORDS = {
     "lens": "콘택트렌즈",
     "sunlight": "햇빛(자외선)",
     "reuse": "개봉하거나 쓰고 남은 약을 다시 쓰는 것",
+    "covering": "바른 곳을 붕대나 밴드로 덮는 것",
     "heat": "찜질·열",
     # situations said in their own words where their frame aspect's would be wrong (see `said_as`)
     "dependence": "내성이나 의존성(습관성)",

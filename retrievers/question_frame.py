@@ -89,6 +89,7 @@ VOCAB_ASPECT = {
     "missed": "missed_dose",
     "storage": "storage",
     "reuse": "how_to_take",  # 일회용 인공눈물 뚜껑 닫아뒀다가 다음날: whether an opened one is used again
+    "covering": "how_to_take",  # 연고 바르고 밴드로 덮어도: a dressing over it (밀봉붕대법)
     "lens": "cautions",
     "sunlight": "cautions",
     "heat": "cautions",
@@ -109,7 +110,7 @@ VOCAB_ASPECT = {
     "water": "how_to_take",
 }
 # asked only in its own words (물이랑, 물 없이; 내성; 토했는데 다시), never read from its frame aspect
-WORDS_ONLY = frozenset({"water", "dependence", "vomited", "reuse"})
+WORDS_ONLY = frozenset({"water", "dependence", "vomited", "reuse", "covering"})
 FRAME_VOCAB = {}  # the frame's aspect -> the vocabulary aspects whose leaflet words speak to it
 for _v, _f in VOCAB_ASPECT.items():
     FRAME_VOCAB.setdefault(_f, []).append(_v)

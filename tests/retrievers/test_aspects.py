@@ -424,3 +424,20 @@ def test_keeping_an_opened_single_use_container_asks_about_using_it_again():
     # asked in its own words, only a sentence about using it again answers it, not the storage temperature
     assert speaks_to("how_to_take", Quoted("점안 후 남은 액과 용기는 버립니다.", "useMethod"), by_words=("reuse",))
     assert not speaks_to("how_to_take", Quoted("15~25도에서 보관하십시오.", "depositMethod"), by_words=("reuse",))
+
+
+def test_a_dressing_over_what_was_applied_asks_about_covering_it():
+    """밴드로 덮어도: the leaflets' 밀봉붕대법, asked in its own words; the notice names it when nothing answers."""
+    from programs.aspect_check import Quoted, speaks_to
+
+    vocab = load_vocabulary()
+    assert "covering" in vocab.asked("무릎 까진데 마데카솔 바르고 밴드로 덮어놔도 되나요")
+    assert "covering" not in vocab.asked("마데카솔 하루에 몇 번 발라요")
+    line = Quoted("의사의 감독없이 밀봉붕대법을 사용하지 마십시오.", "atpn")
+    assert speaks_to("how_to_take", line, by_words=("covering",))
+    dose = Quoted("1일 1~2회 적당량을 환부에 바릅니다.", "useMethod")
+    assert not speaks_to("how_to_take", dose, by_words=("covering",))
+    from programs.aspect_check import WORDS, said_as
+
+    assert said_as("how_to_take", ["how_to_take", "covering"]) == "covering" and "붕대" in WORDS["covering"]
+    assert said_as("how_to_take", ["how_to_take", "reuse"]) == "reuse"
