@@ -74,7 +74,8 @@ def kind_conditions(question: str) -> tuple[str, ...]:
     return tuple(w for w in kind_leaflet_words(question) if w in known or (w.endswith(SUFFIXES) and w[:-1] in known))
 
 
-# diseases a question says the one taking the medicine has (녹내장이 있는데, 전립선비대증 있는 아버지, 혈압이 높은데),
+# diseases a question says the one taking the medicine has (녹내장이 있는데, 전립선비대증 있는 아버지, 혈압이 높은데,
+# 변에 피가 섞여요),
 # as written -> as `leaflet_condition_limit.forbids` reads them; reviewed domain knowledge, each a disease some
 # leaflets forbid their product with, none a symptom a medicine is taken for (천식 is left out: the leaflets forbid
 # 아스피린 천식, not asthma; 간질 is inside 간질환)
@@ -88,6 +89,13 @@ STATED_DISEASES = {
     "당뇨": "당뇨병",
     "뇌전증": "뇌전증",
     "파킨슨": "파킨슨병",
+    # blood in the stool, as people say it: the antidiarrhoeals forbid themselves with 혈변 (세균성 설사)
+    "혈변": "혈변",
+    "변에피": "혈변",
+    "대변에피": "혈변",
+    "설사에피": "혈변",
+    "피똥": "혈변",
+    "피설사": "혈변",
 }
 
 
@@ -100,6 +108,8 @@ def stated_conditions(question: str) -> tuple[str, ...]:
     (('녹내장',), ('전립선비대증',))
     >>> stated_conditions("신부전 있는 엄마 두통약"), stated_conditions("두통약 먹어도 되나요")
     (('신부전',), ())
+    >>> stated_conditions("설사하는데 열도 나고 변에 피가 좀 섞여요")
+    ('혈변',)
     """
     compact = "".join(question.split())
     said = [disease for written, disease in STATED_DISEASES.items() if written in compact]

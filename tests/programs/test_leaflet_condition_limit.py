@@ -80,3 +80,11 @@ def test_a_condition_the_question_states_withholds_the_product_as_a_profiles_doe
     assert first.startswith("※") and f"{BRUFEN}(설명서 위궤양 금지 [문서" in first, pred.answer
     assert asker(None, question).conditions == ("위궤양",)
     assert asker(None, QUESTION).conditions == ()
+
+
+def test_blood_in_the_stool_said_in_everyday_words_is_the_condition_antidiarrhoeals_forbid():
+    question = "여행가서 설사하는데 열도 나고 변에 피가 좀 섞여요 로페라미드 먹어도 돼요?"
+    said = asker(None, question).conditions
+    assert said == ("혈변",)
+    line = "이 약에 과민증 환자, 24개월 미만의 영아, 혈변 및 고열이 있는 세균성 설사 환자는 이 약을 복용하지 마십시오."
+    assert leaflet_condition_limit.forbids(line, said) == "혈변"
