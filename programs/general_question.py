@@ -211,8 +211,9 @@ def names_nothing(frame) -> bool:
     """
     targets = frame.targets
     medicine = targets.products or targets.ingredients or set(targets.classes) - ANY_KIND
-    # 이 약 어떻게 먹어요: a medicine is spoken of, which the corrective loop (and a query LM) may still find
-    if medicine or MEDICINE.search(frame.question):
+    # 이 약 어떻게 먹어요: a medicine is spoken of, which the corrective loop (and a query LM) may still find; so is
+    # one named by its form alone (트로키 씹어 삼켜도, 시럽 냉장 보관)
+    if medicine or MEDICINE.search(frame.question) or question_forms(frame.question):
         return False
     if targets.symptoms:  # 독감인데 열 내리면 어린이집 보내도 돼요: a symptom, and may one do what no medicine is
         return (

@@ -88,17 +88,23 @@ class KiwiTokenizer:
 
         >>> KiwiTokenizer().unknown_words("애기가 응가할때마다 울어요 락툴로오스 먹여도")
         ['락툴로오스']
+
+        So is one that is the object of 하다 (응가를 해버렸는데: done, as 응가하다 says it):
+
+        >>> KiwiTokenizer().unknown_words("좌약 넣자마자 애기가 응가를 해버렸는데 락툴로오스")
+        ['락툴로오스']
         """
         tokens = self._analysed(text)
         return [
             t.form.lower()
-            for t, after in zip(tokens, [*tokens[1:], None], strict=True)
+            for i, (t, after) in enumerate(zip(tokens, [*tokens[1:], None], strict=True))
             if t.tag == "SL"
             or (
                 t.tag in ("NNG", "NNP")
                 and t.id in UNKNOWN_NOUN_IDS
                 and not self._predicate(t.form)
                 and not (after is not None and after.tag in ("XSV", "XSA") and after.start == t.start + t.len)
+                and not _done(tokens, i)
             )
         ] + _split_names(text, tokens)
 
@@ -321,6 +327,12 @@ def _taking(token, prescribed: bool = False) -> bool:
     verb = token.tag.startswith("VV") and token.form.startswith(TAKING_VERBS)
     received = prescribed and token.tag.startswith(("VV", "NN")) and token.form in PRESCRIBED_WORDS
     return verb or received or (token.tag in NOUN_TAGS and token.form in DOSAGE_NOUNS)
+
+
+def _done(tokens, i: int) -> bool:
+    """Token `i` is the object of 하다 (응가를 해버렸는데, 응가를 했어요): a thing done, no name."""
+    rest = tokens[i + 1 : i + 3]
+    return len(rest) == 2 and rest[0].tag == "JKO" and rest[1].tag == "VV" and rest[1].form == "하"
 
 
 def _split_names(text: str, tokens) -> list[str]:

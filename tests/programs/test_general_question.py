@@ -112,7 +112,10 @@ def test_a_question_naming_no_medicine_quotes_no_leaflet_as_if_it_were_the_one(s
     assert not [c for c in pred.citations if c["cited"]] and pred.trace["outcome"] == NOT_IN_LEAFLETS
 
 
-@pytest.mark.parametrize("question", ["머리가 너무 아파요", "게보린 밥 먹고 먹어요?", "열이 나는데 먹여도 되나요?"])
+@pytest.mark.parametrize(
+    "question",
+    ["머리가 너무 아파요", "게보린 밥 먹고 먹어요?", "열이 나는데 먹여도 되나요?", "트로키 그냥 씹어 삼켜도 되나요?"],
+)
 def test_a_symptom_or_a_medicine_told_is_answered(searcher, question):
     from programs.general_question import NO_TARGET_ANSWER
 
