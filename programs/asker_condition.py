@@ -99,6 +99,11 @@ STATED_DISEASES = {
 }
 
 
+# the skin around the eyes, as people name it (눈두덩, 눈꺼풀, 눈가, 눈 밑; not 티눈): about 115 creams, gels, plasters
+# and sprays forbid themselves "눈 또는 눈 주위" (none is for the eyes), so using one there is forbidden by its leaflet
+EYE_AREA = re.compile(r"(?<!티)눈\s*(?:두덩|꺼풀|가(?![가-힣])|가에|가가|가랑|주위|주변|밑|아래|바로\s*(?:밑|아래|옆))")
+
+
 def stated_conditions(question: str) -> tuple[str, ...]:
     """The diseases the question says the one taking the medicine has (`STATED_DISEASES`, and those of an organ:
     `organ_diseases`), as the user's own conditions would be written: a leaflet forbidding its product with one
@@ -110,10 +115,13 @@ def stated_conditions(question: str) -> tuple[str, ...]:
     (('신부전',), ())
     >>> stated_conditions("설사하는데 열도 나고 변에 피가 좀 섞여요")
     ('혈변',)
+    >>> stated_conditions("눈두덩에 모기 물렸는데 버물리 발라도"), stated_conditions("티눈 주위에 발라도")
+    (('눈 주위',), ())
     """
     compact = "".join(question.split())
     said = [disease for written, disease in STATED_DISEASES.items() if written in compact]
-    return tuple(dict.fromkeys([*said, *organ_diseases(compact)]))
+    site = ["눈 주위"] if EYE_AREA.search(question) else []  # where it would be put on: 눈두덩에 모기 물렸는데
+    return tuple(dict.fromkeys([*said, *organ_diseases(compact), *site]))
 
 
 def organ_diseases(compact: str) -> tuple[str, ...]:

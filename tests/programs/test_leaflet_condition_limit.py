@@ -88,3 +88,14 @@ def test_blood_in_the_stool_said_in_everyday_words_is_the_condition_antidiarrhoe
     assert said == ("혈변",)
     line = "이 약에 과민증 환자, 24개월 미만의 영아, 혈변 및 고열이 있는 세균성 설사 환자는 이 약을 복용하지 마십시오."
     assert leaflet_condition_limit.forbids(line, said) == "혈변"
+
+
+def test_the_skin_around_the_eyes_named_in_everyday_words_is_where_creams_forbid_themselves():
+    """눈두덩 / 눈 바로 밑 is the leaflets' 눈 주위 (about 115 creams, gels, plasters and sprays forbid use there);
+    티눈 is no eye."""
+    said = asker(None, "눈두덩에 모기 물렸는데 버물리 발라도 되나요").conditions
+    assert said == ("눈 주위",)
+    line = "30개월 이하의 유아, 눈 주위, 점막, 습진, 상처 부위, 민감한 피부에 이 약을 사용하지 마십시오."
+    assert leaflet_condition_limit.forbids(line, said) == "눈 주위"
+    assert asker(None, "코 시술하고 눈 바로 밑까지 멍들었는데 멍크림 발라도").conditions == ("눈 주위",)
+    assert asker(None, "티눈 주위에 티눈액 발라도 되나요").conditions == ()
