@@ -89,14 +89,14 @@ STATED_DISEASES = {
     "당뇨": "당뇨병",
     "뇌전증": "뇌전증",
     "파킨슨": "파킨슨병",
-    # blood in the stool, as people say it: the antidiarrhoeals forbid themselves with 혈변 (세균성 설사)
-    "혈변": "혈변",
-    "변에피": "혈변",
-    "대변에피": "혈변",
-    "설사에피": "혈변",
-    "피똥": "혈변",
-    "피설사": "혈변",
 }
+# blood in the stool, as people say it (변에 피가 섞여요, 피섞인 설사, 피똥, 혈변; not 코피): the antidiarrhoeals forbid
+# themselves with 혈변 (혈변 및 고열이 있는 세균성 설사)
+BLOODY_STOOL = re.compile(
+    r"혈변|피\s*똥|피\s*설사"
+    r"|(?:변|설사|똥)[^.?!]{0,6}?(?<!코)피\s*(?:가|도)?\s*(?:좀\s*)?(?:섞|묻|비치|비쳐)"
+    r"|(?<!코)피\s*(?:가|도)?\s*(?:섞|묻)\S{0,3}\s*(?:대변|변|설사|똥)"
+)
 
 
 # the skin around the eyes, as people name it (눈두덩, 눈꺼풀, 눈가, 눈 밑; not 티눈): about 115 creams, gels, plasters
@@ -113,13 +113,16 @@ def stated_conditions(question: str) -> tuple[str, ...]:
     (('녹내장',), ('전립선비대증',))
     >>> stated_conditions("신부전 있는 엄마 두통약"), stated_conditions("두통약 먹어도 되나요")
     (('신부전',), ())
-    >>> stated_conditions("설사하는데 열도 나고 변에 피가 좀 섞여요")
-    ('혈변',)
+    >>> stated_conditions("설사하는데 열도 나고 변에 피가 좀 섞여요"), stated_conditions("피섞인 설사에도 지사제")
+    (('혈변',), ('혈변',))
+    >>> stated_conditions("설사하는데 코피가 섞여 나와요"), stated_conditions("설사하고 나서 피곤해요")
+    ((), ())
     >>> stated_conditions("눈두덩에 모기 물렸는데 버물리 발라도"), stated_conditions("티눈 주위에 발라도")
     (('눈 주위',), ())
     """
     compact = "".join(question.split())
     said = [disease for written, disease in STATED_DISEASES.items() if written in compact]
+    said += ["혈변"] if BLOODY_STOOL.search(question) else []
     site = ["눈 주위"] if EYE_AREA.search(question) else []  # where it would be put on: 눈두덩에 모기 물렸는데
     return tuple(dict.fromkeys([*said, *organ_diseases(compact), *site]))
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from programs import leaflet_group_limit
 from programs.citations import CITE, cite_numbers, product
 from programs.offer_guard import DOSE_LEFT_OUT
-from retrievers.age_doses import dose_bands, states_dose
+from retrievers.age_doses import AGE_BOUND, dose_bands, states_dose  # an age limit speaks to a child
 from retrievers.aspects import PERIOD, load_vocabulary
 from retrievers.documents import Document
 from retrievers.population import ADULT_AGE, GROUP_ASPECT, leaflet_words
@@ -69,7 +69,6 @@ NARROWER = frozenset({"dependence", "vomited", "reuse", "covering"})
 TOGETHER_TEXT = re.compile(r"다른\s*\S*(?:약|제|제품)(?:와|과|을|를)?\s*(?:함께|동시에|같이|병용)|병용")
 # a caution saying an effect may come (이 약 복용 후 졸음이 나타날 수 있으므로 …): a side effect outside 이상반응
 MAY_OCCUR = re.compile(r"(?:이|가)\s*(?:나타날|생길|일어날)\s*수\s*있")
-AGE_BOUND = re.compile(r"\d\s*(?:세|개월)\s*(?:미만|이하|이상|초과)")  # 18세 미만 환자: an age limit speaks to a child
 NOT_ABOUT_PEOPLE = frozenset({"depositMethod"})  # 어린이의 손이 닿지 않는 곳에 보관: where it is kept, not for whom
 # each aspect as the notice says it: "찾은 설명서에는 {words}에 대한 내용이 없습니다"
 WORDS = {

@@ -161,18 +161,6 @@ def asks_in_general(frame) -> bool:
     return bool(SYSTEM.search(frame.question))
 
 
-def said_form(question: str) -> bool:
-    """The question speaks of a medicine by its form (크림, 시럽, 겔 as a word of its own) or how it is used (바른,
-    붙이는, 짜먹는).
-
-    >>> said_form("여드름 겔 바른 얼굴로 햇빛 받아도"), said_form("입술 물집 크림 발라도"), said_form("어린이집 보내도")
-    (True, True, False)
-    >>> said_form("겔포스 먹고"), said_form("젤 타입 인공눈물")
-    (False, True)
-    """
-    return bool(question_forms(question) or said_kinds(question))
-
-
 def names_nothing(frame) -> bool:
     """The question (its `QuestionFrame`) asks something particular (when, with what, how: not only what helps or
     what it is like, which a symptom told in words the frame does not read asks, 이가 아파요, 입술이 부르텄어요),
@@ -219,7 +207,7 @@ def names_nothing(frame) -> bool:
         return (
             bool(MAY_I.search(frame.question) or ATTENDING.search(frame.question))
             and not USING.search(frame.question)
-            and not said_form(frame.question)  # 여드름 겔 바른 얼굴로: the symptom's medicine, by its form
+            and not said_kinds(frame.question)  # 여드름 약 바른 얼굴로: the symptom's medicine, by how it is used
         )
     return not set(frame.aspects) <= TOLD
 

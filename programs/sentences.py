@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from programs.text import bigrams, gram_share, target_words
-from retrievers.age_doses import dose_bands
+from retrievers.age_doses import AGE_BOUND, dose_bands
 from retrievers.aspects import POPULATION, WORD_START, load_vocabulary
 from retrievers.class_products import class_terms
 from retrievers.documents import Document
@@ -65,9 +65,8 @@ AGE_WEIGHT = 0.3  # a sentence whose written ages take in the age the question s
 # bounding an age (만 3세 미만의 영·유아는 복용하지 마십시오) answers it, as a stated age's band would
 AGE_LIMIT_ASKED = re.compile(
     r"몇\s*(?:살|세|개월|돌)\s*(?:부터|이상|이후|까지|미만|이하|넘어야|지나야|되어야|돼야|되야|되면|된\s*(?:아이|애|아기))"
-    r"|(?:나이|연령)\s*제한|(?:어린|애기|아기|아이)\s*(?:도|한테도|에게도)?\s*(?:언제부터|몇\s*살부터)"
+    r"|(?:나이|연령)\s*제한|(?:애기|아기|아이|어린이)\s*(?:도|한테도|에게도)?\s*언제부터"
 )
-AGE_LIMIT = re.compile(r"\d\s*(?:세|개월|살)\s*(?:미만|이하|이상|초과)")  # 만 3세 미만, 15세 이상
 BIGRAM_WEIGHT = 0.3  # character-bigram overlap with the question: words Kiwi splits otherwise still count
 MAX_PRODUCTS = 5  # products whose whole leaflet is read for a class or symptom question
 BACKGROUND_SHARE = 0.5  # an aspect only a sentence that asks nothing names (비염 때문에 매일 먹어요) weighs this share
@@ -436,7 +435,7 @@ class SentenceRanker:
                 found += idf
             elif any(n in sentence for n in self.near[w]):
                 found += NEIGHBOUR_SHARE * idf
-        fit = self.age_fit(sentence) if self.ages else float(self.asks_age_limit and bool(AGE_LIMIT.search(sentence)))
+        fit = self.age_fit(sentence) if self.ages else float(self.asks_age_limit and bool(AGE_BOUND.search(sentence)))
         # a sentence whose written ages all miss the stated one (만 3개월 미만의 영아, for a 3-year-old) speaks of
         # another child: its child words do not answer who the question is about
         bands = dose_bands(sentence, children=False) if self.ages and not fit else []

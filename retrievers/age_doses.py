@@ -43,6 +43,8 @@ _MAX_AMOUNT = re.compile(r"최대[^.]{0,40}?\d[\d,. ]*\s*(?:mg|밀리그램|밀�
 # an amount: tablets, capsules, sachets, volumes, weights, drops, and suppositories or patches counted (1회 1개, 1매)
 _DOSE = re.compile(r"\d[\d,.~～]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울|개(?!월)|매(?!일))")
 
+AGE_BOUND = re.compile(r"\d\s*(?:세|개월)\s*(?:미만|이하|이상|초과)")  # 만 3세 미만, 18세 미만 환자: an age limit
+
 
 def child_ages(question: str, names=()) -> tuple[float, float] | None:
     """The ages [low, high) in years the child the question is about can be (None: not about a child)."""
