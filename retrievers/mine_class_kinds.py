@@ -1,5 +1,6 @@
-"""Mine the words leaflets use for the kind of medicine a symptom's medicines are: `python -m
-retrievers.mine_class_kinds`.
+"""Mine the words leaflets use for the kind of medicine each symptom's medicines are.
+
+Run as `python -m retrievers.mine_class_kinds` (after `yaksa index`).
 
 A leaflet warns against "다른 해열진통제, 감기약과 함께 복용하지 마십시오": another medicine of its own kind, said as
 the kind. Someone asking "감기약 먹었는데 두통약 또 먹어도 돼요" names the kind by its symptom (두통약), a word no
@@ -92,12 +93,15 @@ def rule_heads() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from retrievers.index_store import IndexPaths, default_index_dir, read_docs
+    from retrievers.index_store import IndexCorrupt, IndexPaths, default_index_dir, read_docs
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--index-dir", default=None, help="the index whose documents are mined (default: yaksa's)")
     args = parser.parse_args(argv)
-    docs = read_docs(IndexPaths(Path(args.index_dir) if args.index_dir else default_index_dir()))
+    try:
+        docs = read_docs(IndexPaths(Path(args.index_dir) if args.index_dir else default_index_dir()))
+    except (IndexCorrupt, OSError) as exc:  # no index there, or a damaged one: say so, write nothing
+        parser.error(str(exc))
     products = products_of(docs)
     kinds = mine_class_kinds(rule_heads(), products)
     out = {"version": 1, "products": len(products), "min_share": MIN_SHARE, "kinds": kinds}
