@@ -28,11 +28,13 @@ from collections.abc import Callable, Iterable
 from programs.sentences import SentenceRanker
 from programs.text import split_sentences
 from retrievers.documents import Document
+from retrievers.form_kinds import external_form
 
 SECTIONS = ("atpn", "atpnWarn", "useMethod", "intrc", "depositMethod", "se")  # where situations are spoken of
 MAX_DOCS = 6  # sections added: enough for a few products' wordings, few enough to keep the answer fast
 CONTENT_WORDS = True  # with no situation asked, the question's content words choose the sections
 MAX_MEMBERS = 120  # products read, in the order given (retrieval's first)
+SAME_INGREDIENT = "same_ingredient"  # metadata: a section added as speaking for the ingredient the question names
 
 
 def aspect_documents(
@@ -41,12 +43,15 @@ def aspect_documents(
     have: set[str],
     get: Callable[[str], Document | None],
     limit: int = MAX_DOCS,
+    situations: list[str] | None = None,
 ) -> list[Document]:
     """Up to `limit` sections of the `members` (product seqs, retrieval's order first) not in `have` whose text
     carries a seed word of a situation the question asks (`ranker.situations`): most situations met first, then
     (an age stated) those writing an age band that takes it in (14살 → 만 12세 이상 소아 및 성인, not 성인은 alone),
-    then most of the question's content words (IDF-weighted), then the members' order."""
-    seeds = [ranker.vocab.seeds[a] for a in ranker.situations if a in ranker.vocab.seeds]
+    then most of the question's content words (IDF-weighted), then the members' order. `situations`: those of
+    them to read (default all)."""
+    asked = ranker.situations if situations is None else situations
+    seeds = [ranker.vocab.seeds[a] for a in asked if a in ranker.vocab.seeds]
     if not seeds and CONTENT_WORDS:
         # no situation asked: the question's own content words (전립선, 녹차, 면도) are what a section must carry
         seeds = [ranker.forms[w] for w in ranker.words if len(w) > 1]
@@ -141,6 +146,40 @@ def ingredient_members(
             if len(out) == limit:
                 break
     return out
+
+
+def single_products(seqs: Iterable[str], get: Callable[[str], Document | None], oral: bool = False) -> set[str]:
+    """Those of `seqs` made of one ingredient alone (their 효능 document's main ingredient names one): the leaflets
+    that speak for an ingredient the question names (이부프로펜 먹고 맥주: 부루펜정's "알코올과 함께 복용하지
+    마십시오"), not a combination's; `oral`: only those swallowed (먹고: no plaster's bath line).
+
+    >>> docs = {f"easydrug:{s}:efcy": Document(f"easydrug:{s}:efcy", "x", {"main_ingr": i, "item_name": n})
+    ...         for s, i, n in (("1", "이부프로펜", "이부정"), ("2", "이부프로펜, 카페인", "이부콤비정"),
+    ...                         ("4", "이부프로펜", "이부플라스타"))}
+    >>> sorted(single_products(["1", "2", "3", "4"], docs.get)), single_products(["1", "4"], docs.get, oral=True)
+    (['1', '4'], {'1'})
+    """
+    out = set()
+    for seq in seqs:
+        doc = get(f"easydrug:{seq}:efcy")
+        if doc is None or "," in str(doc.metadata.get("main_ingr") or ","):
+            continue
+        if not (oral and external_form(str(doc.metadata.get("item_name") or ""))):
+            out.add(seq)
+    return out
+
+
+def unspoken_situations(ranker: SentenceRanker, docs: Iterable[Document], among=None) -> list[str]:
+    """The situations the question asks (`ranker.situations`, those with seed words; of `among` when given) that no
+    leaflet section among `docs` carries a seed word of."""
+    bodies = [d.text.partition("\n")[2] for d in docs if d.id.startswith("easydrug:")]
+    return [
+        a
+        for a in ranker.situations
+        if a in ranker.vocab.seeds
+        and (among is None or a in among)
+        and not any(_any_of(ranker.vocab.seeds[a]).search(b) for b in bodies)
+    ]
 
 
 def within_asked(docs: list[Document], members: Callable[[list[str]], set[str]], classes, symptoms) -> list[Document]:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from programs import asker_condition, citations, comparison, condition_lines, group_lines, offer_guard, taken_medicines
 from programs.answer_requirements import SECTION_WORDS
-from programs.aspect_check import TOGETHER_TEXT, section_of
+from programs.aspect_check import SECTION_LABEL, TOGETHER_TEXT, section_of
 from programs.aspect_cover import cover_asked, said_situations
 from programs.child_dose import (
     ADULT_DOSE_ONLY_NOTICE,
@@ -42,6 +42,7 @@ from programs.child_dose import (
     states_dose,
 )
 from programs.citations import short_product
+from programs.class_aspect import SAME_INGREDIENT
 from programs.dur_rule import is_user_rule
 from programs.forbidden import Product
 from programs.leaflet_age_limit import AGE_LABEL
@@ -111,7 +112,7 @@ TOGETHER_SECTIONS = frozenset({"atpn", "atpnWarn", "useMethod", "intrc"})  # lea
 STORED = frozenset({"storage", "expiry"})  # the aspects the 보관법 section answers (사용기한, 개봉 후 4주)
 ADULT_AGE = 19  # a stated age below it is a minor's: the leaflet's dose for that age answers "may they take it"
 # asked beside a minor's age, these leave the dose and the limits for that age what answers (not 토했어요, 운전)
-AGE_LINES_ASKED = frozenset({"dosage", "how_to_take", "contraindication"})
+AGE_LINES_ASKED = frozenset({"dosage", "how_to_take", "contraindication", "cautions"})
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|[뭐머]\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
 # who a product list answers with each product's caution naming them (programs/group_lines.py); a child asks about
@@ -139,8 +140,12 @@ class Quote:
 def _source(q: Quote, docs: list[Document], named=None) -> Document:
     """The document a quote is said to be from: its first source whose product is not forbidden to the user (a
     sentence it shares with an allowed product is that product's), else its first; of those, first one the question
-    names (`named`: doc -> bool): 써스펜 좌약's "실온에서 보관하십시오" is the suppository's, not its tablet's."""
+    names (`named`: doc -> bool): 써스펜 좌약's "실온에서 보관하십시오" is the suppository's, not its tablet's. Of
+    the sources, those whose leaflet writes the quote as it is come first."""
     sources = [n for n in q.sources if not offer_guard.is_forbidden(docs[n - 1])] or q.sources
+    # a near-duplicate merged in (`same`: one leaflet's list adds 알코올) is the product whose leaflet writes it
+    body = squash(SECTION_LABEL.sub("", q.text))
+    sources = [n for n in sources if body in squash(docs[n - 1].text)] or sources
     if named is not None:
         sources = [n for n in sources if named(docs[n - 1])] or sources
     return docs[sources[0] - 1]
@@ -269,7 +274,10 @@ def choose(
                 key = next(id(q) for q in rules if same(q.text, doc_strips[0].text))
                 named_rules[key] = max(named_rules.get(key, 0), named_in_rule(doc, names))
             continue
-        other = not is_named(doc) and (named_found or offer_guard.is_forbidden(doc))
+        # a section of another product made of the ingredient the question names alone, added for an asked situation
+        # the named one's leaflet is silent on (`graph.ingredient_sections`), speaks for the ingredient
+        sibling = bool(doc.metadata.get(SAME_INGREDIENT)) and not offer_guard.is_forbidden(doc)
+        other = not (is_named(doc) or sibling) and (named_found or offer_guard.is_forbidden(doc))
         if other and not doc.id.startswith("dur:"):
             shared += [Quote(s.text, 0.0, [n]) for s in doc_strips]  # cited only where it says the same
             if doc.metadata.get("dur_type") in LEAFLET_RULES:  # a withheld product's own limit: quoted when
@@ -401,7 +409,7 @@ def choose(
             chosen = [lead, *(q for q in chosen if q is not lead)]
     # 13살 아들 이지엔6이브 먹여도 돼요 (a child's age, nothing asked but whether or how much): the dose for that age
     minor = ranker.ages is not None and ranker.ages[1] <= ADULT_AGE
-    if chosen and named_found and minor and set(frame.situations) <= AGE_LINES_ASKED:
+    if chosen and named_found and minor and (set(frame.situations) <= AGE_LINES_ASKED or "dose" in ranker.aspects):
         of_named = lambda q: is_named(docs[q.sources[0] - 1])  # noqa: E731
         caution = lambda q: docs[q.sources[0] - 1].metadata.get("section") in asker_condition.CAUTION_SECTIONS  # noqa: E731
         chosen = with_age_dose(chosen, ranked, ranker, of_named, max_sentences)
@@ -447,9 +455,10 @@ def choose(
 def with_age_dose(chosen: list[Quote], ranked: list[Quote], ranker, own, max_sentences: int) -> list[Quote]:
     """`chosen` with the best-ranked sentence of the named product's leaflet (`own`) that gives the question's stated
     age a dose (만 8세 이상~만 15세 미만은 1회 1캡슐씩, for a 13-year-old) quoted first when it was left out (a long
-    caution took the room), the last quote making way; unchanged when none does or it is quoted already."""
-    if any(ranker.age_fit(q.text) and states_dose(q.text) for q in chosen):
-        return chosen
+    caution took the room), the last quote making way; one quoted already is moved first; unchanged when none does."""
+    quoted = next((q for q in chosen if ranker.age_fit(q.text) and states_dose(q.text)), None)
+    if quoted is not None:
+        return [quoted, *(q for q in chosen if q is not quoted)]
     dose = next((q for q in ranked if own(q) and ranker.age_fit(q.text) and states_dose(q.text)), None)
     if dose is None:
         return chosen

@@ -45,6 +45,8 @@ from programs.routing import (
     jaccard,
 )
 from programs.state import QuestionState
+from retrievers.documents import Document
+from retrievers.form_kinds import taken_by_mouth
 from retrievers.oos_guard import OOS_MESSAGE
 
 # the no-LM evaluator also reads whether the cited leaflets are of the products, class or names the question asks
@@ -252,7 +254,13 @@ def generate(p: Parts, st: QuestionState) -> dict:
             p.settings,
             p.backend,
             st,
-            extractive_pool(st, p.backend.get, ranked=p.settings.knowledge_refinement, members=p.backend.class_members),
+            extractive_pool(
+                st,
+                p.backend.get,
+                ranked=p.settings.knowledge_refinement,
+                members=p.backend.class_members,
+                names=p.backend.names,
+            ),
         )
         if mode != NO_CONTEXT
         else []
@@ -294,7 +302,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
     }
 
 
-def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=None) -> list:
+def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=None, names=None) -> list:
     """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
     picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
     can still be quoted, and then the other sections of the candidate products' leaflets (`get`: the backend's
@@ -302,7 +310,9 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
     answer reads the same pool (its notice says the documents may not be the ones asked about). With a generating
     LM the pool is read only when its context is `ranked` (programs/lm_context.py picks its documents and sentences).
     `members` (the backend's `class_members`): a class question that asks a situation also reads the sections of the
-    class's other products that speak of it (`programs/class_aspect.py`)."""
+    class's other products that speak of it (`programs/class_aspect.py`); `names` (the backend's `NameIndex`): a
+    question naming an ingredient alone reads its other single products' sections on an asked situation that the
+    pool's leaflets leave out (`ingredient_sections`)."""
     lm_reads_all = st.run.has_lm("generate") and not ranked
     if st.route not in (GENERATE, LOW_RELEVANCE) or lm_reads_all or st.result is None:
         return st.docs
@@ -325,6 +335,7 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
             pool = pool + held
     named = naming(st.question, pool, st.result.names, get)  # a child's: the brand's product dosing the child
     pool = sentences.leaflet_documents(pool, get, named, extractive.POOL)
+    pool = pool + ingredient_sections(st, pool, get, names)
     classes = list(st.result.frame.targets.classes) if st.result.frame else []
     if members is None or not classes or st.result.names:
         return pool
@@ -335,6 +346,35 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
     if added:
         st.trace.step("class_sections", classes=classes, situations=ranker.situations, added=[d.id for d in added])
     return pool + added
+
+
+# what an ingredient's leaflets say alike, whichever product (drinking, driving, the sun): a dose, a form's way of
+# taking it or how long it keeps is the product's own
+INGREDIENT_SITUATIONS = frozenset({"alcohol", "driving", "food", "sunlight", "smoking", "dependence", "lens", "heat"})
+
+
+def ingredient_sections(st: QuestionState, pool: list, get, names) -> list:
+    """A question naming an ingredient and no product (이부프로펜 먹고 맥주 한두잔) that asks a situation the pool's
+    leaflets do not speak of: the sections of the ingredient's other single-ingredient products that do (부루펜정's
+    "알코올과 함께 복용하지 마십시오"), retrieval's order first (`class_aspect.aspect_documents`); one product's
+    leaflet is no answer for all of them."""
+    keys = st.result.names if st.result else []
+    # every name read an ingredient's (이부프로펜 is a product's key too; 스트렙실 beside 아스피린 names a product)
+    if names is None or not keys or st.result.frame is None or any(k not in names.ingredients for k in keys):
+        return []
+    ingredients = {names.ingredients[k] for k in keys}
+    ranker = sentences.SentenceRanker(st.question, (), st.result.frame.vocabulary_aspects)
+    unspoken = class_aspect.unspoken_situations(ranker, pool, among=INGREDIENT_SITUATIONS)
+    if not unspoken:
+        return []
+    seqs = {seq for canon in ingredients for seq in names.ingredient_products.get(canon, ())}
+    single = class_aspect.single_products(seqs, get, oral=taken_by_mouth(st.question))
+    order = class_aspect.member_order(single, st.result.documents)
+    added = class_aspect.aspect_documents(ranker, order, {d.id for d in pool}, get, situations=unspoken)
+    added = [Document(d.id, d.text, {**d.metadata, class_aspect.SAME_INGREDIENT: True}) for d in added]
+    if added:
+        st.trace.step("ingredient_sections", situations=unspoken, added=[d.id for d in added])
+    return added
 
 
 def verify(p: Parts, st: QuestionState) -> dict:

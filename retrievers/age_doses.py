@@ -41,7 +41,11 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=니다)\s+|\n+")
 # a daily maximum as an amount of the ingredient (일일 최대 용량(4,000 mg), 1일 최대 투여량은 1, 500밀리그램)
 _MAX_AMOUNT = re.compile(r"최대[^.]{0,40}?\d[\d,. ]*\s*(?:mg|밀리그램|밀리그람|g|그램)")
 # an amount: tablets, capsules, sachets, volumes, weights, drops, and suppositories or patches counted (1회 1개, 1매)
-_DOSE = re.compile(r"\d[\d,.~～]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울|개(?!월)|매(?!일))")
+_DOSE = re.compile(
+    r"\d[\d,.~～]*\s*(?:정|캡슐|포|mL|ml|mg|g|알|병|방울|개(?!월)|매(?!일))"
+    # a spray's pushes (1회 1번씩, 1~2회씩 뿌립니다, 4-8번 분무); not how often a day (1일 3번, 1일 3회)
+    r"|1회\s*\d[\d~～-]*\s*번|\d[\d~～-]*\s*번씩|\d[\d~～-]*\s*(?:번|회)씩?\s*(?:분무|뿌)"
+)
 
 AGE_BOUND = re.compile(r"\d\s*(?:세|개월)\s*(?:미만|이하|이상|초과)")  # 만 3세 미만, 18세 미만 환자: an age limit
 
@@ -75,6 +79,8 @@ def states_dose(sentence: str) -> bool:
     >>> states_dose("1회 6.5 mL 복용합니다."), states_dose("복용간격은 4시간 이상으로 합니다.")
     (True, False)
     >>> states_dose("1~2세는 1회 1~2개, 1일 2~3회 직장내 삽입합니다."), states_dose("3~12개월 영아")
+    (True, False)
+    >>> states_dose("만 2세 이상~만 12세 미만 어린이는 1일 1~3회, 1회 1번 각 코안에 뿌립니다."), states_dose("1일 3번")
     (True, False)
     """
     return bool(_DOSE.search(sentence))

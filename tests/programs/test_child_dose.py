@@ -1,5 +1,7 @@
 """An adult's dose is never quoted for a child (programs/child_dose.py), on the real Searcher over the mini index."""
 
+import dataclasses
+
 import pytest
 
 from programs import extractive, leaflet_age_limit
@@ -295,3 +297,52 @@ def test_a_toddlers_dose_question_also_quotes_the_caution_for_that_age():
     quotes = [q.text for q in extractive.choose(question, docs, names=("어린이부루펜시럽",))]
     assert "1~ 2세는 1회 50~100 mg (3~5 mL)" in quotes[0]
     assert any("만 2세 미만의 소아" in q for q in quotes)
+
+
+def _leaflet(name: str, sections: dict[str, str]):
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "1", "item_name": name}
+    return [Document(f"easydrug:1:{s}", f"{name}\n{t}", {**meta, "section": s}) for s, t in sections.items()]
+
+
+def test_a_childs_dose_asked_with_how_much_is_quoted_when_the_frame_also_reads_how_long():
+    """얼마나 먹여야 reads as a dose (the vocabulary) and as a duration (the frame): the 1~6세 line of a syrup's table
+    answers a 4-year-old, where the place it would take went to another section's line."""
+    docs = _leaflet(
+        "듀락칸이지시럽",
+        {
+            "useMethod": "만성변비의 경우, 아침식사 전에 복용합니다.\n성인은 보통의 경우 처음 2~3일간 1일 15~30mL를 "
+            "아침식전에 복용하고 그 후 계속 1일 10~15mL를 투여합니다. 심할 경우 45mL까지 투여할 수 있습니다.\n"
+            "7~14세 소아는 처음 2~3일간 1일 15mL를 복용하고 그 후 계속 1일 10mL를 복용합니다.\n1~6세 유아는 1일 "
+            "5~10mL를 복용합니다.\n12개월 미만의 영아는 1일 5mL를 복용합니다.",
+            "atpn": "이 약을 복용하기 전에 임부 또는 임신하고 있을 가능성이 있는 여성 및 수유부, 영·유아 및 소아, "
+            "고령자, 당뇨병, 과당불내성, 체액 및 전해질 불균형, 급성 위염, 만성변비 환자는 의사 또는 약사와 "
+            "상의하십시오.",
+            "efcy": "이 약은 만성변비, 영·유아 및 소아의 변비, 분만 후의 변비에 사용합니다.",
+        },
+    )
+    question = "4살 딸 변비에 듀락칸이지시럽 먹여도 돼요? 얼마나 먹여야 하나요"
+    quotes = [q.text for q in extractive.choose(question, docs, names=("듀락칸이지시럽",))]
+    assert "1~6세 유아는 1일 5~10mL" in quotes[0]
+
+
+def test_a_sprays_dose_in_pushes_answers_a_childs_may_i_question():
+    """화이투벤 나잘스프레이 6살 써도 되나요: the 용법 line dosing 2-to-12-year-olds in pushes (1회 1번) is a dose,
+    and a question the frame reads as cautions still gets it."""
+    docs = _leaflet(
+        "화이투벤나잘스프레이0.05%",
+        {
+            "useMethod": "만 2세 이상~만 12세 미만 어린이는 1일 1~3회, 1회 1번 각 코안에 뿌립니다.  사용 간격은 8시간 "
+            "이상으로 사용합니다.   1일 3회를 초과하지 마십시오.",
+            "atpn": "정해진 용법과 용량을 잘 지키십시오.  어린이에게 투여할 경우 보호자의 지도 감독하에 투여하십시오.  "
+            "이 약은 과도하게 사용하면 오히려 코막힘을 일으킬 수 있으므로 과도하게 사용하지 마십시오.",
+        },
+    )
+    question = "6살 아들 코막힘에 화이투벤 나잘스프레이 써도 되나요"
+    # as the full index's names read it: a product named, asking whether (contraindication, cautions)
+    frame = dataclasses.replace(
+        extractive._frame(question, True), aspects=("child_use", "contraindication", "cautions")
+    )
+    quotes = [q.text for q in extractive.choose(question, docs, names=("화이투벤나잘스프레이",), frame=frame)]
+    assert "1회 1번 각 코안에" in quotes[0]
