@@ -375,6 +375,19 @@ def choose(
         if chosen and any(q.sources[0] in c.sources for c in chosen) and len(chosen) + 1 >= max_sentences:
             continue  # the last place goes to another document
         chosen.append(q)
+    # no other document's line was good enough for the last place: the same document's next best that says a word of
+    # the question the quoted lines do not takes it (마이녹실 … 드라이기로 말린 다음: the 헤어드라이어 line after the
+    # 용법 and 취침 lines of one leaflet; not "정해진 용법과 용량을 잘 지키십시오", which a dose question's aspect
+    # scores, nor "너무 넓게 바르지 마십시오" for its 바르)
+    spare = len(chosen) == max_sentences - 1 and max_sentences > 1
+    for q in ranked if spare else ():
+        if any(same(q.text, c.text) for c in chosen + rules) or floor.get(id(q), q.score) < MIN_SCORE:
+            continue
+        if not ranker.new_words(q.text, [c.text for c in chosen]):
+            continue
+        if sum(len(c.text) for c in chosen) + len(q.text) <= TARGET_CHARS:
+            chosen.append(q)
+            break
     if chosen and named_found:  # 로피딘 먹고 운전해도? 하루 몇 알?: the driving line as well as the dose, from the
         # named product's own leaflet
         own = [q for q in ranked if is_named(docs[q.sources[0] - 1]) and floor.get(id(q), q.score) >= MIN_SCORE]

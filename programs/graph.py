@@ -22,6 +22,7 @@ from programs import answer_check, class_aspect, extractive, query_check, routin
 from programs.answer_context import asker_groups, context_documents
 from programs.answer_ending import answer_target
 from programs.answer_policies import add_rules, ground, keep_best, unanswered
+from programs.asked_rules import asked_rules
 from programs.fallback import FallBack
 from programs.general_question import asks_in_general, general_answer, names_nothing
 from programs.generator import format_context
@@ -260,6 +261,7 @@ def generate(p: Parts, st: QuestionState) -> dict:
                 ranked=p.settings.knowledge_refinement,
                 members=p.backend.class_members,
                 names=p.backend.names,
+                dur_rules=p.backend.dur_rules,
             ),
         )
         if mode != NO_CONTEXT
@@ -302,7 +304,9 @@ def generate(p: Parts, st: QuestionState) -> dict:
     }
 
 
-def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=None, names=None) -> list:
+def extractive_pool(
+    st: QuestionState, get=None, ranked: bool = False, members=None, names=None, dur_rules=None
+) -> list:
     """The documents to generate from: the graded ones; with no generating LM (the sentence-level extractive answer
     picks its own sentences), also the rest of retrieval's top 5, after them, so a gold document the grade left out
     can still be quoted, and then the other sections of the candidate products' leaflets (`get`: the backend's
@@ -312,7 +316,8 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
     `members` (the backend's `class_members`): a class question that asks a situation also reads the sections of the
     class's other products that speak of it (`programs/class_aspect.py`); `names` (the backend's `NameIndex`): a
     question naming an ingredient alone reads its other single products' sections on an asked situation that the
-    pool's leaflets leave out (`ingredient_sections`)."""
+    pool's leaflets leave out (`ingredient_sections`); `dur_rules` (the backend's): a question asking how long or how
+    much of a product it names reads the DUR rows of that type binding it (`programs/asked_rules.py`)."""
     lm_reads_all = st.run.has_lm("generate") and not ranked
     if st.route not in (GENERATE, LOW_RELEVANCE) or lm_reads_all or st.result is None:
         return st.docs
@@ -336,6 +341,12 @@ def extractive_pool(st: QuestionState, get=None, ranked: bool = False, members=N
     named = naming(st.question, pool, st.result.names, get)  # a child's: the brand's product dosing the child
     pool = sentences.leaflet_documents(pool, get, named, extractive.POOL)
     pool = pool + ingredient_sections(st, pool, get, names)
+    if dur_rules is not None and frame is not None:  # 오트리빈 며칠까지: the named spray's 투여기간주의 row
+        have = {d.id for d in pool}
+        rows = [r for r in asked_rules(frame.aspects, [d for d in pool if named(d)], dur_rules) if r.id not in have]
+        if rows:
+            st.trace.step("asked_rules", added=[r.id for r in rows])
+            pool = pool + rows
     classes = list(st.result.frame.targets.classes) if st.result.frame else []
     if members is None or not classes or st.result.names:
         return pool

@@ -10,7 +10,7 @@ from programs import offer_guard
 from programs.citations import short_product
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
-from retrievers.form_kinds import asked_kinds, of_kinds, question_forms
+from retrievers.form_kinds import asked_kinds, may_be_of_kinds, of_kinds, question_forms
 from retrievers.name_keys import name_stem, product_keys, squash
 from retrievers.name_words import DOSAGE_FORMS
 
@@ -106,6 +106,8 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         # the question writes more of this one's name (타이레놀콜드 when the name read is 타이레놀)
         longer = [d for d in holding if any(len(k) > len(key) and k in flat for k in product_keys(_item(d)))]
         in_form = [d for d in holding if asked and of_kinds(asked, _item(d))]
+        # none surely of it: one whose form may be it (탄툼 가글 → 삼아탄툼액, a liquid, not the spray)
+        in_form = in_form or [d for d in holding if asked and may_be_of_kinds(asked, _item(d))]
         whole = [d for d in holding if name_stem(_item(d)) == key]
         base = whole or holding
         # a child's question: when the product the name is the whole of doses no child, the brand's product whose

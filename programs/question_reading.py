@@ -123,9 +123,9 @@ def prescribed_by_mouth(backend, question: str) -> bool:
 
 def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
     """What the question names that the corpus lacks (supplements and kinds of prescription-only medicine; with no
-    medicine named, words nobody knows; and ingredients only DUR rules know, when they are all it names: 졸피뎀),
-    and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
-    from retrievers.not_covered import prescribed_phrase, supplement_words
+    medicine named, words nobody knows; ingredients only DUR rules know, when they are all it names: 졸피뎀; a form
+    no product comes in: 귀약), and whether it names nothing the corpus has (`programs.outcome.uncovered_only`)."""
+    from retrievers.not_covered import absent_form, prescribed_phrase, supplement_words
     from retrievers.question_frame import classes_and_symptoms
 
     r, names = st.result, backend.names
@@ -133,6 +133,7 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
         return (), False
     kinds = tuple(prescription_kinds(backend, st))
     supplements = (*supplement_words(st.question, names), *kinds)
+    form = absent_form(st.question, corpus_kinds(backend))  # 귀약: no leaflet of a medicine put in the ear
     unknown = tuple(w for w in unknown_names(backend, st) if w not in supplements and not any(w in k for k in kinds))
     # an ingredient only DUR rules know (졸피뎀), when it is all the question names: no leaflet can answer for it
     rules_only: tuple[str, ...] = ()
@@ -143,7 +144,7 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
         if only and len(only) == len(names.match(st.question).keys):
             rules_only = only
     named = bool(r.names) and not rules_only
-    words = (*supplements, *unknown, *rules_only)
+    words = (*supplements, *unknown, *rules_only, *((form,) if form else ()))
     if not words:
         return (), False
     lexicon = backend.lexicon
@@ -163,6 +164,22 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
         speaks = bool(treated(symptoms, question_frame(backend, st))) or bool(backend.class_members(classes))
     alone = uncovered_only(words, named, (*supplements, *rules_only), speaks)  # both yield to a class beside them
     return words, alone
+
+
+_CORPUS_KINDS: dict[tuple[int, int], frozenset[str]] = {}
+
+
+def corpus_kinds(backend) -> frozenset[str]:
+    """The kinds the corpus's product names say (`retrievers.form_kinds.product_kinds`), read once per document list
+    (empty when the backend has no leaflet to read them from)."""
+    from retrievers.form_kinds import product_kinds
+
+    docs = backend.docs or []
+    key = (id(docs), len(docs))
+    if key not in _CORPUS_KINDS:
+        names = {str(d.metadata.get("item_name") or "") for d in docs if d.id.startswith("easydrug:")}
+        _CORPUS_KINDS[key] = frozenset(k for n in names if n for k in product_kinds(n))
+    return _CORPUS_KINDS[key]
 
 
 def asks_for_medicine(question: str) -> bool:

@@ -320,6 +320,24 @@ class SentenceRanker:
             return bool(spelt) and word in sentence_tokens(text)
         return not stem or word in sentence_tokens(text)
 
+    def new_words(self, text: str, quoted: list[str]) -> list[str]:
+        """The question's content words `text` carries that none of the `quoted` texts does, a verb or adjective
+        stem aside (바르, 붙이: how any line of a cream or a plaster speaks).
+
+        >>> ranker = SentenceRanker("마이녹실 바르고 드라이기로 말린 다음 자도 되나요")
+        >>> ranker.new_words("헤어드라이어를 사용하지 마십시오.", ["취침 2∼4시간 전에 바르십시오."])
+        ['드라이기']
+        >>> ranker.new_words("너무 넓게 바르지 마십시오.", [])
+        []
+        """
+        return [
+            w
+            for w in self.words
+            if w not in self.stems
+            and any(self.has(w, f, text) for f in self.forms[w])
+            and not any(self.has(w, f, t) for t in quoted for f in self.forms[w])
+        ]
+
     def _may_link(self, word: str, vocab) -> bool:
         """A learned link to the leaflet word `word` is read: the word is rare enough (`LINK_MIN_IDF`), and a word
         for who the medicine is for (소아, 고령자, 수유부) only when the question is about that group — who it is

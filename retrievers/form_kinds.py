@@ -184,6 +184,18 @@ def of_kinds(asked: set[str], item_name: str) -> bool:
     return kinds_fit(asked, product_kinds(item_name))
 
 
+def may_be_of_kinds(asked: set[str], item_name: str) -> bool:
+    """A product whose name says a form that takes in several kinds, one of them asked (삼아탄툼액: a liquid that may
+    be a gargle, for 탄툼 가글), though not `of_kinds`: the one to choose among a brand's products when none is of the
+    form asked for certain.
+
+    >>> may_be_of_kinds(asked_kinds("가글"), "삼아탄툼액"), may_be_of_kinds(asked_kinds("가글"), "탄툼베르데네뷸라이저")
+    (True, False)
+    """
+    kinds = product_kinds(item_name)
+    return ANY not in kinds and ANY not in asked and bool(kinds & asked)
+
+
 def kinds_fit(asked: set[str], kinds: set[str]) -> bool:
     """Whether a product of `kinds` is of the form asked (`of_kinds`, for kinds read otherwise than from a name).
 

@@ -33,7 +33,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from retrievers.form_kinds import taken_by_mouth
+from retrievers.form_kinds import said_kinds, taken_by_mouth
 from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.supplements import supplements
 
@@ -50,6 +50,30 @@ def supplement_words(question: str, names: NameIndex) -> list[str]:
         if word in q and not any(word in f for f in (*found, *written)) and not names.match(word):
             found.append(word)
     return sorted(found, key=q.find)
+
+
+# a form no product of the corpus comes in, as an answer names it (a question's 귀에 넣는 약)
+FORM_NOUNS = {"ear": "귀에 넣는 약(점이제)"}
+
+
+def absent_form(question: str, corpus_kinds: set[str]) -> str:
+    """The form the question says its medicine comes in (`said_kinds`: 귀약, 귀에 넣는 약) when no product of the corpus
+    comes in it (`corpus_kinds`: the kinds its product names say), as an answer names it; "" otherwise. No leaflet
+    answers for ear drops, so another form's leaflet must not be quoted as if it did.
+
+    >>> absent_form("귀에 물 들어가서 약국 귀약 넣어도 되나요", {"skin", "eye"})
+    '귀에 넣는 약(점이제)'
+    >>> absent_form("귀약 넣어도 되나요", {"ear", "skin"}), absent_form("귀약 넣어도", set())
+    ('', '')
+    >>> absent_form("안약 넣어도 되나요", {"skin"}), absent_form("코에 뿌려도 되나요", {"tablet"})
+    ('', '')
+
+    """
+    kinds = said_kinds(question)
+    # only a form the answer can name (뿌려 is no medicine's name), and none when no kinds were read
+    if not kinds or not kinds <= FORM_NOUNS.keys() or not corpus_kinds or kinds & corpus_kinds:
+        return ""
+    return " ".join(FORM_NOUNS[k] for k in sorted(kinds))
 
 
 def dur_only_ingredients(found: NameMatch, names: NameIndex) -> list[str]:

@@ -91,3 +91,14 @@ def test_a_brand_asked_of_a_symptom_names_the_sibling_whose_efficacy_names_it():
     docs = [night, eve]
     assert named_products(docs, ["가상펜"], "생리통 심할때 가상펜 빈속에 먹어도 되나요", efficacy.get) == {"2"}
     assert named_products(docs, ["가상펜"], "가상펜 빈속에 먹어도 되나요", efficacy.get) == {"1"}
+
+
+def test_a_form_said_of_a_brand_picks_the_product_whose_form_may_be_it():
+    """탄툼 가글: the spray retrieval put first is no gargle; 삼아탄툼액, a liquid, may be one (its leaflet forbids it
+    to children of 12 and under, which the spray's does not)."""
+    docs = [
+        _doc("1", "탄툼베르데네뷸라이저(벤지다민염산염)", "useMethod", "1회 4~8번 분무합니다."),
+        _doc("2", "삼아탄툼액(벤지다민염산염)", "useMethod", "1회 15 mL를 양치질합니다."),
+    ]
+    assert named_products(docs, ["탄툼"], "10살 아들 목이 부었는데 탄툼 가글 시켜도 되나요?") == {"2"}
+    assert named_products(docs, ["탄툼"], "탄툼 하루 몇 번 써요") == {"1"}

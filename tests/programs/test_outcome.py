@@ -308,3 +308,14 @@ def test_an_adjective_with_its_polite_ending_beside_a_name_is_no_unknown_name(se
     심하 + 어서 + 요, something said of the symptom."""
     pred = CRAG(backend=searcher)(question="두통 심해서요 게보린 먹어도 될까요?")
     assert "심해서요" not in pred.answer.split("\n\n")[0]
+
+
+def test_a_form_no_product_comes_in_is_told_not_covered_without_quoting_another_forms_leaflet(searcher):
+    """귀약: no leaflet is of a medicine put in the ear, so a cream's cautions are no answer (the mini index's
+    products are tablets, liquids and creams, as the full corpus has no ear drops)."""
+    pred = CRAG(backend=searcher)(
+        question="귀에 물 들어가고 나서 귓속이 가렵고 아파요 약국에서 귀약 사서 넣어도 되나요"
+    )
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    assert pred.answer.startswith("질문의 '귀에 넣는 약(점이제)'은(는)")
+    assert not [c for c in pred.citations if c["cited"]]

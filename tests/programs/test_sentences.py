@@ -576,6 +576,10 @@ def test_the_rule_on_the_ingredient_the_question_names_leads_the_other_rules():
         ("물기 있을때 발라요 마른 머리에 발라요?", "반드시 건조 모발에 사용하십시오."),
         ("사타구니 가려운데 카네스텐 발라도 되나요 완선 같아요", "이 약은 피부진균증(백선, 어루러기)에 사용합니다."),
         ("헤모콤 먹은지 일주일인데 변이 시커멓게 나와요", "두드러기, 변비, 흑변, 위부불쾌감 등이 나타나는 경우"),
+        ("바르고 드라이기로 말려도 돼요?", "헤어드라이어를 사용하지 마십시오."),
+        ("향 들어간 스킨 발라도 돼요?", "알코올을 함유하는 화장품과 함께 사용하지 마십시오."),
+        ("가글 원액으로 해도 돼요?", "물에 희석하여 사용합니다."),
+        ("두통약 먹고 아메리카노 마셔도 돼요?", "카페인을 함유하는 음료와 함께 복용하지 마십시오."),
     ],
 )
 def test_each_everyday_word_reads_as_the_leaflets_word(question, sentence):
@@ -852,3 +856,36 @@ def test_from_what_age_ranks_the_sentence_bounding_an_age_above_a_generic_child_
     ranker = SentenceRanker(question)
     limit = ranker.score("수유부, 만 3세 미만의 영·유아는 이 약을 복용하지 마십시오.")
     assert limit > ranker.score("어린이에게 투여할 경우 보호자의 지도 감독하에 투여하십시오.")
+
+
+def test_the_last_place_goes_to_the_same_leaflets_next_line_when_no_other_document_has_one():
+    """마이녹실 … 드라이기로 말린 다음 자도: the 용법 and 취침 lines took two places; the last is kept for another
+    document, and when none has a line worth quoting, the 헤어드라이어 line of the same 주의사항 takes it."""
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "1", "item_name": "마이녹실액5%(미녹시딜)"}
+    use = (
+        "[용법·용량] 모발과 두피를 완전히 건조시킨 후, 이 약 0.5~1 mL를 1일 2회(아침, 저녁), 최소 4개월 동안 "
+        "환부에만 바릅니다."
+    )
+    atpn = (
+        "이 약은 외용으로만 사용하고 두피 이외의 부위에는 사용하지 마십시오.헤어스타일링제는 이 약이 마른 후 사용하고, "
+        "저녁에 사용할 때는 이 약의 건조를 위해 취침 2∼4시간 전에 사용하십시오.두피에서 공기가 순환되면 이 약의 효과가 "
+        "감소될 수 있으므로, 이 약의 건조를 촉진시키기 위해 헤어드라이어를 사용하지 마십시오."
+    )
+    docs = [
+        Document("easydrug:1:useMethod", f"마이녹실액5%\n{use}", {**meta, "section": "useMethod"}),
+        Document("easydrug:1:atpn", f"마이녹실액5%\n{atpn}", {**meta, "section": "atpn"}),
+    ]
+    question = "마이녹실 저녁에 바르고 드라이기로 바로 말린다음 자도 되나요"
+    quotes = [q.text for q in extractive.choose(question, docs, names=("마이녹실",))]
+    assert len(quotes) == 3 and any("헤어드라이어" in q for q in quotes)
+
+
+def test_a_vitamin_by_its_letter_is_not_another_vitamins_line():
+    """비타민D 하루 몇 IU: 그랑페롤's "비타민 E로서 1일 50~1,000 IU" had led the answer; the vitamin written with its
+    letter reads as the leaflets write that vitamin (lay_words.json)."""
+    ranker = SentenceRanker("비타민D 하루에 몇 IU 먹어야 돼요")
+    vitamin_d = "건강한 사람 및 구루병의 예방에 비타민 D로서 1회 1/2정씩(500IU) 1일 1회 복용합니다."
+    vitamin_e = "성인은 비타민 E로서 1일 50~1,000 IU를 복용합니다."
+    assert ranker.score(vitamin_d) > ranker.score(vitamin_e)
