@@ -113,6 +113,8 @@ STORED = frozenset({"storage", "expiry"})  # the aspects the 보관법 section a
 ADULT_AGE = 19  # a stated age below it is a minor's: the leaflet's dose for that age answers "may they take it"
 # asked beside a minor's age, these leave the dose and the limits for that age what answers (not 토했어요, 운전)
 AGE_LINES_ASKED = frozenset({"dosage", "how_to_take", "contraindication", "cautions"})
+# a line of what not to take with it (… 설핀피라존을 함께 복용하지 마십시오, … 와 병용하지 마십시오)
+NOT_TOGETHER = re.compile(r"함께\s*(?:복용|사용|투여)하지|병용하지")
 MIN_SCORE = 0.1  # a sentence after the first is quoted only from this score on (below it, it is filler)
 WHICH_MEDICINE = re.compile(r"무슨\s*약|어떤\s*약|[뭐머]\s*먹|약\s*추천|먹을\s*약|약\s*있|약이\s*뭐|뭘\s*먹")
 # who a product list answers with each product's caution naming them (programs/group_lines.py); a child asks about
@@ -248,6 +250,7 @@ def choose(
     adults_only = adult_products(docs, question, names)  # their amounts (4,000 mg a day) are no child's
     asks_other = asks_beyond_efficacy(question, ranker)
     asks_together = "interactions" in frame.aspects
+    two_named = len({d.metadata.get("item_seq") for d in docs if d.id.startswith("easydrug:") and is_named(d)}) > 1
     answering = load_section_model().probabilities(question) if SECTION_MODEL_WEIGHT else {}
     # 여드름 난데도 발라도 돼요: a noun the named product's 효능 does not say, which its warnings do, is the asker's
     # condition (programs/asker_condition.py)
@@ -325,7 +328,11 @@ def choose(
             )
             if condition and (section or _dur_section(doc)) not in framed:
                 relevance += FRAME_PRIOR  # the warning answers as the asked section would
-            text = ranker.excerpt(s.text, also=asked_conditions if condition else ())
+            # two products named, asked together: a long list of what not to take with one is cut to its head, so the
+            # other's line still has room (스트렙실 … 이지엔6이브도 같이: "COX-2 저해제를 포함하여 다른 비스테로이드성
+            # 소염진통제, … 설핀피라존을 함께 복용하지 마십시오")
+            head = asks_together and two_named and bool(NOT_TOGETHER.search(s.text))
+            text = ranker.excerpt(s.text, also=asked_conditions if condition else (), head=head)
             q = Quote(text, round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             if section == "efcy":
@@ -351,6 +358,24 @@ def choose(
     situation = situation_words(frame) if named_found else None
     if lead is None and situation:
         lead = next((q for q in ranked if floor[id(q)] >= MIN_SCORE and situation(q.text)), None)
+    # two medicines asked together (종합감기약 먹는중인데 타이레놀 더 먹어도): a line saying not to take it with the
+    # other one, its kind or an ingredient they share (아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오)
+    # leads over the asked section's line or the best-ranked one naming none of them (바르비탈계 약물 … 상의하십시오)
+    pair_words = [squash(m) for m in medicines if len(m) >= 2]
+    # (asked first: 빈속에 이부프로펜 … 이지엔6 애니 asks about an empty stomach, two names of one medicine)
+    first = lead or (ranked[0] if ranked else None)
+    together_first = frame.aspects[:1] == ("interactions",)
+    if together_first and pair_words and first is not None and not any(w in squash(first.text) for w in pair_words):
+        lead = next(
+            (
+                q
+                for q in ranked
+                if floor[id(q)] >= MIN_SCORE
+                and NOT_TOGETHER.search(q.text)
+                and any(w in squash(q.text) for w in pair_words)
+            ),
+            lead,
+        )
     # a warning of the asker's condition answers "may I" before anything the frame asks (여드름 난데도 발라도)
     lead = next((q for q in ranked if id(q) in condition_quotes), lead)
     # of those, one forbidding it (소화성궤양 … 복용하지 마십시오) before one sending to a pharmacist (… 경험자 … 상의)
@@ -806,8 +831,9 @@ def extractive_answer(
         if lead_doc is not None and offer_guard.is_forbidden(lead_doc):  # a withheld product's own limit leads
             target = f"{short_product(lead_doc)}({offer_guard.MARK})"
             opening = _opening(lead_doc, sections, heading, target=target)
-        elif quoted := {short_product(d) for q in quotes for d in _sources(q, docs) if offer_guard.is_forbidden(d)}:
-            # a withheld product whose own line is quoted (its 임부 prohibition) is named in the marking too
+        elif quoted := {short_product(d) for q in quotes if offer_guard.is_forbidden(d := _source(q, docs, is_named))}:
+            # a withheld product whose own line is quoted (its 임부 prohibition) is named in the marking too; not one
+            # a line every leaflet writes also cites (어린이의 손이 닿지 않는 곳에 보관하십시오, a plaster's too)
             withheld = offer_guard.marking(docs, {short_product(d) for d in found} | quoted)
         if shared := _allowed(shared_ingredient(question, docs[:POOL]), docs):
             opening = f"{opening}\n{shared_note(shared, {n for q in quotes for n in q.sources})}".strip()

@@ -366,10 +366,11 @@ class SentenceRanker:
             return True
         return any(self.vocab.match(a, text) for a in self.aspects)
 
-    def excerpt(self, sentence: str, also: tuple[str, ...] = ()) -> str:
+    def excerpt(self, sentence: str, also: tuple[str, ...] = (), head: bool = False) -> str:
         """A long sentence cut to its first item, the items that speak to the question (or carry a word of `also`:
         the asker's condition), and its closing clause, the gaps marked "…" (every piece verbatim); a short one, or
-        one with no such item, as it is.
+        one with no such item, as it is — unless `head`, when it is cut to its first item and closing clause (a
+        long list of other drugs not to take with it, quoted beside another product's line).
 
         >>> ranker = SentenceRanker("수유 중인데 먹어도 돼요")
         >>> ranker.excerpt("이 약을 복용하기 전에 영아, " + "고열, " * 40 + "수유부, 고령자는 의사와 상의하십시오.")
@@ -392,6 +393,8 @@ class SentenceRanker:
             keep = [last]
         # no item names what was asked: those naming the symptoms listed beside it, which scored the sentence
         keep = keep or [i for i in inner if self.names_neighbour(items[i])]
+        if not keep and head and len(items) > 2:
+            return f"{items[0]}, … {items[-1]}"
         if not keep:
             return sentence
         # each matching item with its neighbours (a list is often read as a run: 당뇨병, 고혈압, 위궤양)

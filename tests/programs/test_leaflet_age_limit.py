@@ -210,3 +210,32 @@ def test_infants_are_read_with_every_middle_dot_the_leaflets_write(dot):
         6.0,
         f"영{dot}유아",
     )
+
+
+def test_a_withheld_product_a_shared_line_also_cites_is_not_marked_for_a_question_naming_another():
+    """어린이타이레놀 시럽 … 실온에 둬도: a plaster the child may not use was found too, and "어린이의 손이 닿지 않는
+    곳에 보관하십시오", which its leaflet also writes, cited it; the answer had opened by withholding the plaster."""
+    from programs.extractive import extractive_answer
+    from retrievers.documents import Document
+
+    syrup = {"item_seq": "1", "item_name": "어린이타이레놀현탁액", "section": "depositMethod"}
+    plaster = {"item_seq": "2", "item_name": "가나쿨파워플라스타", "section": "depositMethod"}
+    rule = Document("easydrug:2:atpn#age", "만 15세 미만의 소아는 사용하지 마십시오.", {offer_guard.VERDICT_ONLY: True})
+    docs = [
+        Document(
+            "easydrug:1:depositMethod",
+            "어린이타이레놀현탁액\n실온에서 보관하십시오.어린이의 손이 닿지 않는 곳에 보관하십시오.",
+            syrup,
+        ),
+        Document(
+            "easydrug:2:depositMethod",
+            "가나쿨파워플라스타\n어린이의 손이 닿지 않는 곳에 보관하십시오.",
+            {**plaster, offer_guard.NOT_FOR_USER: [rule.id]},
+        ),
+        rule,
+    ]
+    answer = extractive_answer(
+        "어린이타이레놀 시럽 뜯은거 냉장고에 넣어놔야 돼요 실온에 둬도 돼요?", docs, names=["어린이타이레놀"]
+    )
+    assert "실온에서 보관하십시오" in answer
+    assert "가나쿨파워플라스타" not in answer

@@ -889,3 +889,64 @@ def test_a_vitamin_by_its_letter_is_not_another_vitamins_line():
     vitamin_d = "건강한 사람 및 구루병의 예방에 비타민 D로서 1회 1/2정씩(500IU) 1일 1회 복용합니다."
     vitamin_e = "성인은 비타민 E로서 1일 50~1,000 IU를 복용합니다."
     assert ranker.score(vitamin_d) > ranker.score(vitamin_e)
+
+
+def test_two_products_asked_together_each_quote_their_own_line_of_what_not_to_take_with_it():
+    """스트렙실 … 이지엔6이브도 같이: the lozenge's list of 18 drugs not to take with it was too long to quote beside
+    the capsule's line, so only the capsule's was; cut to its head and closing clause, both are quoted."""
+    from retrievers.documents import Document
+
+    lozenge = (
+        "COX-2 저해제를 포함하여 다른 비스테로이드성 소염진통제, 아스피린 등 혈소판 응집 억제제, 글루코코르티코이드, "
+        "칼륨보전이뇨제, 안지오텐신전환효소 억제제, 안지오텐신 II 길항제, 싸이클로스포린, 메토트렉세이트, 디곡신, "
+        "페니토인, 퀴놀론계 항균제, 푸로세미드 이뇨제, 경구용 항응혈제(예: 와파린), 항고혈압제, 리튬제제, "
+        "미페프리스톤, 프로베네시드, 설핀피라존을 함께 복용하지 마십시오."
+    )
+    capsule = (
+        "다른 해열진통제, 감기약, 진정제와 함께 복용하지 마십시오.당뇨약, 통풍약, 관절염약, 항응고제, 스테로이드제, "
+        "이뇨제, 저용량 아스피린과 함께 복용 시 의사 또는 약사와 상의하십시오."
+    )
+    docs = [
+        Document(
+            "easydrug:1:intrc",
+            f"이지엔6이브연질캡슐\n{capsule}",
+            {"item_seq": "1", "section": "intrc", "item_name": "이지엔6이브연질캡슐"},
+        ),
+        Document(
+            "easydrug:2:intrc",
+            f"스트렙실허니앤레몬트로키\n{lozenge}",
+            {"item_seq": "2", "section": "intrc", "item_name": "스트렙실허니앤레몬트로키"},
+        ),
+    ]
+    question = "목아파서 스트렙실 먹는중인데 생리통때문에 이지엔6이브도 같이 먹어도 되나요"
+    quotes = extractive.choose(question, docs, names=("이지엔6이브", "스트렙실"))
+    lozenge_quote = next(q.text for q in quotes if q.sources == [2])
+    assert lozenge_quote.startswith("COX-2 저해제를 포함하여") and lozenge_quote.endswith(
+        "설핀피라존을 함께 복용하지 마십시오."
+    )
+    assert any(q.sources == [1] and "다른 해열진통제" in q.text for q in quotes)
+
+
+def test_a_line_saying_not_to_take_it_with_the_other_medicine_leads_a_together_question():
+    """종합감기약 먹는중인데 타이레놀 더 먹어도: the 상호작용 section's first line names neither medicine (바르비탈계
+    약물 … 상의하십시오); the warning on other products holding 아세트아미노펜, what both are made of, answers."""
+    from retrievers.documents import Document
+    from retrievers.question_frame import QuestionFrame, Targets
+
+    meta = {"item_seq": "1", "item_name": "타이레놀정500밀리그람(아세트아미노펜)", "main_ingr": "아세트아미노펜"}
+    intrc = (
+        "바르비탈계 약물, 삼환계 항우울제 및 알코올을 투여한 환자, 와파린, 플루클록사실린을 복용하는 환자는 의사 "
+        "또는 약사와 상의하십시오."
+    )
+    warn = "매일 세 잔 이상 정기적 음주자가 이 약 또는 다른 해열진통제를 복용할 때는 의사 또는 약사와 상의하십시오."
+    warn += "아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오."
+    docs = [
+        Document("easydrug:1:intrc", f"타이레놀정500밀리그람\n{intrc}", {**meta, "section": "intrc"}),
+        Document("easydrug:1:atpnWarn", f"타이레놀정500밀리그람\n{warn}", {**meta, "section": "atpnWarn"}),
+    ]
+    question = "종합감기약 먹는중인데 열이 안떨어져서 타이레놀 따로 더 먹어도 되나요"
+    # as the full index's names read it: 타이레놀 named, 감기약 the other medicine, asked together
+    targets = Targets(products=("타이레놀",), classes=("감기약",))
+    frame = QuestionFrame(question, targets, aspects=("interactions",), other_drugs=("감기약",))
+    quotes = extractive.choose(question, docs, names=("타이레놀",), frame=frame)
+    assert quotes[0].text.startswith("아세트아미노펜을 포함하는 다른 제품")

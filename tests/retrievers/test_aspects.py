@@ -441,3 +441,16 @@ def test_a_dressing_over_what_was_applied_asks_about_covering_it():
 
     assert said_as("how_to_take", ["how_to_take", "covering"]) == "covering" and "붕대" in WORDS["covering"]
     assert said_as("how_to_take", ["how_to_take", "reuse"]) == "reuse"
+
+
+def test_a_skin_the_sun_burnt_is_no_question_of_going_out_in_the_sun(tok):
+    """햇볕에 익어서 화끈거려요: a sunburn to treat, which the cautions on avoiding the sun do not answer; 햇볕 쬐어도
+    still asks about the sun. The lexicon reads the burn as the leaflets' 일광피부염."""
+    from retrievers.lexicon import Lexicon
+
+    vocab = load_vocabulary()
+    burnt = "바다 다녀와서 어깨가 햇볕에 익어서 화끈거려요 바를만한 연고 있나요"
+    assert "sunlight" not in vocab.asked(burnt, tok(burnt))
+    assert "sunlight" not in vocab.asked("햇빛에 탔는데 뭐 발라요", tok("햇빛에 탔는데 뭐 발라요"))
+    assert "sunlight" in vocab.asked("케토톱 붙이고 햇볕 쬐어도 돼요", tok("케토톱 붙이고 햇볕 쬐어도 돼요"))
+    assert "일광피부염" in Lexicon.load().expansion_terms(burnt)
