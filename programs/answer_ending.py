@@ -9,7 +9,7 @@ import time
 
 import dspy
 
-from programs import answer_doubt, answer_requirements, comparison, efficacy_only, fever_threshold
+from programs import answer_doubt, answer_requirements, comparison, condition_check, efficacy_only, fever_threshold
 from programs.answer_target import on_target
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
@@ -17,6 +17,7 @@ from programs.citations import citation
 from programs.claim_check import asked_effect, claim_notice, claim_word, effect_notice, effect_word, heard_claim
 from programs.extractive import PRODUCT_LIST
 from programs.lm_call import TimeBudgetExhausted
+from programs.name_mentions import naming
 from programs.notices import (
     BUDGET_NOTICES,
     LOW_RELEVANCE_NOTICE,
@@ -67,7 +68,9 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     the documents found do not speak to ("" when the answer speaks to what was asked first, or quotes nothing),
     and for a claim the asker heard (programs/claim_check.py) the notice that no quoted sentence speaks of it; a
     question asking what to do without medicine (programs/without_medicine.py) is told the leaflets do not say, and
-    an answer of efficacy lines alone that name nothing asked (programs/efficacy_only.py) says no sentence found
+    a disease the question states that the named product's leaflet never speaks of is said to be missing from it
+    (programs/condition_check.py, a ``condition_check`` step), an answer of efficacy lines alone that name nothing
+    asked (programs/efficacy_only.py) says no sentence found
     answers it (an ``efficacy_only`` step), and a question asking why that no quoted sentence gives a reason for
     (programs/why_check.py) is told the leaflets do not say why (a ``why_check`` step).
     An LM's answer, in its own words, is judged by the LM instead. The trace gets an ``aspect_check`` step, and a
@@ -80,6 +83,13 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     check, notice = self_check(frame, best["answer"], docs, st.morphemes, keep)
     if check.asked:
         st.trace.step("aspect_check", **check.to_dict(), flagged=bool(notice))
+    # 고혈압 있으면 슬리펠: a disease the question states that the named product's leaflet never speaks of
+    named = naming(st.question, docs, st.result.names if st.result is not None else ())
+    unspoken = condition_check.unspoken_conditions(st.question, docs, named)
+    if unspoken:
+        st.trace.step("condition_check", conditions=unspoken, flagged=True)
+        said = condition_check.notice(unspoken, condition_check.named_products(docs, named))
+        notice = "\n".join(n for n in (said, notice) if n)
     listed = PRODUCT_LIST in best["answer"]  # a "which medicine" answer, as it was written
     if not notice and efficacy_only.answers_something_else(frame, answer_quotes(best["answer"], docs), listed):
         st.trace.step("efficacy_only", flagged=True)  # 파스 붙이고 전기장판 자도: what they are for is no answer

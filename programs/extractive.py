@@ -47,6 +47,7 @@ from programs.dur_rule import is_user_rule
 from programs.forbidden import Product
 from programs.leaflet_age_limit import AGE_LABEL
 from programs.leaflet_condition_limit import forbids
+from programs.leaflet_condition_limit import forms as condition_words
 from programs.leaflet_group_limit import LEAFLET_LABEL
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
@@ -267,6 +268,7 @@ def choose(
     asked_conditions += tuple(c for c in stated if c not in asked_conditions)
     # 습진 있는데 발라도 돼요, of a cream for 습진, asking nothing else: the 효능 line saying so answers first (beside
     # who it is for, another medicine or an aspect, the condition is only why it is taken: 생리통 심한데 중학생 딸)
+    condition_forms = tuple(dict.fromkeys(f for c in asked_conditions for f in condition_words(c)))
     only_may_i = set(frame.aspects) <= GENERIC and not frame.population.group and not frame.other_drugs
     treated = asker_condition.treated(nouns, own_efficacy, named_here) if may_i and only_may_i else ()
     for n, (doc, doc_strips) in enumerate(zip(docs, strips, strict=True), 1):
@@ -332,7 +334,8 @@ def choose(
             # other's line still has room (스트렙실 … 이지엔6이브도 같이: "COX-2 저해제를 포함하여 다른 비스테로이드성
             # 소염진통제, … 설핀피라존을 함께 복용하지 마십시오")
             head = asks_together and two_named and bool(NOT_TOGETHER.search(s.text))
-            text = ranker.excerpt(s.text, also=asked_conditions if condition else (), head=head)
+            # the asker's condition as the leaflets write it keeps its item of a long list (위궤양 → "위장관궤양")
+            text = ranker.excerpt(s.text, also=condition_forms if condition else (), head=head)
             q = Quote(text, round(relevance + short_brand - RANK_STEP * n, 4), [n])
             floor[id(q)] = relevance  # what MIN_SCORE is held against: the brand bonus is not relevance
             if section == "efcy":

@@ -156,3 +156,21 @@ def test_a_disease_the_question_states_leads_a_class_answer_with_the_caution_nam
     ]
     chosen = extractive.choose("녹내장 있는데 감기약 같이 먹어도 되나요", docs, sections=["atpn", "intrc"])
     assert "녹내장" in chosen[0].text and "상의하십시오" in chosen[0].text
+
+
+def test_a_stated_disease_keeps_the_item_the_leaflet_writes_it_as_when_a_long_list_is_cut():
+    """만성신부전으로 투석하는데 이지엔6애니: the leaflet's list writes it 신장장애 (as 위궤양 is its 위장관궤양); the
+    list is cut to the items naming the asker's condition as the leaflets write it, not quoted whole or cut to
+    others."""
+    from retrievers.documents import Document
+
+    sentence = (
+        "이 약에 과민증 환자, 위장관궤양, 위장관출혈, 심한 혈액이상, 심한 간장애, 심한 신장장애, 심한 심장기능부전, "
+        "심한 고혈압, 기관지천식, 아스피린 또는 다른 소염진통제에 의한 천식, 두드러기, 알레르기 반응 경험 환자, "
+        "심장동맥 우회로술 전후 통증발생 환자, 임신 말기 3개월 기간의 임부, 수유부, 항암요법으로 고용량 "
+        "메토트렉세이트를 투여 중인 환자는 이 약을 복용하지 마십시오."
+    )
+    meta = {"item_seq": "1", "item_name": "이지엔6애니연질캡슐", "section": "atpn"}
+    docs = [Document("easydrug:1:atpn", f"이지엔6애니연질캡슐\n{sentence}", meta)]
+    quotes = extractive.choose("만성신부전으로 투석하는데 이지엔6애니 먹어도 되나요", docs, names=["이지엔6애니"])
+    assert "심한 신장장애" in quotes[0].text and "…" in quotes[0].text
