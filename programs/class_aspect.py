@@ -6,7 +6,8 @@ Retrieval ranks a class question's documents mostly by what the class is for, so
 product's 주의사항. The products come from the class word (`SearchBackend.class_members`, mined from the 효능
 sections), the words from the aspect vocabulary's seeds (`retrievers/aspects.py`), so nothing here names a class or
 a situation. A class question that asks no situation is read the same way by its own content words (수면유도제 with
-전립선비대 → the member whose 주의사항 speaks of 전립선 비대).
+전립선비대 → the member whose 주의사항 speaks of 전립선 비대). A question naming an ingredient alone reads its single
+products' sections the same way, for what all its leaflets say alike (`ingredient_documents`).
 
 Example:
     >>> from retrievers.documents import Document
@@ -28,7 +29,7 @@ from collections.abc import Callable, Iterable
 from programs.sentences import SentenceRanker
 from programs.text import split_sentences
 from retrievers.documents import Document
-from retrievers.form_kinds import external_form
+from retrievers.form_kinds import external_form, taken_by_mouth
 
 SECTIONS = ("atpn", "atpnWarn", "useMethod", "intrc", "depositMethod", "se")  # where situations are spoken of
 MAX_DOCS = 6  # sections added: enough for a few products' wordings, few enough to keep the answer fast
@@ -180,6 +181,31 @@ def unspoken_situations(ranker: SentenceRanker, docs: Iterable[Document], among=
         and (among is None or a in among)
         and not any(_any_of(ranker.vocab.seeds[a]).search(b) for b in bodies)
     ]
+
+
+# what an ingredient's leaflets say alike, whichever product (drinking, driving, the sun): a dose, a form's way of
+# taking it or how long it keeps is the product's own
+INGREDIENT_SITUATIONS = frozenset({"alcohol", "driving", "food", "sunlight", "smoking", "dependence", "lens", "heat"})
+
+
+def ingredient_documents(
+    ranker: SentenceRanker, keys, pool: list[Document], get: Callable[[str], Document | None], names, ranked=()
+) -> tuple[list[Document], list[str]]:
+    """For a question naming an ingredient and no product (`keys`: the names retrieval read, every one an
+    ingredient's in `names`, the index's `NameIndex`; 이부프로펜 먹고 맥주 한두잔) that asks a situation the pool's
+    leaflets do not speak of: the sections of the ingredient's other single-ingredient products that do (부루펜정's
+    "알코올과 함께 복용하지 마십시오"), `ranked` (retrieval's documents) first, each marked `SAME_INGREDIENT`; and the
+    situations they were read for. One product's leaflet is no answer for all of them."""
+    # every name read an ingredient's (이부프로펜 is a product's key too; 스트렙실 beside 아스피린 names a product)
+    if names is None or not keys or any(k not in names.ingredients for k in keys):
+        return [], []
+    unspoken = unspoken_situations(ranker, pool, among=INGREDIENT_SITUATIONS)
+    if not unspoken:
+        return [], []
+    seqs = {seq for k in keys for seq in names.ingredient_products.get(names.ingredients[k], ())}
+    single = single_products(seqs, get, oral=taken_by_mouth(ranker.question))
+    added = aspect_documents(ranker, member_order(single, ranked), {d.id for d in pool}, get, situations=unspoken)
+    return [Document(d.id, d.text, {**d.metadata, SAME_INGREDIENT: True}) for d in added], unspoken
 
 
 def within_asked(docs: list[Document], members: Callable[[list[str]], set[str]], classes, symptoms) -> list[Document]:

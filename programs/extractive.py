@@ -280,7 +280,7 @@ def choose(
                 named_rules[key] = max(named_rules.get(key, 0), named_in_rule(doc, names))
             continue
         # a section of another product made of the ingredient the question names alone, added for an asked situation
-        # the named one's leaflet is silent on (`graph.ingredient_sections`), speaks for the ingredient
+        # the named one's leaflet is silent on (`class_aspect.ingredient_documents`), speaks for the ingredient
         sibling = bool(doc.metadata.get(SAME_INGREDIENT)) and not offer_guard.is_forbidden(doc)
         other = not (is_named(doc) or sibling) and (named_found or offer_guard.is_forbidden(doc))
         if other and not doc.id.startswith("dur:"):

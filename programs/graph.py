@@ -46,8 +46,6 @@ from programs.routing import (
     jaccard,
 )
 from programs.state import QuestionState
-from retrievers.documents import Document
-from retrievers.form_kinds import taken_by_mouth
 from retrievers.oos_guard import OOS_MESSAGE
 
 # the no-LM evaluator also reads whether the cited leaflets are of the products, class or names the question asks
@@ -316,8 +314,8 @@ def extractive_pool(
     `members` (the backend's `class_members`): a class question that asks a situation also reads the sections of the
     class's other products that speak of it (`programs/class_aspect.py`); `names` (the backend's `NameIndex`): a
     question naming an ingredient alone reads its other single products' sections on an asked situation that the
-    pool's leaflets leave out (`ingredient_sections`); `dur_rules` (the backend's): a question asking how long or how
-    much of a product it names reads the DUR rows of that type binding it (`programs/asked_rules.py`)."""
+    pool's leaflets leave out (`ingredient_sections`); `dur_rules` (the backend's): a question asking how long of a
+    product it names reads the DUR 투여기간주의 rows binding it (`programs/asked_rules.py`)."""
     lm_reads_all = st.run.has_lm("generate") and not ranked
     if st.route not in (GENERATE, LOW_RELEVANCE) or lm_reads_all or st.result is None:
         return st.docs
@@ -359,30 +357,14 @@ def extractive_pool(
     return pool + added
 
 
-# what an ingredient's leaflets say alike, whichever product (drinking, driving, the sun): a dose, a form's way of
-# taking it or how long it keeps is the product's own
-INGREDIENT_SITUATIONS = frozenset({"alcohol", "driving", "food", "sunlight", "smoking", "dependence", "lens", "heat"})
-
-
 def ingredient_sections(st: QuestionState, pool: list, get, names) -> list:
-    """A question naming an ingredient and no product (이부프로펜 먹고 맥주 한두잔) that asks a situation the pool's
-    leaflets do not speak of: the sections of the ingredient's other single-ingredient products that do (부루펜정's
-    "알코올과 함께 복용하지 마십시오"), retrieval's order first (`class_aspect.aspect_documents`); one product's
-    leaflet is no answer for all of them."""
-    keys = st.result.names if st.result else []
-    # every name read an ingredient's (이부프로펜 is a product's key too; 스트렙실 beside 아스피린 names a product)
-    if names is None or not keys or st.result.frame is None or any(k not in names.ingredients for k in keys):
+    """The sections `class_aspect.ingredient_documents` adds for a question naming an ingredient alone (an
+    ``ingredient_sections`` step when it adds any)."""
+    r = st.result
+    if r is None or r.frame is None:
         return []
-    ingredients = {names.ingredients[k] for k in keys}
-    ranker = sentences.SentenceRanker(st.question, (), st.result.frame.vocabulary_aspects)
-    unspoken = class_aspect.unspoken_situations(ranker, pool, among=INGREDIENT_SITUATIONS)
-    if not unspoken:
-        return []
-    seqs = {seq for canon in ingredients for seq in names.ingredient_products.get(canon, ())}
-    single = class_aspect.single_products(seqs, get, oral=taken_by_mouth(st.question))
-    order = class_aspect.member_order(single, st.result.documents)
-    added = class_aspect.aspect_documents(ranker, order, {d.id for d in pool}, get, situations=unspoken)
-    added = [Document(d.id, d.text, {**d.metadata, class_aspect.SAME_INGREDIENT: True}) for d in added]
+    ranker = sentences.SentenceRanker(st.question, (), r.frame.vocabulary_aspects)
+    added, unspoken = class_aspect.ingredient_documents(ranker, r.names, pool, get, names, r.documents)
     if added:
         st.trace.step("ingredient_sections", situations=unspoken, added=[d.id for d in added])
     return added

@@ -1,6 +1,7 @@
 """A question naming an ingredient alone reads the other single-ingredient products' leaflets on an asked situation
-the pool's leaflets leave out (`graph.ingredient_sections`), and a near-duplicate sentence is said to be from the
-product whose leaflet writes it (`extractive._source`). Leaflet sentences are the corpus's own."""
+the pool's leaflets leave out (`graph.ingredient_sections`, `class_aspect.ingredient_documents`), and a near-duplicate
+sentence is said to be from the product whose leaflet writes it (`extractive._source`). Leaflet sentences are the
+corpus's own."""
 
 from programs import class_aspect, extractive, graph
 from programs.state import QuestionState
