@@ -17,6 +17,9 @@ Example:
     []
     >>> unspoken_conditions("파킨슨약 드시는 아버지 슬리펠 드려도", docs, named)
     []
+    >>> signs = [Document("easydrug:2:atpn", "코감기약\\n배뇨(소변을 눔)곤란 등이 있는 사람은 상의하십시오.", meta)]
+    >>> unspoken_conditions("전립선비대증인데 코감기약 계속 먹어도", signs, named)
+    []
     >>> notice(["고혈압"], ["슬리펠정"])
     '※ 슬리펠정의 설명서에는 고혈압에 대한 내용이 없습니다. 복용해도 되는지는 의사나 약사와 상의하세요.'
 """
@@ -34,6 +37,9 @@ from retrievers.documents import Document
 NOTICE = "※ {products}의 설명서에는 {conditions}에 대한 내용이 없습니다. 복용해도 되는지는 의사나 약사와 상의하세요."
 NOT_SITES = ("눈 주위",)  # where it is put on, not a disease: the leaflets' own site cautions speak of it
 MEDICINE_KIND = re.compile(r"[가-힣]+약")  # 파킨슨약, 고혈압약: a kind of medicine by what it is for
+# a disease a leaflet speaks of by the trouble it brings (domain knowledge, reviewed): an enlarged prostate is the
+# cautions' 배뇨곤란, 배뇨(소변을 눔)곤란, 요폐
+SIGNS = {"전립선비대증": ("배뇨", "요폐")}
 
 
 def unspoken_conditions(question: str, docs: list[Document], named: Callable[[Document], bool]) -> list[str]:
@@ -47,7 +53,7 @@ def unspoken_conditions(question: str, docs: list[Document], named: Callable[[Do
     if not stated or not leaflets:
         return []
     text = "".join("".join(d.text.split()) for d in leaflets)
-    return [c for c in stated if not any(f in text for f in forms(c))]
+    return [c for c in stated if not any(f in text for f in (*forms(c), *SIGNS.get(c, ())))]
 
 
 def named_products(docs: list[Document], named: Callable[[Document], bool]) -> list[str]:

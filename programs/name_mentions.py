@@ -7,12 +7,15 @@ from __future__ import annotations
 import re
 
 from programs import offer_guard
+from programs.child_dose import doses_older_only
 from programs.citations import short_product
+from programs.text import split_sentences
 from retrievers.age_doses import child_ages, doses_child
 from retrievers.documents import Document
 from retrievers.form_kinds import asked_kinds, may_be_of_kinds, of_kinds, question_forms
 from retrievers.name_keys import name_stem, product_keys, squash
 from retrievers.name_words import DOSAGE_FORMS
+from retrievers.population import stated_ages
 
 NAME_PREFIX = 3  # consecutive characters of a product name a question must contain to name it
 
@@ -95,6 +98,7 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
     """
     asked = {k for f in (question_forms(question) if question else []) for k in asked_kinds(f)}
     ages = child_ages(question) if question else None
+    aged = bool(question) and stated_ages(question) is not None  # 5살, 20개월: an age the question states
     flat = squash(question)
     symptoms: tuple[str, ...] | None = None  # read when a brand's siblings are to be told apart by them
     out: set[str] = set()
@@ -114,6 +118,10 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         # 용법 does (5살 타이레놀 → 어린이타이레놀현탁액)
         for_child = [d for d in holding if ages and _doses(d, docs, ages, get)]
         if for_child and base and _doses(base[0], docs, ages, get):
+            for_child = []
+        # no age stated (먹여도 alone): the product named whole stays unless it doses older people only (챔프 빨강 →
+        # 챔프시럽, whose 용법 gives a per-weight dose and no ages, not 챔프콜드시럽's age table)
+        if for_child and base and not aged and not _older_only(base[0], docs, ages, get):
             for_child = []
         # a child's question of a brand whose product the asker's rules withhold (베나치오세립, its 탄산칼슘 세립
         # rule, for a 4-year-old): a sibling they allow that doses the child is the one asked about (베나치오액),
@@ -157,6 +165,13 @@ def _doses(doc: Document, docs: list[Document], ages: tuple[float, float], get=N
     """The 용법·용량 of `doc`'s product gives a dose for an age band the child can be in."""
     found = _section(doc, "useMethod", docs, get)
     return found is not None and doses_child(found.text, ages)
+
+
+def _older_only(doc: Document, docs: list[Document], ages: tuple[float, float], get=None) -> bool:
+    """The 용법·용량 of `doc`'s product doses only people older than the child can be (타이레놀정500밀리그람's
+    "만 12세 이상 소아 및 성인은")."""
+    found = _section(doc, "useMethod", docs, get)
+    return found is not None and doses_older_only(split_sentences(found.text), ages[1])
 
 
 def _item(doc: Document) -> str:

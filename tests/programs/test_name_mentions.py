@@ -102,3 +102,19 @@ def test_a_form_said_of_a_brand_picks_the_product_whose_form_may_be_it():
     ]
     assert named_products(docs, ["탄툼"], "10살 아들 목이 부었는데 탄툼 가글 시켜도 되나요?") == {"2"}
     assert named_products(docs, ["탄툼"], "탄툼 하루 몇 번 써요") == {"1"}
+
+
+def test_with_no_age_stated_the_product_named_whole_stays_unless_it_doses_only_older_people():
+    """챔프 빨강 먹여도 (a child, no age): 챔프시럽 gives a per-weight dose and no ages, so the brand's cold syrup whose
+    table doses children is no better a reading of it; 타이레놀 for a child still means the children's suspension."""
+    docs = [
+        _doc("3", "챔프콜드시럽", "useMethod", "만 4세 이상~만 7세 미만은 1회 6 mL, 1일 3회 복용합니다."),
+        _doc(
+            "4",
+            "챔프시럽(아세트아미노펜)",
+            "useMethod",
+            "1회 권장용량을 4~6시간 마다 필요시 복용합니다. 1일 5회(75 mg/kg)를 초과하여 복용하지 않습니다.",
+        ),
+    ]
+    assert named_products(docs, ["챔프"], "맥시부펜 먹인지 2시간 됐는데 챔프 빨강 지금 먹여도 되나요?") == {"4"}
+    assert named_products(DOCS, ["타이레놀"], "아기 열나는데 타이레놀 먹여도 돼요") == {"2"}

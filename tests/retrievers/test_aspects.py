@@ -454,3 +454,13 @@ def test_a_skin_the_sun_burnt_is_no_question_of_going_out_in_the_sun(tok):
     assert "sunlight" not in vocab.asked("햇빛에 탔는데 뭐 발라요", tok("햇빛에 탔는데 뭐 발라요"))
     assert "sunlight" in vocab.asked("케토톱 붙이고 햇볕 쬐어도 돼요", tok("케토톱 붙이고 햇볕 쬐어도 돼요"))
     assert "일광피부염" in Lexicon.load().expansion_terms(burnt)
+
+
+def test_a_time_of_day_asks_when_to_take_it_only_beside_a_verb_of_using_it(tok):
+    """밤에 열이 39도 넘는데 is when the fever comes, not when to give the syrup (the answer had said the leaflets are
+    silent on when to take it); 밤에 먹어도, 아침저녁으로 발라요 still ask it."""
+    vocab = load_vocabulary()
+    fever = "6개월 아기 밤에 열이 39도 넘는데 어린이부루펜시럽 먹여도 되나요"
+    assert "timing" not in vocab.asked(fever, tok(fever))
+    for asked in ("지르텍 밤에 먹어도 돼요?", "연고 아침저녁으로 발라요?", "파스 저녁에만 붙여도 되나요"):
+        assert "timing" in vocab.asked(asked, tok(asked)), asked
