@@ -88,7 +88,7 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     unspoken = condition_check.unspoken_conditions(st.question, docs, named)
     if unspoken:
         st.trace.step("condition_check", conditions=unspoken, flagged=True)
-        said = condition_check.notice(unspoken, condition_check.named_products(docs, named))
+        said = condition_check.notice(unspoken, condition_check.product_names(docs, named))
         notice = "\n".join(n for n in (said, notice) if n)
     listed = PRODUCT_LIST in best["answer"]  # a "which medicine" answer, as it was written
     if not notice and efficacy_only.answers_something_else(frame, answer_quotes(best["answer"], docs), listed):

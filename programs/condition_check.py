@@ -56,7 +56,7 @@ def unspoken_conditions(question: str, docs: list[Document], named: Callable[[Do
     return [c for c in stated if not any(f in text for f in (*forms(c), *SIGNS.get(c, ())))]
 
 
-def named_products(docs: list[Document], named: Callable[[Document], bool]) -> list[str]:
+def product_names(docs: list[Document], named: Callable[[Document], bool]) -> list[str]:
     """The named products' names, as answers write them, in document order."""
     return list(dict.fromkeys(short_product(d) for d in docs if d.id.startswith("easydrug:") and named(d)))
 

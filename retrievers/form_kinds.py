@@ -191,9 +191,15 @@ def may_be_of_kinds(asked: set[str], item_name: str) -> bool:
 
     >>> may_be_of_kinds(asked_kinds("가글"), "삼아탄툼액"), may_be_of_kinds(asked_kinds("가글"), "탄툼베르데네뷸라이저")
     (True, False)
+
+    A form that defines itself (a spray, a patch) is asked of that form only: a liquid is no 스프레이.
+
+    >>> may_be_of_kinds(asked_kinds("스프레이"), "삼아탄툼액")
+    False
     """
     kinds = product_kinds(item_name)
-    return ANY not in kinds and ANY not in asked and bool(kinds & asked)
+    defining = [k for k in DEFINING if k in asked]
+    return ANY not in kinds and ANY not in asked and bool(kinds & asked) and all(k in kinds for k in defining[:1])
 
 
 def kinds_fit(asked: set[str], kinds: set[str]) -> bool:

@@ -37,12 +37,15 @@ def uncovered_names(names: Iterable[str], hits: list[Hit]) -> list[str]:
     return [n for n in dict.fromkeys(_squash(n) for n in names) if n and n not in text]
 
 
+MY = re.compile(r"^(?:우리|울|저희|내)")  # "my" before a family word, as people write it together (울엄마)
+
+
 def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Iterable[str], hits: list[Hit]) -> list[str]:
     """The question's unknown `words` (`KiwiTokenizer.unknown_words`, two characters or more) that are neither in
     the corpus `vocabulary`, nor part of a recognised name, nor in any hit, nor a mimetic word (`mimetic`), nor a
-    word for who the question is about (고딩, `population.people_words`).
+    word for who the question is about (고딩, `population.people_words`; 울엄마, 우리딸: one said with "my" before it).
 
-    >>> unknown_words(["고딩", "부루팬"], vocabulary=set(), names=[], hits=[])
+    >>> unknown_words(["고딩", "부루팬", "울엄마"], vocabulary=set(), names=[], hits=[])
     ['부루팬']
     >>> unknown_words(["나잘워시랑", "리피토랑"], vocabulary=set(), names=["메타리빈나잘워시액"], hits=[])
     ['리피토랑']
@@ -50,9 +53,11 @@ def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Itera
     text = _hit_text(hits)
     known = [_squash(n) for n in names]
     people = people_words()
+    grown = people | set(grown_words())
 
     def is_known(w: str) -> bool:
-        return w in vocabulary or w in text or any(w in n for n in known) or mimetic(w) or w in people
+        mine = MY.sub("", w)  # 울엄마, 우리딸: "my" and someone, never a medicine's name
+        return w in vocabulary or w in text or any(w in n for n in known) or mimetic(w) or w in people or mine in grown
 
     # a particle Kiwi left on a word it did not know (나잘워시랑 of 메타리빈나잘워시액): the word without it
     return [

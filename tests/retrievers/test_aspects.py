@@ -464,3 +464,11 @@ def test_a_time_of_day_asks_when_to_take_it_only_beside_a_verb_of_using_it(tok):
     assert "timing" not in vocab.asked(fever, tok(fever))
     for asked in ("지르텍 밤에 먹어도 돼요?", "연고 아침저녁으로 발라요?", "파스 저녁에만 붙여도 되나요"):
         assert "timing" in vocab.asked(asked, tok(asked)), asked
+
+
+def test_drinking_as_people_spell_it_asks_about_alcohol(tok):
+    """부루펜 먹구 쏘주 한잔: the answer had quoted side effects, not the 알코올 line; a coffee had is no drink."""
+    vocab = load_vocabulary()
+    for question in ("부루펜 먹구 쏘주 한잔 해도 댐?", "타이레놀 먹고 소맥 마셔도"):
+        assert "alcohol" in vocab.asked(question, tok(question)), question
+    assert "alcohol" not in vocab.asked("커피 한잔하고 먹어도 돼요", tok("커피 한잔하고 먹어도 돼요"))
