@@ -170,6 +170,10 @@ SINCE_INTAKE = tuple(
 )
 # 또 먹어도, 두통이 심해서, 기침은 줄었는데: taken again for what it treats, or it helped; no side effect noticed
 NOT_NOTICED = re.compile(r"또|다시|심해서|줄었|나아졌|좋아졌|괜찮아졌|덜해")
+# 며칠 먹었는데 숨이 차요 … 계속 먹어도 되나요: a use told with 는데 is a time since only when the question asks
+# whether to go on (먹었는데 … 또 먹어도 되나요 without a going-on word tells what was taken, then asks another)
+TOLD_INTAKE = tuple(squash(w) for w in ("먹었는데", "먹였는데", "넣었는데", "발랐는데", "붙였는데", "뿌렸는데"))
+CONTINUED = re.compile(r"계속\s*\S*?도\s*(?:돼|되|괜찮|될)")  # 계속 먹어도 되나요, 계속 넣어도 괜찮을까
 CLASS_INTAKE = ("먹으면", "먹였", "먹이구", "먹이니")  # 철분제 먹으면 변비 생긴다던데, 해열제 먹였더니
 # 콧물이 안 멈춰요: what it was taken for; 생리통 때문에: the reason for another medicine
 NOT_HELPED = re.compile(r"안\s*(?:나|낫|떨어|멈|내려|듣|들)|않|그대로|여전|때문")
@@ -500,9 +504,10 @@ def first_medicine(unnamed: str, lexicon: Lexicon) -> int:
 
 
 def noticed_since(question: str, lexicon: Lexicon) -> bool:
-    """A symptom written after a word saying the medicine was taken some time before (`SINCE_INTAKE`), with nothing
-    saying it did not help: what the asker noticed since is the side effect asked first (겔포스 며칠 먹었더니 변비가
-    생겼어요 asks about the constipation, not how many days).
+    """A symptom written after a word saying the medicine was taken some time before (`SINCE_INTAKE`; a use told
+    with 는데, `TOLD_INTAKE`, when the question asks whether to go on), with nothing saying it did not help: what
+    the asker noticed since is the side effect asked first (겔포스 며칠 먹었더니 변비가 생겼어요 asks about the
+    constipation, not how many days).
 
     >>> noticed_since("겔포스 며칠 먹었더니 변비가 생겼어요", Lexicon.load())
     True
@@ -513,9 +518,13 @@ def noticed_since(question: str, lexicon: Lexicon) -> bool:
     >>> lexicon = Lexicon.load()
     >>> noticed_since("두통약 먹고 나서 두통이 안 나아요", lexicon), noticed_since("겔포스 며칠 먹어도 돼요", lexicon)
     (False, False)
+    >>> q = "이지엔6 애니 며칠 먹었는데 숨이 차고 얼굴이 부어요 {}"
+    >>> noticed_since(q.format("계속 먹어도 되나요?"), lexicon), noticed_since(q.format("병원 가야 돼요?"), lexicon)
+    (True, False)
     """
     flat = squash(question)
-    ends = [flat.find(w) + len(w) for w in SINCE_INTAKE if w in flat]
+    since = SINCE_INTAKE + (TOLD_INTAKE if CONTINUED.search(question) else ())
+    ends = [flat.find(w) + len(w) for w in since if w in flat]
     if not ends or NOT_HELPED.search(question) or NOT_NOTICED.search(question):
         return False
     return any(flat.find(w) >= min(ends) for w in lexicon.target_words(flat))
