@@ -48,9 +48,19 @@ TRADE = re.compile(
     r"살\s*수\s*(?:있(?!는)|없)|사\s*올\s*수|구할\s*수|(?:구매|구입)\s*(?:가능|할\s*수|하려면|해도)|어디서\s*(?:사|팔|구해|구하)"
     r"|팔아(?:요|도|\s*주|[?？])|파나요|파는지|파는\s*곳|팔\s*수|판매\s*(?:해요|하나요|되나요|가능|금지|하는지|되는지|처)|미성년자"
     r"|(?<!모)세관|통관|반입|비행기에?\s*(?:들고|가지고|갖고)|해외에서\s*(?:사|산|구매|구입|가져|들여)|들여(?:와|올)"
-    r"|처벌|불법|(?<!음주)(?<!음주\s)단속|벌금|위법|가격|약\s*값|값이\s*얼마|보험\s*(?:적용|되|안\s*되)"
+    # carried abroad (중국 출장 가는데 판콜 챙겨가도, 일본에 들고 가면 걸려요): what another country allows
+    r"|(?:해외|외국|출국|입국|공항|중국|미국|일본|베트남|태국|유럽|호주|캐나다|필리핀|대만|홍콩|괌|싱가포르|동남아)"
+    r"[^?？.!]{0,25}?(?:챙겨|들고|가지고|갖고|가져)\s*(?:가|나가|갈)"
+    r"|처벌|불법|압수|잡혀\s*가|(?<!음주)(?<!음주\s)단속|벌금|위법|가격|약\s*값|값이\s*얼마|보험\s*(?:적용|되|안\s*되)"
     r"|실비\s*(?:보험|청구|처리|적용|되|돼)|비급여|연말\s*정산|(?:의료비|세액|소득)\s*공제"
     r"|(?:문\s*(?:연|여는|열린)|심야|당번|휴일|24\s*시간?)\s*약국|약국\s*(?:문\s*(?:열|닫)|영업|몇\s*시|어디|찾)|헌혈"
+)
+# where or how leftover medicine is thrown away (어디다 버려요, 하수구에 버려도, 분리수거, 폐의약품 수거함): no leaflet
+# says it whatever the question names (none of these words is in one; a leaflet's 남은 액은 버리십시오 says when, and
+# 남은 거 버려야 돼요 goes on to it)
+DISPOSAL = re.compile(
+    r"어디(?:다|에|에다)?\s*(?:버려|버리|버림)|하수구|변기에?\s*(?:버려|버리|흘려|내려)|분리\s*수거|일반\s*쓰레기"
+    r"|쓰레기\s*(?:통|봉투)?\s*(?:에|에다)?\s*(?:버려|버리)|폐\s*의약품|약\s*수거|수거\s*함"
 )
 # what illness a symptom is, or whether it needs a doctor, asked with no medicine named (두근거려요 무슨 병인가요,
 # 어디가 안 좋은 건가요, 병원 가봐야 돼요): a leaflet describes its product, it diagnoses nothing
@@ -132,6 +142,16 @@ def asks_in_general(frame) -> bool:
     >>> asks_in_general(QuestionFrame("비트코인 가격 얼마예요?"))
     False
 
+    Carrying it abroad, and where leftover medicine goes (`DISPOSAL`), whatever is named:
+
+    >>> cold = Targets(products=("판콜에이",), classes=("감기약",))
+    >>> asks_in_general(QuestionFrame("중국 출장가는데 판콜에이 챙겨가도 되나요? 들고가면 잡혀간다고", cold))
+    True
+    >>> asks_in_general(QuestionFrame("먹다남은 감기약 어디다 버려요? 하수구에 버려도 되나", cold))
+    True
+    >>> asks_in_general(QuestionFrame("일회용 인공눈물 남은거 버려야 돼요?", Targets(classes=("인공눈물",))))
+    False
+
     A diagnosis asked of a symptom, no medicine named (`DIAGNOSIS`), is beyond the leaflets too:
 
     >>> asks_in_general(QuestionFrame("누워있어도 심장이 두근두근 뛰어요 무슨 병인가요?", Targets(symptoms=("두근",))))
@@ -147,7 +167,8 @@ def asks_in_general(frame) -> bool:
     False
     """
     targets = frame.targets
-    if TRADE.search(frame.question) or ANIMAL.search(frame.question):  # of a medicine: 비트코인 가격 is not
+    if TRADE.search(frame.question) or ANIMAL.search(frame.question) or DISPOSAL.search(frame.question):
+        # of a medicine: 비트코인 가격 is not
         return bool(targets.products or targets.ingredients or targets.classes or targets.symptoms) or bool(
             MEDICINE.search(frame.question)
         )
@@ -222,6 +243,8 @@ def general_answer(question: str) -> str:
         return ANIMAL_ANSWER
     if TRADE.search(question):
         return TRADE_ANSWER
+    if DISPOSAL.search(question):
+        return ANSWER
     if DIAGNOSIS.search(question) and not SYSTEM.search(question):
         return DIAGNOSIS_ANSWER
     if FOOD_ADVICE.search(question) and not SYSTEM.search(question):

@@ -319,6 +319,15 @@ def test_a_word_inside_another_aspects_longer_word_asks_that_aspect_only(tok):
     assert vocab.asked("변비약 언제 먹어요", tok("변비약 언제 먹어요")) == ["timing"]
 
 
+def test_a_time_waited_before_it_works_asks_onset_but_not_a_wait_before_washing(tok):
+    """몇 분 있다 효과 나요 asks how soon it works; 몇 시간 있다가 머리 감아요 asks when to wash, not the effect."""
+    vocab = load_vocabulary()
+    for question in ("탁센 먹으면 몇분있다 효과나요?", "먹고 몇 시간 있다가 효과 나와요", "몇 분 지나야 효과 있어요"):
+        assert "onset" in vocab.asked(question, tok(question)), question
+    question = "마이녹실 바르고 몇시간 있다가 머리 감아야 돼요?"
+    assert "onset" not in vocab.asked(question, tok(question))
+
+
 def test_a_time_window_of_another_instruction_is_no_onset():
     """우유 섭취 후 1시간 이내 and 점안 후 15분 이내 are windows of other instructions, not how soon it works."""
     vocab = load_vocabulary()
