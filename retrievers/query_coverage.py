@@ -124,6 +124,21 @@ def said_to_have(question: str, word: str) -> bool:
     return False
 
 
+# a colour or state said to have come about (시커|매졌어요, 시퍼레|졌어요: Kiwi cuts an adjective it does not know
+# before 지다, "to become"); a name is never followed by 지다 in its word
+_BECAME_AFTER = re.compile(r"^[가-힣]?(?:졌|져|지(?:고|다|더|네|는|면|니))")
+
+
+def said_to_become(question: str, word: str) -> bool:
+    """Whether `word` is written right before 지다 ("to become") in its word of `question`: the stem of an adjective
+    Kiwi did not know (변이 시커매졌어요), not a medicine's name.
+
+    >>> said_to_become("변이 시커매졌어요 계속 먹어도", "시커"), said_to_become("리피토 먹는데 자몽", "리피토")
+    (True, False)
+    """
+    return any(_BECAME_AFTER.match(question[m.end() :]) for m in re.finditer(re.escape(word), question))
+
+
 def whole_word(question: str, fragment: str) -> str:
     """The word of `question` (spaces apart, its particle and punctuation off) that holds `fragment`, a piece Kiwi
     split off an unknown name (아목 of 아목시실린); the fragment itself when no longer word holds it.

@@ -47,7 +47,7 @@ from retrievers.oos_guard import guard
 from retrievers.population import forget_readings as forget_population
 from retrievers.population import people_words
 from retrievers.query_analysis import QueryAnalysis, QueryError, analyse, section_feature
-from retrievers.query_coverage import bought_abroad, said_to_have, uncovered_names, unknown_words
+from retrievers.query_coverage import bought_abroad, said_to_become, said_to_have, uncovered_names, unknown_words
 from retrievers.question_frame import QuestionFrame, read_frame
 from retrievers.question_frame import forget_readings as forget_kind_readings
 from retrievers.rerankers import Reranker
@@ -392,7 +392,8 @@ class Searcher:
             if not self.names.match(w).keys and not self.lexicon.target_words(w)
         ]
         words = [*self.tokenizer.unknown_words(query), *compounds, *branded, *taken, *bought_abroad(query)]
-        words = [w for w in words if not said_to_have(query, w)]  # 아이가 수족구인데: a condition, no product
+        # 아이가 수족구인데: a condition, no product; 변이 시커매졌어요: what became of something, no product
+        words = [w for w in words if not said_to_have(query, w) and not said_to_become(query, w)]
         return {
             "names_uncovered": uncovered_names(names, hits),
             "unknown_words": unknown_words(words, vocabulary, names, hits),

@@ -131,3 +131,11 @@ def test_a_medicine_bought_abroad_that_the_index_does_not_read_is_unknown(search
     assert "이브a정" in searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"]
     r = searcher.retrieve("미국에서 사온 게보린 먹어도 돼요?", k=5)
     assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
+
+
+def test_an_adjective_kiwi_does_not_know_before_becoming_is_no_unknown_name(searcher):
+    """변이 시커매졌어요: Kiwi cuts 시커 off an adjective it does not know; before 지다 it is what something became."""
+    question = "철분제 먹은지 일주일짼데 변이 시커매졌어요 계속 먹어도 되나요"
+    assert "시커" in searcher.tokenizer.unknown_words(question)
+    r = searcher.retrieve(question, k=5)
+    assert searcher.query_coverage(r.query, list(r.names), r.hits)["unknown_words"] == []
