@@ -38,11 +38,13 @@ OUTCOMES = (ANSWERED, OUT_OF_SCOPE, NOT_IN_CORPUS, NOT_IN_LEAFLETS)
 
 _NOT_FOUND = "질문의 {words}은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다"
 NOT_IN_CORPUS_ANSWER = (
-    _NOT_FOUND + ": 건강기능식품이나 전문의약품, 해외 제품일 수 있습니다. 이 자료에 없는 제품은 효능이나 "
+    _NOT_FOUND + ": 건강기능식품이나 의약외품, 전문의약품, 해외 제품일 수 있습니다. 이 자료에 없는 제품은 효능이나 "
     "함께 먹어도 되는지를 여기서 답할 수 없으니, 처방한 의사나 약사에게 제품을 보여 주고 확인하세요."
 )
 NOT_IN_CORPUS_NOTICE = (
-    "※ " + _NOT_FOUND + "(건강기능식품이나 전문의약품일 수 있습니다): 아래는 문서에 있는 의약품에 대한 내용입니다."
+    "※ "
+    + _NOT_FOUND
+    + "(건강기능식품이나 의약외품, 전문의약품일 수 있습니다): 아래는 문서에 있는 의약품에 대한 내용입니다."
 )
 
 # a kind of medicine sold only on prescription (혈압약): the corpus has no leaflet of any of its ingredients

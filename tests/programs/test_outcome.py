@@ -27,6 +27,21 @@ def test_a_question_about_supplements_alone_is_told_they_are_not_covered_without
     assert pred.trace["lm_calls"]["total"] == 0
 
 
+def test_a_quasi_drug_asked_alone_is_told_it_is_not_covered_not_refused_as_off_topic(searcher):
+    """여성청결제, 모기기피제: 의약외품 used like medicine; about them, the honest answer is that e약은요 lacks them."""
+    asked = (
+        ("임신중에 여성청결제 매일 써도 괜찮나요?", "여성청결제"),
+        ("아기한테 모기기피제 뿌려도 돼요?", "모기기피제"),
+    )
+    for question, word in asked:
+        pred = CRAG(backend=searcher)(question=question)
+        assert not pred.out_of_scope, question
+        assert pred.trace["outcome"] == NOT_IN_CORPUS, question
+        assert pred.answer.startswith(f"질문의 '{word}'은(는) e약은요"), question
+        assert "의약외품" in pred.answer
+        assert not [c for c in pred.citations if c["cited"]]
+
+
 @pytest.mark.parametrize(
     ("question", "missing"),
     [
