@@ -77,6 +77,10 @@ BACKGROUND_SHARE = 0.5  # an aspect only a sentence that asks nothing names (비
 SIBLING_SHARE = 0.8
 NOT_SIBLINGS = frozenset({"duration", "dose", "meal", "timing", "storage"})
 NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentence
+# a part of the body said in one syllable (눈에 들어갈까봐, 코 안에, 입 안이 헐어): a word that adds to a sentence
+# naming it, found only as a noun of its own ("눈 또는 눈꺼풀과 같은", not 눈꺼풀 alone; 입 is not in 입원).
+# Reviewed domain words; 이 (a tooth) and 등 (the back) are left out, read as "this" and "and so on" as often as not
+BODY_NOUNS = frozenset("눈 코 귀 입 목 배 손 발 팔 턱 혀 볼".split())
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
 # a sentence of the question that asks: a question mark, or a Korean ending or word that asks
 _ASKS = re.compile(
@@ -246,7 +250,7 @@ class SentenceRanker:
         words = {
             w
             for w in morphemes
-            if len(w) > 1
+            if (len(w) > 1 or w in BODY_NOUNS)
             and w in vocab.idf
             and not any(w in t or t in w for t in targets)
             and not any(w in p and w != p for p in parts)
@@ -294,7 +298,9 @@ class SentenceRanker:
                 self.forms[w] = number_forms(compact, w)
         # the symptoms leaflets list beside it (속이 쓰려요 → 구역, 소화불량): a sentence naming those speaks to it too
         self.near = {w: symptom_neighbours(self.forms[w]) for w in self.words}
-        self.total = sum(self.words.values())
+        # a part of the body adds to a sentence naming it, and takes nothing from one that does not (무좀 있는 발에:
+        # where the 무좀 is, and the 무좀 line answers)
+        self.total = sum(v for w, v in self.words.items() if w not in BODY_NOUNS)
         self.grams = bigrams(question)
         self.ages = stated_ages(question)  # 7살 → 7 to 8; None when no age is written
         self.asks_age_limit = bool(AGE_LIMIT_ASKED.search(question))
@@ -314,6 +320,8 @@ class SentenceRanker:
         >>> SentenceRanker("좌약이 자꾸 밀려 나와요").has("밀리", "밀리", "밀려나올 경우에는 1분간 안아줍니다.")
         True
         """
+        if word in BODY_NOUNS:  # 눈: a noun of its own, never inside another word
+            return form == word and word in sentence_tokens(text)
         stem = form == word and word in self.stems
         if form not in text:
             spelt = stem and (joined := contracted(word)) != word and joined in text
@@ -351,7 +359,7 @@ class SentenceRanker:
     def _forms(word: str, said: tuple[str, ...], linked) -> tuple[str, ...]:
         """How a leaflet may write `word`: itself (not one syllable: 입 is in 입원), its noun, the reviewed everyday
         readings and the learned links."""
-        own = word if len(word) > 1 else ""
+        own = word if len(word) > 1 or word in BODY_NOUNS else ""
         return tuple(f for f in (own, nominal(word), noun_without_ri(word), *said, *linked) if f)
 
     @property

@@ -950,3 +950,15 @@ def test_a_line_saying_not_to_take_it_with_the_other_medicine_leads_a_together_q
     frame = QuestionFrame(question, targets, aspects=("interactions",), other_drugs=("감기약",))
     quotes = extractive.choose(question, docs, names=("타이레놀",), frame=frame)
     assert quotes[0].text.startswith("아세트아미노펜을 포함하는 다른 제품")
+
+
+def test_a_part_of_the_body_said_in_one_syllable_is_a_content_word_found_as_a_noun_of_its_own():
+    """눈에 들어갈까봐: the line naming 눈 answers it, ahead of another caution; 입 is not in 입원."""
+    ranker = SentenceRanker("후시딘 눈밑에 다래끼처럼 난데 발라도 되나여? 눈에 들어갈까봐 좀 무섭네요")
+    eye = "눈 또는 눈꺼풀과 같은 얼굴 안쪽에 사용하지 마십시오."
+    other = "이 약은 높은 투과흡수성을 가지므로 장기간 사용하지 마십시오."
+    assert ranker.parts(eye)["overlap"] > 0
+    assert ranker.score(eye) > ranker.score(other)
+    mouth = SentenceRanker("입 안에 발라도 돼요")
+    assert mouth.parts("입 안에 바르지 마십시오.")["overlap"] > 0
+    assert mouth.parts("입원 중인 환자는 의사와 상의하십시오.")["overlap"] == 0
