@@ -962,3 +962,11 @@ def test_a_part_of_the_body_said_in_one_syllable_is_a_content_word_found_as_a_no
     mouth = SentenceRanker("입 안에 발라도 돼요")
     assert mouth.parts("입 안에 바르지 마십시오.")["overlap"] > 0
     assert mouth.parts("입원 중인 환자는 의사와 상의하십시오.")["overlap"] == 0
+
+
+def test_a_pupil_grown_wide_is_the_leaflets_mydriasis():
+    """눈동자가 커졌어요 is what the leaflets call 산동: the 이상반응 line naming it speaks to the question."""
+    ranker = SentenceRanker("키미테 붙여주고 그 손으로 눈 비볐더니 한쪽 눈동자만 커졌어요 괜찮은거에요?")
+    line = "때때로 구갈, 일시적인 시력불선명, 산동 등의 시각장애가 나타나는 경우 의사 또는 약사와 상의하십시오."
+    assert "눈동자만커" in ranker.words
+    assert ranker.parts(line)["overlap"] > 0
