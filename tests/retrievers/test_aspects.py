@@ -328,6 +328,15 @@ def test_a_time_waited_before_it_works_asks_onset_but_not_a_wait_before_washing(
     assert "onset" not in vocab.asked(question, tok(question))
 
 
+def test_hours_a_plaster_is_worn_ask_no_time_between_doses(tok):
+    """몇시간 붙이고 있어야: how long it is worn (its 용법), not how long apart; 몇 시간 간격 still asks that."""
+    vocab = load_vocabulary()
+    worn = "케토톱 한번 붙이면 몇시간 붙이고 있어야되요?"
+    assert "timing" not in vocab.asked(worn, tok(worn))
+    apart = "타이레놀 몇시간 간격으로 먹어요"
+    assert "timing" in vocab.asked(apart, tok(apart))
+
+
 def test_a_time_window_of_another_instruction_is_no_onset():
     """우유 섭취 후 1시간 이내 and 점안 후 15분 이내 are windows of other instructions, not how soon it works."""
     vocab = load_vocabulary()
