@@ -158,8 +158,9 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
         classes, symptoms = classes_and_symptoms(rest, lexicon)
         # beside a prescribed medicine (a kind, or one a clinic gave) or a supplement, a symptom is what it was
         # taken for (감기 때문에 항생제 받았는데, 감기 걸렸을 때 홍삼 먹으면, 허리 아파서 정형외과서 트라마돌 들어간
-        # 진통제 받았는데) unless the question asks what to take for it (아카보즈 먹는데 감기 기운, 뭐 먹어요?)
-        if (supplements or phrase) and not asks_for_medicine(st.question):
+        # 진통제 받았는데; 졸피뎀 반알 먹었는데 잠이 안와요, an ingredient only DUR rules know) unless the question
+        # asks what to take for it (아카보즈 먹는데 감기 기운, 뭐 먹어요?)
+        if (supplements or phrase or rules_only) and not asks_for_medicine(st.question):
             symptoms = []
         speaks = bool(treated(symptoms, question_frame(backend, st))) or bool(backend.class_members(classes))
     alone = uncovered_only(words, named, (*supplements, *rules_only), speaks)  # both yield to a class beside them

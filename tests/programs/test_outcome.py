@@ -27,6 +27,14 @@ def test_a_question_about_supplements_alone_is_told_they_are_not_covered_without
     assert pred.trace["lm_calls"]["total"] == 0
 
 
+def test_a_symptom_beside_an_ingredient_only_dur_knows_is_what_it_was_taken_for(searcher):
+    """알프라졸람 반알 먹었는데 잠이 안와요, 더 먹어도: the sleeplessness is why it was taken, no ask for another
+    medicine; the answer is about 알프라졸람 alone (its DUR rows), no leaflet of a product for sleeplessness."""
+    pred = CRAG(backend=searcher)(question="알프라졸람 반알 먹었는데 한시간째 잠이 안와요 반알 더 먹어도 될까요")
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    assert not [c for c in pred.citations if c["cited"] and c["id"].startswith("easydrug:")]
+
+
 def test_a_quasi_drug_asked_alone_is_told_it_is_not_covered_not_refused_as_off_topic(searcher):
     """여성청결제, 모기기피제: 의약외품 used like medicine; about them, the honest answer is that e약은요 lacks them."""
     asked = (
