@@ -298,3 +298,15 @@ def test_a_withheld_products_dose_left_out_on_purpose_is_not_said_missing():
     quoted = "임부는 이 약을 복용하지 마십시오. [문서 1]"
     assert self_check(frame, quoted, [doc])[1]  # silent on the dose, said so
     assert self_check(frame, f"{DOSE_LEFT_OUT}\n{quoted}", [doc])[1] == ""
+
+
+def test_how_long_an_opened_pack_keeps_is_answered_by_an_after_opening_line_not_any_storage_line():
+    """뜯은지 두달 됐는데 아직 먹여도: a 개봉 후 … line speaks to it; "실온에서 보관하십시오" does not (expiry)."""
+    from programs.sentences import sentence_tokens
+    from retrievers.aspects import load_vocabulary
+
+    question = "챔프 시럽 뜯은지 두달 됐는데 아직 먹여도 되나요?"
+    assert "expiry" in load_vocabulary().asked(question, sentence_tokens(question))
+    frame = QuestionFrame(question, aspects=("expiry", "storage"))
+    assert aspect_check(frame, [Quoted("실온에서 보관하십시오.", "depositMethod")]).missed == ("expiry",)
+    assert aspect_check(frame, [Quoted("개봉 후 4주가 지나면 사용하지 마십시오.", "depositMethod")]).missed == ()
