@@ -410,8 +410,12 @@ def read_aspects(
     if compared and "intrc" not in lexicon.asked(unnamed, pairs=False)[0]:
         aspects = [a for a in aspects if a != "interactions"]  # 타이레놀이랑 게보린 차이: 이랑 joins two compared
     aspects = [a for a in dict.fromkeys(aspects) if a in ASPECTS]
-    if any(a not in GENERIC for a in aspects):
-        aspects = [a for a in aspects if a not in GENERIC] + [a for a in aspects if a in GENERIC and a != "cautions"]
+    # 렌즈, 햇빛, 찜질: a situation the cautions hold, asked in its own words, is as particular as any other aspect
+    situated = {"cautions"} if any(VOCAB_ASPECT[a] == "cautions" for a in situations) else set()
+    if any(a not in GENERIC | situated for a in aspects):
+        aspects = [a for a in aspects if a not in GENERIC - situated] + [
+            a for a in aspects if a in GENERIC - situated and a != "cautions"
+        ]
     if population.group in CARRYING:
         aspects = [a for a in aspects if a != "child_use"]  # 모유 먹이는데 애기한테 갈까봐: the baby is not the patient
     particular = [a for a in aspects if a not in POPULATION_ASPECTS]
@@ -423,7 +427,7 @@ def read_aspects(
         aspects = ["comparison", *(aspects or ["efficacy"])]  # 뭐가 나아요, 차이가 뭐예요: which of two, for what
         if SWITCH.search(squash(question)) and "interactions" not in aspects:
             aspects.append("interactions")  # A 먹다가 B로 바꿔도: what the leaflets say of taking it after another
-    if told and any(a not in told and a not in GENERIC for a in aspects):
+    if told and any(a not in told and a not in GENERIC - situated for a in aspects):
         aspects = [a for a in aspects if a not in told] + [a for a in aspects if a in told]
     return aspects or ["efficacy"]
 
@@ -684,7 +688,7 @@ TOGETHER = ("같이", "함께", "번갈아")  # 같이 먹여도, 함께 복용,
 
 
 # the end of a clause that tells what the asker does (먹고 있는데, 먹는 중인데, 발랐는데), before the one that asks
-_TOLD_CLAUSE = re.compile(r"(?:있|먹|쓰|써|발랐|붙였|넣었|먹였|었|았|중이)는?데(?=.)|(?:있|먹|쓰)는데(?=.)")
+_TOLD_CLAUSE = re.compile(r"(?:있|먹|쓰|써|발랐|붙였|넣었|먹였|었|았|중이)는?데(?=.)|(?:있|먹|쓰|시)는데(?=.)")
 _ASKING = re.compile(r"[?？]|나요|까요|되나|될까|돼요|되요|괜찮|어때|몇|언제|얼마|어떻게")
 
 
@@ -693,9 +697,9 @@ MEAL_SYMPTOM_CHARS = 10  # how far after a meal word a symptom says when it come
 
 def told_before(flat: str, situations, vocab) -> set[str]:
     """Of `situations`, those whose question words (`vocab.asks`) are all in the clauses that tell what the asker
-    does (up to the last 먹고 있는데, 발랐는데 …), when the clause after them asks whether something is taken with it
-    (같이, 함께): told of the medicine taken, not asked of the pair. Who it is for is never only told. `flat`: the
-    question with its spaces removed.
+    does (up to the last 먹고 있는데, 발랐는데, 붙이시는데 …), when the clause after them asks whether something is
+    taken with it (같이, 함께) or asks another situation (햇빛): told of the medicine taken, not asked. Who it is
+    for is never only told. `flat`: the question with its spaces removed.
 
     >>> from retrievers.aspects import load_vocabulary
     >>> flat = squash("변비약 자기전에 먹고 있는데 제산제도 같이 먹으려고요 괜찮나요?")
@@ -703,14 +707,21 @@ def told_before(flat: str, situations, vocab) -> set[str]:
     {'timing'}
     >>> told_before(squash("변비약 아침에 우유랑 같이 먹었는데 괜찮을까요?"), ["timing", "food"], load_vocabulary())
     set()
+    >>> sun = squash("케토톱 매일 붙이시는데 밖에 나가도 되나요? 햇빛")
+    >>> told_before(sun, ["duration", "sunlight"], load_vocabulary())
+    {'duration'}
     """
     ends = [m.end() for m in _TOLD_CLAUSE.finditer(flat)]
-    if not ends or not _ASKING.search(flat, ends[-1]) or not any(t in flat[ends[-1] :] for t in TOGETHER):
+    if not ends or not _ASKING.search(flat, ends[-1]):
         return set()
     told, asked = flat[: ends[-1]], flat[ends[-1] :]
 
     def said(text: str, aspect: str) -> bool:
         return any(squash(w.lstrip(WORD_START)) in text for w in vocab.asks.get(aspect, ()) if w.lstrip(WORD_START))
+
+    # 케토톱 매일 붙이시는데 … 밖에 나가도 되나요? 햇빛: another situation asked after it also makes it told
+    if not any(t in asked for t in TOGETHER) and not any(said(asked, a) for a in situations):
+        return set()
 
     return {
         a for a in situations if VOCAB_ASPECT.get(a) not in POPULATION_ASPECTS and said(told, a) and not said(asked, a)

@@ -468,3 +468,11 @@ def test_a_symptom_and_what_the_medicine_does_to_it_is_the_symptoms_kind(questio
     from retrievers.question_frame import classes_and_symptoms
 
     assert kind in classes_and_symptoms(question, Lexicon.load())[0]
+
+
+def test_a_situation_the_cautions_hold_asked_after_a_told_habit_is_asked_first(searcher):
+    """케토톱 매일 붙이시는데 … 햇빛: 매일 tells the habit; the sun, a situation the cautions hold, is what is asked."""
+    question = "울엄마 무릎 아프다고 케토톱 매일 붙이시는데 붙이고 밖에 나가도 되나요? 햇빛"
+    frame = read_frame(question, searcher.names, searcher.lexicon, searcher.tokenizer(question))
+    assert frame.aspects[0] == "cautions"
+    assert "duration" in frame.aspects
