@@ -107,8 +107,13 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         holding = [
             d for d in docs if d.id.startswith("easydrug:") and key and key in "".join(short_product(d).split()).lower()
         ]
-        # the question writes more of this one's name (타이레놀콜드 when the name read is 타이레놀)
+        # the question writes more of this one's name (타이레놀콜드 when the name read is 타이레놀), or its strength
+        # right after the name (타이레놀500 → 타이레놀정500밀리그람)
         longer = [d for d in holding if any(len(k) > len(key) and k in flat for k in product_keys(_item(d)))]
+        strength = re.search(re.escape(key) + r"(\d{2,4})(?!\d)", flat)
+        longer = longer or [d for d in holding if strength and strength.group(1) in squash(_item(d))]
+        # 어른 타이레놀, 성인용 타이레놀: the grown-up's product, whoever it is for
+        grown = bool(re.search(r"(?:어른|성인)(?:용|들|거|꺼|것)?" + re.escape(key), flat))
         in_form = [d for d in holding if asked and of_kinds(asked, _item(d))]
         # none surely of it: one whose form may be it (탄툼 가글 → 삼아탄툼액, a liquid, not the spray)
         in_form = in_form or [d for d in holding if asked and may_be_of_kinds(asked, _item(d))]
@@ -116,7 +121,7 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
         base = whole or holding
         # a child's question: when the product the name is the whole of doses no child, the brand's product whose
         # 용법 does (5살 타이레놀 → 어린이타이레놀현탁액)
-        for_child = [d for d in holding if ages and _doses(d, docs, ages, get)]
+        for_child = [d for d in holding if ages and not grown and _doses(d, docs, ages, get)]
         if for_child and base and _doses(base[0], docs, ages, get):
             for_child = []
         # no age stated (먹여도 alone): the product named whole stays unless it doses older people only (챔프 빨강 →
@@ -133,7 +138,7 @@ def named_products(docs: list[Document], names=(), question: str = "", get=None)
             symptoms = _symptoms(question) if symptoms is None else symptoms
             treating = [d for d in holding if symptoms and _treats(d, docs, symptoms, get)]
         chosen = (longer or in_form or for_child or treating or base)[:1]
-        if ages and chosen and offer_guard.is_forbidden(chosen[0]) and not (longer or in_form):
+        if ages and chosen and offer_guard.is_forbidden(chosen[0]) and not (longer or in_form or grown):
             allowed = (d for d in holding if not offer_guard.is_forbidden(d) and _doses(d, docs, ages, get))
             chosen = [next(allowed, chosen[0])]
         if chosen:

@@ -20,6 +20,14 @@ def test_a_childs_question_names_the_brands_product_dosing_the_child():
     assert named_products(DOCS, ["타이레놀"], "5살 아이 타이레놀 몇 미리 먹여요") == {"2"}
 
 
+def test_a_childs_question_writing_the_strength_or_a_grown_ups_product_names_that_product():
+    """타이레놀500 반알 쪼개서, 어른 타이레놀: the adults' tablet is what the parent has, so its own leaflet (its age
+    limit) answers, not the children's suspension."""
+    assert named_products(DOCS, ["타이레놀"], "초3 딸 열나는데 타이레놀500밖에 없어요 반알 먹여도 되나요") == {"1"}
+    assert named_products(DOCS, ["타이레놀"], "5살 아이 어른 타이레놀 쪼개서 먹여도 되나요") == {"1"}
+    assert named_products(DOCS, ["타이레놀"], "5살 아이 타이레놀 먹여도 되나요") == {"2"}
+
+
 def test_otherwise_the_product_the_name_is_the_whole_of():
     assert named_products(DOCS, ["타이레놀"], "타이레놀 하루 몇 알 먹어요") == {"1"}
     assert named_products(DOCS[1:2] + DOCS[:1], ["타이레놀"], "타이레놀 하루 몇 알") == {"1"}  # not the first found
