@@ -48,7 +48,7 @@ from programs.forbidden import Product
 from programs.leaflet_age_limit import AGE_LABEL
 from programs.leaflet_condition_limit import forbids
 from programs.leaflet_condition_limit import forms as condition_words
-from programs.leaflet_group_limit import LEAFLET_LABEL
+from programs.leaflet_group_limit import CONSULT, LEAFLET_LABEL
 from programs.name_mentions import naming
 from programs.notices import LOW_RELEVANCE_NOTICE, NO_CONTEXT_ANSWER, NO_LM_NOTICE, NONE_ALLOWED, SAFETY_LINE
 from programs.refinement import KnowledgeRefiner
@@ -360,7 +360,10 @@ def choose(
     # sickness syrup's 알코올 line), so the ranking stays
     situation = situation_words(frame) if named_found else None
     if lead is None and situation:
-        lead = next((q for q in ranked if floor[id(q)] >= MIN_SCORE and situation(q.text)), None)
+        speaking = [q for q in ranked if floor[id(q)] >= MIN_SCORE and situation(q.text)]
+        # of those, one saying not to (복용 중에 음주하지 마십시오) before one sending to a pharmacist (알코올을 투여한
+        # 환자 … 상의하십시오): the safety point the question needs
+        lead = next((q for q in speaking if forbids_situation(q.text, situation)), speaking[0] if speaking else None)
     # two medicines asked together (종합감기약 먹는중인데 타이레놀 더 먹어도): a line saying not to take it with the
     # other one, its kind or an ingredient they share (아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오)
     # leads over the asked section's line or the best-ranked one naming none of them (바르비탈계 약물 … 상의하십시오)
@@ -610,6 +613,24 @@ def leads_as_framed(frame, sentence: str) -> bool:
     if not frame.aspects or frame.aspects[0] != "duration":
         return True
     return bool(PERIOD.search(sentence)) or load_vocabulary().match("duration", sentence) >= 1.0
+
+
+_DO_NOT = re.compile(r"지\s*마(?:십시오|세요)|삼가(?:십시오|세요)|피하십시오")
+
+
+def forbids_situation(sentence: str, speaks: Callable[[str], bool]) -> bool:
+    """The sentence says not to (…지 마십시오, 삼가, 피하십시오) with a word of the situation (`speaks`, a
+    `situation_words` test) before it and no consulting clause between.
+
+    >>> from retrievers.question_frame import QuestionFrame
+    >>> drink = situation_words(QuestionFrame("타이레놀 먹고 술 마셔도", aspects=("alcohol",)))
+    >>> forbids_situation("복용 중에 음주하지 마십시오.", drink)
+    True
+    >>> forbids_situation("알코올을 투여한 환자는 의사 또는 약사와 상의하십시오.", drink)
+    False
+    """
+    verb = _DO_NOT.search(sentence)
+    return bool(verb) and speaks(sentence[: verb.end()]) and not CONSULT.search(sentence, 0, verb.start())
 
 
 def situation_words(frame) -> Callable[[str], bool] | None:
