@@ -355,6 +355,10 @@ def read_aspects(
         explained.append(squash(population.detail))
     # a class or symptom word chose the products; it does not ask about them (감기약 in 감기약 먹고 운전)
     explained += [w for w in lexicon.other_medicine_words if w in unnamed] + lexicon.target_words(unnamed)
+    if "overdose" in situations and SWALLOWED_BY_MISTAKE.search(question):
+        # 애기가 뚜껑 열고 반병은 먹은 거 같아요: what was swallowed by mistake is asked first, before the dose or who
+        # it is for (a dose given twice, 두 번 먹였어요, keeps the order its words give)
+        situations = ["overdose", *(a for a in situations if a != "overdose")]
     if "vomited" in situations:
         # 토했는데 한 병 더 먹어요: the amount is the dose taken again, after the one lost
         situations = ["vomited", *(a for a in situations if a != "vomited")]
@@ -876,6 +880,10 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
     return ()
 
 
+# a medicine swallowed by mistake: a child at the bottle (뚜껑 열고, 반병, 병째, 한 병 다), or 실수로 / 모르고 삼켰어요
+SWALLOWED_BY_MISTAKE = re.compile(
+    r"뚜껑|반\s*병|병\s*째|통\s*째|한\s*(?:병|통)\s*다|다\s*(?:먹어|마셔)\s*버렸|실수로|모르고\s*삼"
+)
 # the named one asked on top of another (더 먹여도, 추가로 먹어도): read in the question without spaces
 _ADDED = re.compile(r"(?:더|추가로|추가해서|추가해)(?:먹|드시|드셔|발라|바르|넣|붙|뿌려|뿌리|써도|사용)")
 # a word of three syllables or more said to be taken now (아목시실린도 먹고 있어요, 와파린 복용 중인데)

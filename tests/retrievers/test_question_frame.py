@@ -476,3 +476,11 @@ def test_a_situation_the_cautions_hold_asked_after_a_told_habit_is_asked_first(s
     frame = read_frame(question, searcher.names, searcher.lexicon, searcher.tokenizer(question))
     assert frame.aspects[0] == "cautions"
     assert "duration" in frame.aspects
+
+
+def test_a_medicine_a_child_swallowed_by_mistake_asks_overdose_first(searcher):
+    """애기가 … 뚜껑 열고 반병은 먹은거 같아요: too much swallowed is what is asked, not how it is kept or dosed."""
+    question = "애기가 챔프시럽 뚜껑 열고 반병은 먹은거 같아요 어떡하죠 응급실 가야돼요?"
+    frame = read_frame(question, searcher.names, searcher.lexicon, searcher.tokenizer(question))
+    assert frame.aspects[0] == "overdose"
+    assert "storage" not in frame.aspects
