@@ -995,11 +995,16 @@ def withheld_dose_left_out(question: str, docs: list[Document], quotes: list[Quo
 
 def older_dose_left_out(question: str, docs: list[Document], quotes: list[Quote], names=(), frame=None) -> bool:
     """A child's dose question whose answer quotes no dose (an amount from a 용법·용량 sentence), while the leaflets
-    found dose only older people (`programs.child_dose`): the answer says it left their dose out."""
+    found (those of the product it names, when it names one found) dose only older people (`programs.child_dose`):
+    the answer says it left their dose out."""
     if not _dose_asked_unquoted(question, docs, quotes, names, frame):
         return False
     oldest = oldest_age(question, names)
     dosing = [d for d in docs if d.metadata.get("section") == "useMethod" and not offer_guard.is_forbidden(d)]
+    # a product the question names speaks for itself: a sibling's older dose (챔프콜드시럽's age table beside
+    # 챔프시럽, asked of a 19-month-old) was no dose of the one asked about
+    is_named = naming(question, docs, names)
+    dosing = [d for d in dosing if is_named(d)] or dosing
     aged = stated_ages(question) is not None
     return any(older_dose_sentences(split_sentences(d.text.partition("\n")[2]), oldest, aged) for d in dosing)
 

@@ -346,3 +346,28 @@ def test_a_sprays_dose_in_pushes_answers_a_childs_may_i_question():
     )
     quotes = [q.text for q in extractive.choose(question, docs, names=("화이투벤나잘스프레이",), frame=frame)]
     assert "1회 1번 각 코안에" in quotes[0]
+
+
+def test_a_siblings_older_dose_gives_no_notice_for_the_product_the_question_names():
+    """19개월 … 챔프시럽: its own 용법 doses children by weight; 챔프콜드시럽's age table, older than the child, was
+    no dose of the product asked about, so the answer does not say an older person's dose was left out."""
+    from retrievers.documents import Document
+
+    def use(seq: str, name: str, text: str) -> Document:
+        meta = {"item_seq": seq, "item_name": name, "section": "useMethod"}
+        return Document(f"easydrug:{seq}:useMethod", f"{name}\n[용법·용량] {text}", meta)
+
+    docs = [
+        use(
+            "201206715",
+            "챔프시럽(아세트아미노펜)",
+            "만 12세 이하의 소아는 1회 권장용량을 4~6시간 마다 필요시 복용합니다.",
+        ),
+        use(
+            "202204272",
+            "챔프콜드시럽",
+            "만 15세 이상 1포(10 mL), 만 11세 이상~만 15세 미만 2/3포를 1일 3회 복용합니다.",
+        ),
+    ]
+    answer = extractive.extractive_answer("19개월 아기 챔프시럽 하루 몇번 먹여요", docs, names=["챔프시럽"])
+    assert OLDER_DOSE_NOTICE not in answer
