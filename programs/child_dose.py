@@ -8,6 +8,8 @@ child's answer (`older_dose_sentences`); the answer then says the dose it found 
 
 from __future__ import annotations
 
+import re
+
 from retrievers.age_doses import (
     CHILD_WORDS,
     adult_maximum,
@@ -56,6 +58,11 @@ def doses_older_only(sentences: list[str], oldest: float | None, tables: bool = 
     return bool(doses) and set(doses) <= older_dose_sentences(sentences, oldest, tables)
 
 
+# a change to the dose just given, with no amount of its own (급성설사시의 초기 3일은 1일 용량을 2배로 증량할 수
+# 있습니다, after 성인은 1회 3 g): the same person's dose
+DOSE_CHANGE = re.compile(r"용량을?\s*\d*\s*배|증량|감량")
+
+
 def older_dose_sentences(sentences: list[str], oldest: float | None, tables: bool = True) -> set[int]:
     """The positions of a 용법·용량 section's sentences that dose only older people: those `for_older_only` says so
     of, and the dose sentences right after one that state no age of their own ("단, 1일 4정을 초과하지 않습니다"
@@ -70,6 +77,9 @@ def older_dose_sentences(sentences: list[str], oldest: float | None, tables: boo
     {0}
     >>> older_dose_sentences(["성인은 1회 2캡슐을 복용합니다.", "소아는 1회 1캡슐을 복용합니다."], 6.0)  # a child's own
     {0}
+    >>> doubled = "급성설사시의 초기 3일은 1일 용량을 2배로 증량할 수 있습니다."  # the adult's dose, doubled
+    >>> older_dose_sentences(["성인은 1회 3 g을 1일 3회 복용합니다.", doubled, "24개월 이상의 소아는 1일 6 g"], 5.0)
+    {0, 1}
     >>> older_dose_sentences(["성인 및 8세 이상의 어린이는 1일 1~2포를 복용하십시오.",
     ...                       "증상에 따라 특히 어린이는 이틀마다 1포를 복용할 수 있습니다."], 7.0)  # those children
     {0, 1}
@@ -83,7 +93,7 @@ def older_dose_sentences(sentences: list[str], oldest: float | None, tables: boo
             # 성인 및 8세 이상의 어린이는 …: the children a following "특히 어린이는 …" with no age speaks of
             older_children = any(w in sentence for w in CHILD_WORDS)
             out.add(i)
-        elif older and states_dose(sentence) and not dose_ages(sentence):
+        elif older and (states_dose(sentence) or DOSE_CHANGE.search(sentence)) and not dose_ages(sentence):
             if dose_bands(sentence, children=not older_children):
                 older = False  # an age band of its own, or a child's dose after an adult's: another person's
             else:
