@@ -363,7 +363,9 @@ def choose(
         speaking = [q for q in ranked if floor[id(q)] >= MIN_SCORE and situation(q.text)]
         # of those, one saying not to (복용 중에 음주하지 마십시오) before one sending to a pharmacist (알코올을 투여한
         # 환자 … 상의하십시오): the safety point the question needs
-        lead = next((q for q in speaking if forbids_situation(q.text, situation)), speaking[0] if speaking else None)
+        # (drinking and driving: of smoking, the leaflets' lists forbid it to 비흡연자 and 일시적 흡연자)
+        saying_no = [q for q in speaking if frame.aspects[0] in NOT_TO_FIRST and forbids_situation(q.text, situation)]
+        lead = next(iter(saying_no), speaking[0] if speaking else None)
     # two medicines asked together (종합감기약 먹는중인데 타이레놀 더 먹어도): a line saying not to take it with the
     # other one, its kind or an ingredient they share (아세트아미노펜을 포함하는 다른 제품과 함께 복용하지 마십시오)
     # leads over the asked section's line or the best-ranked one naming none of them (바르비탈계 약물 … 상의하십시오)
@@ -615,6 +617,7 @@ def leads_as_framed(frame, sentence: str) -> bool:
     return bool(PERIOD.search(sentence)) or load_vocabulary().match("duration", sentence) >= 1.0
 
 
+NOT_TO_FIRST = frozenset({"alcohol", "driving"})  # situations whose line saying not to leads over a consulting one
 _DO_NOT = re.compile(r"지\s*마(?:십시오|세요)|삼가(?:십시오|세요)|피하십시오")
 
 

@@ -220,8 +220,7 @@ PAIR_RANKED = re.compile(r"(?:랑|하고|와|과)\s+\S+\s+중에?\s*(?:덜|더)\
 SWITCH = re.compile(r"(?:먹|쓰|바르|붙이|뿌리|넣|마시|복용하)(?:다가|던거|던걸|던것|던).{0,24}(?:바꿔|바꾸|바꿨|대신)")
 TIME_GAP = re.compile(r"(?:시간|분|간격)차이|차이(?:를)?두")  # 몇 시간 차이 두고: a gap in time, no comparison
 CLASS_ENDINGS = ("약", "제", "눈물", "연고", "파스", "크림", "시럽", "물약", "영양제")
-# a kind of medicine by its form (좌약: a suppository, though 약 after one syllable is mostly another word)
-FORM_ENDINGS = ("연고", "시럽", "스프레이", "질정", "물약", "안약", "파스", "좌약", "좌제")
+FORM_ENDINGS = ("연고", "시럽", "스프레이", "질정", "물약", "안약", "파스")  # a kind of medicine by its form
 # 약 or 제 after two syllables or more (두통약, 지사제): after one it is mostly another word (예약, 숙제, 실제)
 KIND_ENDINGS = ("약", "제", *FORM_ENDINGS)
 # words, not kinds; 다른약, 딴약: another medicine, no kind said (a second drug, never a class choosing products)
@@ -851,11 +850,9 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
     >>> syrup = Targets(products=("코뚜에스시럽",), classes=("종합감기시럽",))
     >>> _other_drugs("코뚜에스시럽 먹는데 종합감기시럽이랑 같이 먹여도", syrup, Lexicon.load(), False, ["코뚜에스시럽"])
     ('종합감기시럽',)
-    >>> after = Targets(products=("타이레놀",), classes=("좌약", "시럽"))
+    >>> after = Targets(products=("타이레놀",), classes=("시럽",))
     >>> _other_drugs("좌약 넣고 한시간 지났는데 타이레놀 시럽 더 먹여도", after, Lexicon.load(), False, ["타이레놀"])
     ('좌약',)
-    >>> kind_words("해열 좌약 넣었는데 열이 그대로예요")
-    ['좌약']
     """
     named = [*targets.products, *targets.ingredients]
     flat = squash(question)
@@ -869,10 +866,11 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
         return tuple(kinds[:1])
     classes = [squash(c) for c in targets.classes if squash(c) not in map(squash, named)]
     classes = [c for c in classes if c in unnamed and not _beside_name(flat, c, keys)]
-    if named and classes and (any(w in flat for w in TOGETHER) or _ADDED.search(flat)):
-        # 코뚜에스시럽 먹이는데 종합감기시럽이랑 같이; 좌약 넣고 한시간 지났는데 타이레놀 시럽 더 먹여도: a kind
-        # taken with the named one, or before it
-        return tuple(classes[:1])
+    if named and classes and any(w in flat for w in TOGETHER):
+        return tuple(classes[:1])  # 코뚜에스시럽 먹이는데 종합감기시럽이랑 같이: a kind taken with the named one
+    used = _USED_FORM.search(unnamed)
+    if named and used and _ADDED.search(flat) and not _beside_name(flat, used.group(1), keys):
+        return (used.group(1),)  # 좌약 넣고 한시간 지났는데 타이레놀 시럽 더 먹여도: a form used before the named one
     if len(kinds) >= 2:
         return tuple(kinds[1:])
     if named and (taken := _taken_leaflet_word(question, keys, lexicon)):
@@ -884,6 +882,8 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
 SWALLOWED_BY_MISTAKE = re.compile(
     r"뚜껑|반\s*병|병\s*째|통\s*째|한\s*(?:병|통)\s*다|다\s*(?:먹어|마셔)\s*버렸|실수로|모르고\s*삼"
 )
+# a medicine said by its form and used (좌약 넣고, 시럽 먹였는데, 연고 바르고): read in the question without spaces
+_USED_FORM = re.compile(r"(좌약|좌제|시럽|물약|가루약|연고|패치|파스)(?:을|를|은|는|이|도)?(?:넣|먹|발라|바르|바른|붙)")
 # the named one asked on top of another (더 먹여도, 추가로 먹어도): read in the question without spaces
 _ADDED = re.compile(r"(?:더|추가로|추가해서|추가해)(?:먹|드시|드셔|발라|바르|넣|붙|뿌려|뿌리|써도|사용)")
 # a word of three syllables or more said to be taken now (아목시실린도 먹고 있어요, 와파린 복용 중인데)

@@ -22,3 +22,21 @@ def test_a_line_saying_not_to_drink_leads_over_one_saying_to_consult():
     ]
     quotes = choose("회식인데 타이레놀 한알 먹고 가서 술 마셔도 되나여?", docs, names=["타이레놀"])
     assert quotes[0].text.startswith("복용 중에 음주하지 마십시오")
+
+
+def test_of_smoking_a_list_forbidding_it_to_non_smokers_does_not_lead():
+    """니코틴패치 붙이고 담배: "비흡연자 및 일시적 흡연자는 … 사용하지 마십시오" names smokers in a list of whom it is
+    not for; the warning on smoking while using it answers."""
+    name = "니코틴엘TTS10"
+
+    def doc(section: str, text: str) -> Document:
+        meta = {"item_seq": "199600001", "item_name": name, "section": section}
+        return Document(f"easydrug:199600001:{section}", f"{name}\n{text}", meta)
+
+    warning = "이 약 사용 중에 담배를 계속 피우면 심혈관 부작용이 나타날 수 있으므로 완전히 금연한 환자만 사용하십시오."
+    docs = [
+        doc("atpn", "이 약에 과민증 환자, 임부 및 수유부, 비흡연자 및 일시적 흡연자는 이 약을 사용하지 마십시오."),
+        doc("atpnWarn", warning),
+    ]
+    quotes = choose("니코틴엘 패치 붙이고 담배 한두대 피는건 괜찮죠?", docs, names=["니코틴엘"])
+    assert quotes[0].text.startswith("이 약 사용 중에 담배를 계속 피우면")
