@@ -390,7 +390,7 @@ def choose(
     lead = next((q for q in ranked if id(q) in condition_quotes and forbids(q.text, asked_conditions)), lead)
     # a "may I" of a named product in a situation its cautions speak of (전기장판 켜고, 햇빛 걱정돼요, 렌즈 끼고): the
     # line speaking of it leads, before any other caution or the efficacy naming what the asker has (허리 → 요통)
-    circumstance = caution_situation(frame) if named_found else None
+    circumstance = caution_situation(frame) if named_found or frame.targets.classes else None
     if circumstance and (lead is None or id(lead) not in condition_quotes or id(lead) in efficacy_quotes):
         lead = next((q for q in ranked if floor[id(q)] >= MIN_SCORE and circumstance(q.text)), lead)
     # 임신 중인데 마이녹실 발라도: the named product's own rule that withholds it from the asker answers first

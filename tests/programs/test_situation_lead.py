@@ -40,3 +40,24 @@ def test_of_smoking_a_list_forbidding_it_to_non_smokers_does_not_lead():
     ]
     quotes = choose("니코틴엘 패치 붙이고 담배 한두대 피는건 괜찮죠?", docs, names=["니코틴엘"])
     assert quotes[0].text.startswith("이 약 사용 중에 담배를 계속 피우면")
+
+
+def test_a_class_asked_of_a_situation_the_cautions_hold_leads_with_the_line_speaking_of_it():
+    """파스 붙이고 … 햇볕: of a class as of a named product, the member's line on the sun leads over another's."""
+
+    def doc(seq: str, name: str, section: str, text: str) -> Document:
+        meta = {"item_seq": seq, "item_name": name, "section": section}
+        return Document(f"easydrug:{seq}:{section}", f"{name}\n{text}", meta)
+
+    sun = "이 약을 사용 중이거나 사용 후 2주까지는 옥외활동을 피하고 자외선에 노출되지 않도록 합니다."
+    docs = [
+        doc(
+            "1",
+            "하니동전파스플라스타",
+            "atpn",
+            "5~6일간 사용하여도 증상의 개선이 없을 경우 의사 또는 약사와 상의하십시오.",
+        ),
+        doc("2", "케토톱플라스타", "atpn", sun),
+    ]
+    quotes = choose("울아빠 매일 파스 붙이시는데 낚시 갈때 붙이고 가도 되나요 햇볕 쨍쨍한데", docs)
+    assert quotes[0].text.startswith("이 약을 사용 중이거나 사용 후 2주까지는")
