@@ -161,10 +161,17 @@ def uncovered(backend, st: QuestionState) -> tuple[tuple[str, ...], bool]:
         # 진통제 받았는데; 졸피뎀 반알 먹었는데 잠이 안와요, an ingredient only DUR rules know) unless the question
         # asks what to take for it (아카보즈 먹는데 감기 기운, 뭐 먹어요?)
         if (supplements or phrase or rules_only) and not asks_for_medicine(st.question):
-            symptoms = []
+            # (a word the lexicon reads as an ingredient, 비아그라 → 실데나필, is a second medicine, not a symptom)
+            symptoms = [w for w in symptoms if rules_only and _names_ingredient(w, lexicon, names)]
         speaks = bool(treated(symptoms, question_frame(backend, st))) or bool(backend.class_members(classes))
     alone = uncovered_only(words, named, (*supplements, *rules_only), speaks)  # both yield to a class beside them
     return words, alone
+
+
+def _names_ingredient(word: str, lexicon, names) -> bool:
+    """The lexicon's rule for `word` is an ingredient's the index knows, its first word that ingredient (비아그라 →
+    실데나필): a medicine, not a symptom (잠이 안와 → 불면, whose rule adds 독시라민 after it, stays a symptom)."""
+    return any(squash(t) in names.ingredients for t in lexicon.heads(word))
 
 
 _CORPUS_KINDS: dict[tuple[int, int], frozenset[str]] = {}

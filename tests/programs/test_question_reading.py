@@ -79,3 +79,16 @@ def test_the_word_for_what_a_supplement_is_asks_no_class(mini_searcher):
     assert uncovered(backend, st) == (("루테인",), True)
     st = searched(mini_searcher, "루테인 먹는데 영양제 하나 더 추천해 주세요")
     assert uncovered(backend, st)[1] is False  # 영양제 asked for beside it
+
+
+def test_a_brand_the_lexicon_reads_as_an_ingredient_is_no_symptom_beside_one_only_dur_knows():
+    """비아그라 먹는 사람이 니트로글리세린: 비아그라's rule is 실데나필, a second medicine (its 병용금기 row answers),
+    while 잠이 안와 stays the symptom a prescription drug was taken for."""
+    from types import SimpleNamespace
+
+    from programs.question_reading import _names_ingredient
+    from retrievers.lexicon import Lexicon
+
+    names = SimpleNamespace(ingredients={"실데나필": "실데나필", "독시라민": "독시라민"})
+    assert _names_ingredient("비아그라", Lexicon.load(), names)
+    assert not _names_ingredient("잠이안와", Lexicon.load(), names)
