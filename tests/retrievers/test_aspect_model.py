@@ -65,7 +65,7 @@ def test_a_question_written_alike_an_evaluated_one_is_left_out_of_fitting():
     [
         ("애기 해열제 먹인지 세시간 됐는데 열이 또 나요 또 먹여도 되나요", "dosage"),  # an interval, in no rule's words
         ("변비약 먹다가 끊으면 다시 변비 생기나요", "duration"),  # stopping it
-        ("진통제 먹고 나서 얼마 있으면 효과 나요?", "onset"),
+        ("진통제 먹고 나서 얼마 지나면 듣기 시작해요?", "onset"),  # (얼마 있으면 효과 is a rule's words now)
     ],
 )
 def test_an_aspect_asked_in_words_no_rule_lists_is_in_the_frame(question, asked):
