@@ -141,3 +141,11 @@ def test_a_grown_up_fed_a_medicine_is_no_child():
     assert read_population("엄마가 애기한테 해열제 먹여도 돼요").group == "infant"  # the child is named
     assert "child_use" not in read_frame("남편한테 감기약 먹여도 되나요", NameIndex(), Lexicon.load()).aspects
     assert "child_use" in read_frame("감기약 먹여도 되나요", NameIndex(), Lexicon.load()).aspects
+
+
+@pytest.mark.parametrize(
+    "question", ["할무니가 관절 파스 붙이고 텃밭일 하셔도 되나요", "울 할매 감기약 드셔도 돼요", "할부지 변비약"]
+)
+def test_a_grandparent_as_people_spell_them_is_the_elderly(question):
+    """할무니, 할매, 할부지: who the question is about (read before as an unknown medicine's name, 할무니)."""
+    assert read_population(question).group == "elderly"
