@@ -9,7 +9,15 @@ import time
 
 import dspy
 
-from programs import answer_doubt, answer_requirements, comparison, condition_check, efficacy_only, fever_threshold
+from programs import (
+    answer_doubt,
+    answer_requirements,
+    comparison,
+    condition_check,
+    efficacy_only,
+    fever_threshold,
+    pregnancy_exposure,
+)
 from programs.answer_target import on_target
 from programs.aspect_check import answer_quotes, self_check
 from programs.budget import BudgetExhausted
@@ -105,6 +113,10 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     elif comparison.asks_which_is_better(question_frame(p.backend, st)):  # 뭐가 나아요: no leaflet ranks products
         st.trace.step("which_is_better", flagged=True)
         notice = "\n".join(n for n in (comparison.RANKING_NOTICE, notice) if n)
+    exposed = pregnancy_exposure.notice(frame)  # 임신인 줄 모르고 먹었어요: what it did, which no leaflet says
+    if exposed:
+        st.trace.step("pregnancy_exposure", flagged=True)
+        notice = "\n".join(n for n in (exposed, notice) if n)
     if asks_why(st.question) and not heard_claim(st.question):  # 왜 졸려요: a claim's 왜요 is the claim check's
         words = [w for m in st.morphemes if len(m) > 1 for w in (m, nominal(m)) if len(w) > 1]  # 졸리, 졸림
         why = why_notice(st.question, [q.text for q in answer_quotes(best["answer"], docs)], words)

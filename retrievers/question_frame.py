@@ -30,6 +30,7 @@ from retrievers.names import NameIndex, NameMatch, squash
 from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, read_population, without_places
 from retrievers.sound_alike import sound_alike
 from retrievers.unimproved import asks_to_go_on, unimproved_after
+from retrievers.unknowing_use import exposure_aspects, used_unknowing
 
 SWALLOWED = re.compile(r"삼켜|삼켰|삼킨|삼키")
 
@@ -625,6 +626,8 @@ def read_frame(
         aspects = [*aspects, "contraindication"] if "contraindication" not in aspects else aspects
     if "contraindication" in aspects and "cautions" not in aspects:
         aspects = [*aspects, "cautions"]  # a condition the asker has is one of the cautions (real-dev aspects +0.007)
+    if population.group == "pregnant" and used_unknowing(question):
+        aspects = exposure_aspects(aspects)  # 임신인 줄 모르고 두 알 먹었어요: what the use did, not its dose
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
 
 
