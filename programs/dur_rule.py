@@ -44,12 +44,12 @@ _NAME = re.compile(r"[가-힣]{2,}")
 
 def combined_with(text: str, ingredient: str) -> tuple[str, ...]:
     """The other ingredients of the combination a 용량주의 row's limit is for, when its 사유 lists several
-    ("1일최대용량:아세트아미노펜1, 500mg/슈도에페드린180mg/트리프롤리딘염산염/7.5mg"): the limit binds a product
+    ("1일최대용량:아세트아미노펜1,500mg/슈도에페드린180mg/트리프롤리딘염산염/7.5mg"): the limit binds a product
     holding them all, not every product of `ingredient`. () when the 사유 names no other ingredient.
 
-    >>> combined_with("… 사유: 1일최대용량:아세트아미노펜1, 500mg/슈도에페드린180mg. 대상 제형: 정제.", "아세트")
+    >>> combined_with("… 사유: 1일최대용량:아세트아미노펜1,500mg/슈도에페드린180mg. 대상 제형: 정제.", "아세트")
     ('슈도에페드린',)
-    >>> combined_with("… 사유: 1일최대용량:아세트아미노펜4, 000mg. 대상 제형: 정제.", "아세트아미노펜")
+    >>> combined_with("… 사유: 1일최대용량:아세트아미노펜4,000mg. 대상 제형: 정제.", "아세트아미노펜")
     ()
     """
     m = _COMBINED.search(text)

@@ -192,9 +192,9 @@ def combination(rule) -> bool:
     100밀리그램), its forms aside.
 
     >>> from retrievers.documents import Document
-    >>> combination(Document("dur:dc:1", "[용량주의] … 메트포르민2, 000mg/시타글립틴100mg입니다. 대상 제형: 정제"))
+    >>> combination(Document("dur:dc:1", "[용량주의] … 메트포르민2,000mg/시타글립틴100mg입니다. 대상 제형: 정제"))
     True
-    >>> combination(Document("dur:dc:2", "[용량주의] … 2, 550밀리그램입니다. 대상 제형: 정제/서방정"))
+    >>> combination(Document("dur:dc:2", "[용량주의] … 2,550밀리그램입니다. 대상 제형: 정제/서방정"))
     False
     """
     return "/" in statement(rule.text).split("대상 제형")[0]

@@ -119,7 +119,7 @@ def binds_held(rule, products: list, same=same_name) -> bool:
     >>> tablet = Product("3", "타이레놀8시간이알서방정", ("아세트아미노펜",))
     >>> binds_held(rule, [syrup]), binds_held(rule, [syrup, tablet]), binds_held(rule, [])
     (False, True, True)
-    >>> limit = "[용량주의] … 사유: 1일최대용량:아세트아미노펜1, 500mg/슈도에페드린180mg. 대상 제형: 정제."
+    >>> limit = "[용량주의] … 사유: 1일최대용량:아세트아미노펜1,500mg/슈도에페드린180mg. 대상 제형: 정제."
     >>> combined = Document("dur:dc:2", limit, {"ingredient": "아세트아미노펜"})
     >>> cold = Product("4", "코감기정", ("아세트아미노펜", "슈도에페드린염산염"))
     >>> binds_held(combined, [tablet]), binds_held(combined, [cold])

@@ -38,7 +38,7 @@ _ADULT = "성인"
 # a sentence ends at a period or a line break, or after 니다 (합니다, 됩니다) when its period is missing; not after
 # every 다 (4시간마다 10 mL씩: the band's age and its amount are one sentence)
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|(?<=니다)\s+|\n+")
-# a daily maximum as an amount of the ingredient (일일 최대 용량(4,000 mg), 1일 최대 투여량은 1, 500밀리그램)
+# a daily maximum as an amount of the ingredient (일일 최대 용량(4,000 mg), 1일 최대 투여량은 1,500밀리그램)
 _MAX_AMOUNT = re.compile(r"최대[^.]{0,40}?\d[\d,. ]*\s*(?:mg|밀리그램|밀리그람|g|그램)")
 # an amount: tablets, capsules, sachets, volumes, weights, drops, and suppositories or patches counted (1회 1개, 1매)
 _DOSE = re.compile(

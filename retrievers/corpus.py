@@ -115,10 +115,19 @@ def _leaflet_documents(row: dict) -> Iterator[Document]:
         yield Document(f"easydrug:{item_seq}:{section}", text, meta)
 
 
+# the DUR files write a number's thousands comma as '|' (2|600밀리그램: 2,600 mg), their comma being the column's
+THOUSANDS = re.compile(r"(?<=\d)\|(?=\d{3}(?!\d))")
+
+
 def _v(value: str) -> str:
-    """A DUR cell with '-' / '_' meaning empty and '|' as a list separator."""
+    """A DUR cell with '-' / '_' meaning empty, '|' between digits as a thousands comma and elsewhere as a list
+    separator.
+
+    >>> _v("아세트아미노펜2|600밀리그램"), _v("연질캡슐제|액상"), _v("-")
+    ('아세트아미노펜2,600밀리그램', '연질캡슐제, 액상', '')
+    """
     value = (value or "").strip().strip('"').strip()
-    return "" if value in {"-", "_"} else value.replace("|", ", ")
+    return "" if value in {"-", "_"} else THOUSANDS.sub(",", value).replace("|", ", ")
 
 
 def dur_sentence(code: str, r: dict) -> str:

@@ -50,8 +50,8 @@ def test_a_rule_about_the_products_ingredient_or_one_the_question_names_is_kept(
 
 COMBINATION_LIMIT = Document(
     "dur:dc:9003",
-    "[용량주의] 아세트아미노펜(Acetaminophen)의 1일 최대 투여량은 1, 500밀리그램입니다. 이를 넘지 않도록 주의합니다. "
-    "사유: 1일최대용량:아세트아미노펜1, 500mg/슈도에페드린180mg. 대상 제형: 정제.",
+    "[용량주의] 아세트아미노펜(Acetaminophen)의 1일 최대 투여량은 1,500밀리그램입니다. 이를 넘지 않도록 주의합니다. "
+    "사유: 1일최대용량:아세트아미노펜1,500mg/슈도에페드린180mg. 대상 제형: 정제.",
     {"dur_type": "용량주의", "dur_code": "dc", "ingredient": "아세트아미노펜"},
 )
 
@@ -60,7 +60,7 @@ def test_a_combinations_daily_limit_is_not_quoted_for_a_single_ingredient_tablet
     """The 1,500 mg limit is for 아세트아미노펜 with 슈도에페드린: 타이레놀정500 holds no 슈도에페드린, so the row is
     not about it, whoever asks."""
     answer, steps = _answer("타이레놀 하루 최대 몇 알까지 먹어도 되나요", COMBINATION_LIMIT)
-    assert "1, 500밀리그램" not in answer
+    assert "1,500밀리그램" not in answer
     assert any(s["step"] == "stray_rules" and "dur:dc:9003" in s["dropped"] for s in steps)
 
 

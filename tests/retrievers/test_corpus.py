@@ -60,3 +60,10 @@ def test_missing_and_broken_corpus_give_clear_errors(tmp_path):
     (tmp_path / "easydrug" / "easydrug.jsonl").write_text('{"itemSeq": "1"\n', encoding="utf-8")
     with pytest.raises(CorpusError, match="line 1|:1:"):
         load_corpus(tmp_path)
+
+
+def test_a_daily_maximum_reads_with_its_thousands_comma(corpus):
+    """The DUR files write 3,200 as 3|200 (their comma is the column's): the sentence reads 3,200, not "3, 200"."""
+    ibuprofen = next(d for d in corpus if d.id == "dur:dc:1747")
+    assert "1일 최대 투여량은 이부프로펜3,200밀리그램입니다" in ibuprofen.text
+    assert not any(re.search(r"\d, \d{3}(?!\d)", d.text) for d in corpus if d.id.startswith("dur:dc:"))
