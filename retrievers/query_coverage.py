@@ -57,7 +57,15 @@ def unknown_words(words: Iterable[str], vocabulary: Container[str], names: Itera
 
     def is_known(w: str) -> bool:
         mine = MY.sub("", w)  # 울엄마, 우리딸: "my" and someone, never a medicine's name
-        return w in vocabulary or w in text or any(w in n for n in known) or mimetic(w) or w in people or mine in grown
+        return (
+            w in vocabulary
+            or w in text
+            or any(w in n for n in known)
+            or mimetic(w)
+            or no_name(w)
+            or w in people
+            or mine in grown
+        )
 
     # a particle Kiwi left on a word it did not know (나잘워시랑 of 메타리빈나잘워시액): the word without it
     return [
@@ -153,6 +161,23 @@ def whole_word(question: str, fragment: str) -> str:
         if fragment in word and len(word) > len(fragment):
             return word
     return fragment
+
+
+# what a word Kiwi does not know ends in when it is a disease, a flavour or a time (셀리악병, 과민성대장증후증,
+# 딸기맛, 배란기쯤, 생리무렵): no leaflet's product name ends in one of these (checked in a test)
+NOT_NAME_ENDINGS = ("병", "증", "맛", "쯤", "무렵")
+# 다음 as people shorten it (담날 다음날, 담주, 담달, 담번): a time, never a name
+SHORTENED_NEXT = frozenset({"담날", "담주", "담달", "담번", "담엔", "담에"})
+
+
+def no_name(word: str) -> bool:
+    """A word that cannot be a medicine's name: one ending in a disease's, flavour's or time's word
+    (`NOT_NAME_ENDINGS`) after at least two letters, or 다음 shortened (`SHORTENED_NEXT`).
+
+    >>> no_name("셀리악병"), no_name("딸기맛"), no_name("배란기쯤"), no_name("담날"), no_name("리피토"), no_name("병")
+    (True, True, True, True, False, False)
+    """
+    return word in SHORTENED_NEXT or (len(word) >= 3 and word.endswith(NOT_NAME_ENDINGS))
 
 
 def mimetic(word: str) -> bool:
