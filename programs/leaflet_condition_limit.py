@@ -56,7 +56,13 @@ ORGAN_DISEASES = {
     ),
     "ulcer": ("위궤양", "십이지장궤양", "위장궤양"),
 }
-SAME_DISEASE = {"심부전": ("심기능부전", "심장기능부전")}  # one disease, as the leaflets also write it
+SAME_DISEASE = {  # one disease, as the leaflets also write it
+    "심부전": ("심기능부전", "심장기능부전"),
+    # 뇌전증 is the newer name of 간질, which the leaflets write as a word of its own (간질 환자, 간질 및 발작,
+    # 간질, 편두통): never as the start of 간질환 (a liver disease) or 간질신장염, which hold it
+    "뇌전증": ("간질환자", "간질및", "간질,", "(간질)", "항간질"),
+    "간질": ("뇌전증",),
+}
 
 
 def forms(condition: str) -> tuple[str, ...]:

@@ -4,6 +4,7 @@ mini index: 부루펜정200밀리그램's 사용상 주의사항 forbids it to �
 
 from metrics.forbidden_offers import judge
 from programs import leaflet_condition_limit
+from programs.condition_check import unspoken_conditions
 from programs.crag import CRAG
 from programs.forbidden import asker
 from programs.profile import UserProfile
@@ -99,3 +100,17 @@ def test_the_skin_around_the_eyes_named_in_everyday_words_is_where_creams_forbid
     assert leaflet_condition_limit.forbids(line, said) == "눈 주위"
     assert asker(None, "코 시술하고 눈 바로 밑까지 멍들었는데 멍크림 발라도").conditions == ("눈 주위",)
     assert asker(None, "티눈 주위에 티눈액 발라도 되나요").conditions == ()
+
+
+def test_epilepsy_by_its_newer_name_is_the_leaflets_gan_jil_never_a_liver_disease():
+    """뇌전증 in a profile is the 간질 환자 a leaflet forbids; 간질환 (a liver disease) that holds the same letters is
+    not it, and the condition check reads a leaflet's 간질 및 발작 as speaking of it."""
+    meta = {"item_seq": "8", "item_name": "가상진해정", "section": "atpn"}
+    epilepsy = Document(
+        "easydrug:8:atpn", "가상진해정\n이 약에 과민증 환자, 간질 환자, 소아는 이 약을 복용하지 마십시오.", meta
+    )
+    liver = Document("easydrug:8:atpn", "가상진해정\n녹내장, 급·만성 간질환 환자는 이 약을 복용하지 마십시오.", meta)
+    assert leaflet_condition_limit.condition_rule(epilepsy, ("뇌전증",)) is not None
+    assert leaflet_condition_limit.condition_rule(liver, ("뇌전증",)) is None
+    seizures = Document("easydrug:8:atpn", "가상진해정\n노인, 간질 및 발작 위험성이 있는 환자는 상의하십시오.", meta)
+    assert unspoken_conditions("뇌전증 있는데 가상진해정 먹어도 되나요", [seizures], lambda d: True) == []
