@@ -23,8 +23,9 @@ from collections.abc import Iterable
 
 _FIRST, _LAST = 0xAC00, 0xD7A3
 # initial consonants people swap for one another (index order ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ): plain, tense and
-# aspirated of one place (ㄱㄲㅋ, ㄷㄸㅌ, ㅂㅃㅍ with ㅁ, ㅅㅆㅈㅉㅊ), ㄴ and ㄹ, ㅇ and ㅎ
-_INITIALS_ALIKE = ({0, 1, 15}, {3, 4, 16}, {6, 7, 8, 17}, {9, 10, 12, 13, 14}, {2, 5}, {11, 18})
+# aspirated of one place (ㄱㄲㅋ, ㄷㄸㅌ, ㅂㅃㅍ, ㅅㅆㅈㅉㅊ), ㅁ and ㅂ, ㄴ and ㄹ, ㅇ and ㅎ: not ㅁ and ㅍ
+# (데파코트, a prescription valproate, is no 데마코트, a steroid cream)
+_INITIALS_ALIKE = ({0, 1, 15}, {3, 4, 16}, {7, 8, 17}, {6, 7}, {9, 10, 12, 13, 14}, {2, 5}, {11, 18})
 # vowels of one stroke family (ㅏㅐㅑㅒ, ㅓㅔㅕㅖ, ㅗ…, ㅜ…, ㅡㅢㅣ), and ㅐ/ㅔ, ㅒ/ㅖ that sound the same
 _VOWELS_ALIKE = ({0, 1, 2, 3}, {4, 5, 6, 7}, {8, 9, 10, 11, 12}, {13, 14, 15, 16, 17}, {18, 19, 20}, {1, 5}, {3, 7})
 

@@ -149,6 +149,7 @@ def test_a_name_written_one_letter_off_is_found(names, query, spelt_right, heard
         ("동전파스 어디에 붙여요", "동전파프"),  # the form 파스 is written right
         ("멜라토닌 먹어도 돼요", "멜라토닝"),  # a final consonant apart
         ("비타민디 먹어도 돼요", "비타민씨"),  # ㄷ and ㅆ are not swapped for one another
+        ("간질약 데파코트 먹는 딸 아스피린 먹여도", "데마코트"),  # nor ㅍ and ㅁ: a prescription drug, no steroid cream
     ],
 )
 def test_words_one_letter_off_a_name_that_are_other_words_are_not_read_as_it(names, query, misread):
