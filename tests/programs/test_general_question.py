@@ -39,6 +39,7 @@ def test_a_question_naming_a_medicine_is_answered_about_it(searcher):
         "일요일 밤인데 애가 열이 나요 지금 문 연 약국 어떻게 찾아요",
         "게보린 먹는 중인데 헌혈 가능한가요?",
         "약국에서 산 감기약도 연말정산 의료비 공제 되나요?",
+        "판콜에이 약국에서 얼마정도 해요? 10병짜리 박스로 사면 더 싼가요",  # what it costs
     ],
 )
 def test_trade_law_and_travel_are_beyond_the_leaflets_whatever_is_named(searcher, question):
