@@ -98,6 +98,8 @@ WORDS = {
     "reuse": "개봉하거나 쓰고 남은 약을 다시 쓰는 것",
     "covering": "바른 곳을 붕대나 밴드로 덮는 것",
     "heat": "찜질·열",
+    "surgery": "수술·시술 전 복용",
+    "drug_test": "약물(도핑) 검사",
     # situations said in their own words where their frame aspect's would be wrong (see `said_as`)
     "dependence": "내성이나 의존성(습관성)",
     "vomited": "먹은 약을 토했을 때 다시 먹는 것",

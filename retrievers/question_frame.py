@@ -94,6 +94,8 @@ VOCAB_ASPECT = {
     "lens": "cautions",
     "sunlight": "cautions",
     "heat": "cautions",
+    "surgery": "cautions",  # 사랑니 뽑기 전에 아스피린: what to do before an operation
+    "drug_test": "cautions",  # 소변검사 양성 나와요, 도핑 걸려요
     "breastfeeding": "breastfeeding",
     "pregnancy": "pregnancy",
     "children": "child_use",

@@ -490,3 +490,18 @@ def test_drinking_as_people_spell_it_asks_about_alcohol(tok):
     for question in ("부루펜 먹구 쏘주 한잔 해도 댐?", "타이레놀 먹고 소맥 마셔도"):
         assert "alcohol" in vocab.asked(question, tok(question)), question
     assert "alcohol" not in vocab.asked("커피 한잔하고 먹어도 돼요", tok("커피 한잔하고 먹어도 돼요"))
+
+
+def test_an_operation_ahead_and_a_drug_test_are_asked_in_peoples_words_and_found_in_the_leaflets():
+    """사랑니 뽑기 전, 수술 잡혔는데: what to do before an operation, which a few leaflets say (수술(치과수술
+    포함)을 하는 경우에는 … 알리십시오); 수술 후 진통제 asks what it is for. 소변검사 양성, 도핑: a drug test,
+    which two leaflets speak of."""
+    vocab = load_vocabulary()
+    assert "surgery" in vocab.asked("사랑니 뽑기 전에 아스피린 먹던거 계속 먹어도 돼요?")
+    assert "surgery" in vocab.asked("다음주에 무릎 수술 잡혔는데 타이레놀 끊어야 되나요")
+    assert "surgery" not in vocab.asked("수술 후 통증에 진통제 뭐 먹어요")
+    bleeding = "출혈의 위험이 있으므로 수술(치과수술 포함)을 하는 경우에는 의사에게 이 약을 복용하고 있음을 알리십시오."
+    assert vocab.match("surgery", bleeding) == 1.0
+    assert vocab.match("surgery", "수술후 동통(통증), 발치 후 통증에 사용합니다.") < 1.0
+    assert "drug_test" in vocab.asked("지르텍 매일 먹는데 입사 전 소변검사에서 양성 나와요?")
+    assert vocab.match("drug_test", "운동선수의 경우 도핑 검사 시 양성 반응을 일으킬 수 있으므로 주의하십시오.") == 1.0
