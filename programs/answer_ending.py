@@ -14,6 +14,7 @@ from programs import (
     answer_requirements,
     comparison,
     condition_check,
+    contents_check,
     efficacy_only,
     fever_threshold,
     pregnancy_exposure,
@@ -113,6 +114,11 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     elif comparison.asks_which_is_better(question_frame(p.backend, st)):  # 뭐가 나아요: no leaflet ranks products
         st.trace.step("which_is_better", flagged=True)
         notice = "\n".join(n for n in (comparison.RANKING_NOTICE, notice) if n)
+    quoted = [q.text for q in answer_quotes(best["answer"], docs)]
+    contents = contents_check.notice(st.question, quoted)  # 글루텐 들어있나요: no leaflet lists all a product holds
+    if contents:
+        st.trace.step("contents_check", substances=contents_check.asked_substances(st.question), flagged=True)
+        notice = "\n".join(n for n in (contents, notice) if n)
     exposed = pregnancy_exposure.notice(frame)  # 임신인 줄 모르고 먹었어요: what it did, which no leaflet says
     if exposed:
         st.trace.step("pregnancy_exposure", flagged=True)
