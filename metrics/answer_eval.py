@@ -37,6 +37,7 @@ SELF_CHECKS = (
     "why_check",
     "fever_threshold",
     "doubt_check",
+    "contents_check",
 )
 NOTICE_PREFIX = "※"
 RESERVED = (

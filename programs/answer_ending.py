@@ -25,6 +25,7 @@ from programs.budget import BudgetExhausted
 from programs.citations import citation
 from programs.claim_check import asked_effect, claim_notice, claim_word, effect_notice, effect_word, heard_claim
 from programs.extractive import PRODUCT_LIST
+from programs.general_question import DOCTOR_NOTICE, asks_a_doctors_call
 from programs.lm_call import TimeBudgetExhausted
 from programs.name_mentions import naming
 from programs.notices import (
@@ -119,6 +120,9 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     if contents:
         st.trace.step("contents_check", substances=contents_check.asked_substances(st.question), flagged=True)
         notice = "\n".join(n for n in (contents, notice) if n)
+    if asks_a_doctors_call(st.question):  # 해열제 먹였는데 응급실 가야 하나요: no leaflet says when to go
+        st.trace.step("doctor_visit", flagged=True)
+        notice = "\n".join(n for n in (DOCTOR_NOTICE, notice) if n)
     exposed = pregnancy_exposure.notice(frame)  # 임신인 줄 모르고 먹었어요: what it did, which no leaflet says
     if exposed:
         st.trace.step("pregnancy_exposure", flagged=True)

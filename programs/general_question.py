@@ -71,6 +71,13 @@ DIAGNOSIS = re.compile(
     r"무슨\s*(?:병|질환|증상\s*인|문제)|어떤\s*(?:병|질환)|(?:병|질환)\s*(?:인가|일까|이에요|인지|인거|인건|걸린)"
     r"|어디가\s*(?:안\s*좋|아픈\s*거|이상|문제)|병원\s*(?:에\s*)?(?:가\s*봐야|가봐야|가야|안\s*가도|가는\s*게|가야\s*하)"
     r"|무슨\s*과\s*(?:로|에|가)"
+    # how serious it is, whether to go to the emergency room or be tested again (응급실 가야 하나요, 심각한 건가요,
+    # 재검 받아야 되나요)
+    r"|응급실|재검|심각한\s*(?:건|거|상태)|병원\s*(?:에\s*)?(?:갈까|가볼까|가\s*볼까)|진료\s*(?:를\s*)?받아야"
+)
+DOCTOR_NOTICE = (
+    "※ 설명서(e약은요)는 증상이 얼마나 심각한지나 병원에 가야 하는지는 알려 주지 않습니다: 아래는 찾은 설명서의 "
+    "내용입니다. 증상이 심하거나 나아지지 않으면 바로 의사의 진료를 받으세요."
 )
 # which food, fruit or tea is good for an illness, asked with no medicine named (감기에 좋은 음식, 변비에 좋은 과일
 # 추천, 목감기엔 무슨 차 마시면 좋아요): the leaflets say what to avoid while taking their product (설사 시 생음식 …
@@ -183,6 +190,19 @@ def asks_in_general(frame) -> bool:
     if medicine or targets.symptoms:
         return False
     return bool(SYSTEM.search(frame.question))
+
+
+def asks_a_doctors_call(question: str) -> bool:
+    """Whether the question asks what only a doctor can judge (`DIAGNOSIS`: what illness it is, how serious, whether
+    to go to hospital or the emergency room) beside the medicine it names: the answer then opens with
+    `DOCTOR_NOTICE` before what the leaflets say of the medicine.
+
+    >>> asks_a_doctors_call("4살 딸 열이 39.5도인데 해열제 먹인지 두시간 지나도 안떨어져요 지금 응급실 가야하나요")
+    True
+    >>> asks_a_doctors_call("해열제 먹인지 두시간 지났는데 또 먹여도 돼요?")
+    False
+    """
+    return bool(DIAGNOSIS.search(question))
 
 
 def names_nothing(frame) -> bool:
