@@ -96,6 +96,8 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     # 고혈압 있으면 슬리펠: a disease the question states that the named product's leaflet never speaks of
     named = naming(st.question, docs, st.result.names if st.result is not None else ())
     unspoken = condition_check.unspoken_conditions(st.question, docs, named)
+    # 혈압약 먹는 사람은 타이레놀: a prescription kind taken that the named product's leaflet never speaks of
+    unspoken += [k for k in condition_check.unspoken_kinds(st.question, docs, named) if k not in unspoken]
     if unspoken:
         st.trace.step("condition_check", conditions=unspoken, flagged=True)
         said = condition_check.notice(unspoken, condition_check.product_names(docs, named))

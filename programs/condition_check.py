@@ -21,7 +21,7 @@ Example:
     >>> unspoken_conditions("전립선비대증인데 코감기약 계속 먹어도", signs, named)
     []
     >>> notice(["고혈압"], ["슬리펠정"])
-    '※ 슬리펠정의 설명서에는 고혈압에 대한 내용이 없습니다. 복용해도 되는지는 의사나 약사와 상의하세요.'
+    '※ 슬리펠정의 설명서에는 고혈압에 대한 내용이 없습니다. 써도 되는지는 의사나 약사와 상의하세요.'
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from programs.asker_condition import stated_conditions
 from programs.citations import short_product
 from programs.leaflet_condition_limit import forms
 from retrievers.documents import Document
+from retrievers.not_covered import kinds_said
 
-NOTICE = "※ {products}의 설명서에는 {conditions}에 대한 내용이 없습니다. 복용해도 되는지는 의사나 약사와 상의하세요."
+NOTICE = "※ {products}의 설명서에는 {conditions}에 대한 내용이 없습니다. 써도 되는지는 의사나 약사와 상의하세요."
 NOT_SITES = ("눈 주위",)  # where it is put on, not a disease: the leaflets' own site cautions speak of it
 MEDICINE_KIND = re.compile(r"[가-힣]+약")  # 파킨슨약, 고혈압약: a kind of medicine by what it is for
 # a disease a leaflet speaks of by the trouble it brings (domain knowledge, reviewed): an enlarged prostate is the
@@ -54,6 +55,27 @@ def unspoken_conditions(question: str, docs: list[Document], named: Callable[[Do
         return []
     text = "".join("".join(d.text.split()) for d in leaflets)
     return [c for c in stated if not any(f in text for f in (*forms(c), *SIGNS.get(c, ())))]
+
+
+def unspoken_kinds(question: str, docs: list[Document], named: Callable[[Document], bool]) -> list[str]:
+    """The prescription kinds the question says are taken (혈압약 먹는 사람은 타이레놀 먹어도), as written, that no
+    section of the named products' leaflets among `docs` speaks of by the leaflets' words for the kind (혈압강하제,
+    고혈압) or one of its ingredients ([] when it names none, or names no product whose leaflet is among them).
+
+    >>> from retrievers.documents import Document
+    >>> meta = {"item_seq": "1", "item_name": "타이레놀정"}
+    >>> docs = [Document("easydrug:1:intrc", "타이레놀정\\n와파린과 함께 복용 시 상의하십시오.", meta)]
+    >>> unspoken_kinds("혈압약 먹는 사람은 타이레놀 먹어도 되나요", docs, lambda doc: True)
+    ['혈압약']
+    >>> unspoken_kinds("와파린 먹는데 타이레놀", docs, lambda doc: True), unspoken_kinds("타이레놀 먹어도", docs, bool)
+    ([], [])
+    """
+    kinds = kinds_said(question)
+    leaflets = [d for d in docs if d.id.startswith("easydrug:") and named(d)]
+    if not kinds or not leaflets:
+        return []
+    text = "".join("".join(d.text.split()) for d in leaflets)
+    return [k for k, words in kinds.items() if not any("".join(w.split()) in text for w in words)]
 
 
 def product_names(docs: list[Document], named: Callable[[Document], bool]) -> list[str]:

@@ -146,6 +146,23 @@ def kind_leaflet_words(question: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w for words in found for w in words))
 
 
+def kinds_said(question: str) -> dict[str, tuple[str, ...]]:
+    """The prescription kinds `question` names, as written (a word inside a longer one found counts once), each with
+    the words a leaflet speaking of it would hold: how the leaflets name the kind and its ingredients.
+
+    >>> kinds_said("혈압약 먹는 사람은 타이레놀 먹어도 문제없나요")["혈압약"][:2]
+    ('혈압강하제', '고혈압')
+    >>> kinds_said("감기약 먹어도 돼요")
+    {}
+    """
+    found: dict[str, tuple[str, ...]] = {}
+    for kind in _kinds():
+        m = kind.pattern.search(question)
+        if m is not None and not any(m.group(0) in w for w in found):
+            found[m.group(0)] = (*kind.leaflet_words, *kind.ingredients)
+    return found
+
+
 def medicine_leaflet_words(medicine: str) -> tuple[str, ...]:
     """How the leaflets name the prescription kind a medicine the user takes belongs to, by the kind's word or one of
     its ingredients (와파린 → 항응고제, 와파린, 혈액응고; 혈압약 → 혈압강하제, 고혈압 …); () for none.
