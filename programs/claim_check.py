@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 
-from programs.sentences import PERIODS, chosen_by, lay_words, leaflet_tokenizer, sentence_tokens
+from programs.sentences import BODY_NOUNS, PERIODS, chosen_by, lay_words, leaflet_tokenizer, sentence_tokens
 from retrievers.aspects import load_vocabulary
 from retrievers.lexicon import Lexicon
 from retrievers.names import squash
@@ -134,7 +134,7 @@ def claim_nouns(question: str, names=(), claim: str | None = None) -> list[str]:
     tokens = leaflet_tokenizer().tagged(claim if claim.endswith(("다", "라")) else claim + "다")  # 안전하다: + XSA
     for i, t in enumerate(tokens):
         word = t.form
-        if t.tag not in NOUN_TAGS or len(word) < MIN_CHARS or word in out:
+        if t.tag not in NOUN_TAGS or (len(word) < MIN_CHARS and word not in BODY_NOUNS) or word in out:
             continue
         if getattr(t, "oov", False):
             continue  # a word Kiwi does not know is a name more often than a claim (포타겔, 리피토)

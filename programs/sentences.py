@@ -80,7 +80,7 @@ NEIGHBOURS = 1  # items quoted on each side of a matching item of a long sentenc
 # a part of the body said in one syllable (눈에 들어갈까봐, 코 안에, 입 안이 헐어): a word that adds to a sentence
 # naming it, found only as a noun of its own ("눈 또는 눈꺼풀과 같은", not 눈꺼풀 alone; 입 is not in 입원).
 # Reviewed domain words; 이 (a tooth) and 등 (the back) are left out, read as "this" and "and so on" as often as not
-BODY_NOUNS = frozenset("눈 코 귀 입 목 배 손 발 팔 턱 혀 볼".split())
+BODY_NOUNS = frozenset("눈 코 귀 입 목 배 손 발 팔 턱 혀 볼 젖".split())
 LONG_SENTENCE = 160  # a longer sentence (a list of conditions or drugs) is quoted as an excerpt: its matching items
 # a sentence of the question that asks: a question mark, or a Korean ending or word that asks
 _ASKS = re.compile(

@@ -59,6 +59,7 @@ def test_the_claim_is_the_clause_before_the_hearsay_ending(question, claim):
         ("포타겔 먹으면 변비 생긴다던데요", (), []),  # 포타겔, a word Kiwi does not know, is a name, not the claim
         ("제산제를 오렌지주스랑 먹으면 안된다는데 왜요?", (), ["오렌지", "주스"]),
         ("해열제 복용하면 내성 생긴다던데 진짜?", (), ["내성"]),  # 복용: in nearly every leaflet sentence
+        ("감기약 먹으면 젖양이 줄어든다던데 진짜에요?", (), ["젖"]),  # a body's word of one syllable is a word too
     ],
 )
 def test_the_claims_own_words(question, names, words):
