@@ -38,6 +38,9 @@ SELF_CHECKS = (
     "fever_threshold",
     "doubt_check",
     "contents_check",
+    "doctor_visit",
+    "nursing_gap",
+    "pregnancy_exposure",
 )
 NOTICE_PREFIX = "※"
 RESERVED = (

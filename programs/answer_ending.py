@@ -17,6 +17,7 @@ from programs import (
     contents_check,
     efficacy_only,
     fever_threshold,
+    nursing_gap_notice,
     pregnancy_exposure,
 )
 from programs.answer_target import on_target
@@ -125,6 +126,10 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
     if asks_a_doctors_call(st.question):  # 해열제 먹였는데 응급실 가야 하나요: no leaflet says when to go
         st.trace.step("doctor_visit", flagged=True)
         notice = "\n".join(n for n in (DOCTOR_NOTICE, notice) if n)
+    nursing = nursing_gap_notice.notice(st.question)  # 몇 시간 지나야 젖 물려요: no leaflet gives the wait
+    if nursing:
+        st.trace.step("nursing_gap", flagged=True)
+        notice = "\n".join(n for n in (nursing, notice) if n)
     exposed = pregnancy_exposure.notice(frame)  # 임신인 줄 모르고 먹었어요: what it did, which no leaflet says
     if exposed:
         st.trace.step("pregnancy_exposure", flagged=True)

@@ -27,6 +27,7 @@ from retrievers.aspects import WORD_START, load_vocabulary, medicine_amount
 from retrievers.form_kinds import external_form
 from retrievers.lexicon import Lexicon
 from retrievers.names import NameIndex, NameMatch, squash
+from retrievers.nursing_gap import asks_nursing_gap, gap_aspects
 from retrievers.population import GROUP_ASPECT, Population, feeds_a_grown_up, read_population, without_places
 from retrievers.sound_alike import sound_alike
 from retrievers.unimproved import asks_to_go_on, unimproved_after
@@ -628,6 +629,8 @@ def read_frame(
         aspects = [*aspects, "contraindication"] if "contraindication" not in aspects else aspects
     if "contraindication" in aspects and "cautions" not in aspects:
         aspects = [*aspects, "cautions"]  # a condition the asker has is one of the cautions (real-dev aspects +0.007)
+    if asks_nursing_gap(question):
+        aspects = gap_aspects(aspects)  # 먹고 몇 시간 지나야 젖 물려요: the wait before nursing, not the next dose
     if population.group == "pregnant" and used_unknowing(question):
         aspects = exposure_aspects(aspects)  # 임신인 줄 모르고 두 알 먹었어요: what the use did, not its dose
     return QuestionFrame(question, targets, tuple(aspects), population, other, comparison)
