@@ -14,6 +14,7 @@ from programs.question_reading import question_frame
 from programs.routing import LOW_RELEVANCE
 from programs.settings import CragSettings
 from programs.state import QuestionState
+from programs.taken_in_question import taken_beside
 from retrievers.documents import Document
 
 MAX_DUR_DOCS = 3
@@ -91,6 +92,13 @@ def asker(settings: CragSettings, st: QuestionState, backend=None) -> forbidden.
         return forbidden.Asker()
     names = st.result.names if st.result else ()
     who = forbidden.asker(st.profile, st.question, names)
+    if backend is not None and backend.names is not None:
+        # 혈압약 드시는데 … 액티피드, 아스피린 매일 먹는데 이부프로펜: a medicine the question says is being taken
+        # beside the one asked about is the asker's, as a profile's is (programs/taken_in_question.py)
+        targets = question_frame(backend, st).targets
+        taken = taken_beside(st.question, [*targets.products, *targets.ingredients, *targets.classes])
+        if taken:
+            who = dataclasses.replace(who, medicines=tuple(dict.fromkeys((*who.medicines, *taken))))
     if backend is not None and who.medicines:
         who = dataclasses.replace(who, kinds=leaflet_pair_limit.kinds_taken(who.medicines, backend.names, backend.get))
     return who

@@ -23,6 +23,7 @@ import re
 from programs.leaflet_group_limit import CONSULT, first_rule  # one rule form and one reading of "consult"
 from retrievers.documents import Document
 from retrievers.name_keys import ingredient_key
+from retrievers.not_covered import kind_ingredients
 
 SECTIONS = ("intrc", "atpnWarn", "atpn")
 # the kinds each ingredient belongs to, by its canonical key (retrievers/name_keys.ingredient_key)
@@ -42,16 +43,22 @@ KINDS = {
     "세레콕시브": ("소염진통제",),
     # diuretics (blood-pressure medicines): the leaflets forbid painkillers, licorice and calcium with 이뇨제, and
     # some with 티아지드계 이뇨제 alone
-    "히드로클로로티아지드": ("이뇨제", "티아지드계 이뇨제"),
-    "하이드로클로로티아지드": ("이뇨제", "티아지드계 이뇨제"),
-    "클로르탈리돈": ("이뇨제", "티아지드계 이뇨제"),
-    "인다파미드": ("이뇨제", "티아지드계 이뇨제"),
+    "히드로클로로티아지드": ("이뇨제", "티아지드계 이뇨제", "혈압강하제"),
+    "하이드로클로로티아지드": ("이뇨제", "티아지드계 이뇨제", "혈압강하제"),
+    "클로르탈리돈": ("이뇨제", "티아지드계 이뇨제", "혈압강하제"),
+    "인다파미드": ("이뇨제", "티아지드계 이뇨제", "혈압강하제"),
     "푸로세미드": ("이뇨제", "루프계 이뇨제", "푸로세미드"),
     "후로세미드": ("이뇨제", "루프계 이뇨제", "푸로세미드"),
     "토르세미드": ("이뇨제", "루프계 이뇨제"),
     "토라세미드": ("이뇨제", "루프계 이뇨제"),
     "스피로노락톤": ("이뇨제", "칼륨보전 이뇨제"),
     "스피로놀락톤": ("이뇨제", "칼륨보전 이뇨제"),
+    # blood-pressure medicines (혈압약): the decongestants' leaflets forbid 혈압강하제 beside them
+    **dict.fromkeys(
+        ("암로디핀", "니페디핀", "로사르탄", "발사르탄", "텔미사르탄", "올메사르탄", "이르베사르탄", "칸데사르탄"),
+        ("혈압강하제",),
+    ),
+    **dict.fromkeys(("아테놀롤", "비소프롤롤", "카르베딜롤", "에날라프릴", "라미프릴", "페린도프릴"), ("혈압강하제",)),
 }
 # how the leaflets write each kind in a line saying what not to take it with
 WRITTEN = {
@@ -64,6 +71,7 @@ WRITTEN = {
     "루프계 이뇨제": re.compile(r"루프\s*계\s*이뇨제"),
     "칼륨보전 이뇨제": re.compile(r"칼륨\s*보전\s*이뇨제"),
     "푸로세미드": re.compile(r"푸로세미드"),  # named itself: 푸로세미드 이뇨제
+    "혈압강하제": re.compile(r"혈압\s*강하제|항\s*고혈압제"),
 }
 _FORBIDS = re.compile(r"(?:복용|사용|투여|병용)(?:하)?지\s*마(?:십시오|세요)")
 _TOGETHER = re.compile(r"함께|병용|같이|동시")
@@ -87,6 +95,7 @@ def kinds_taken(medicines, names=None, leaflet=None) -> tuple[str, ...]:
     ingredients = []
     for medicine in medicines:
         ingredients.append(medicine)
+        ingredients += kind_ingredients(medicine)  # 혈압약: the ingredients that make the kind
         if names is None or leaflet is None:
             continue
         for seq in sorted(names.match(medicine).products)[:5]:

@@ -163,6 +163,16 @@ def kinds_said(question: str) -> dict[str, tuple[str, ...]]:
     return found
 
 
+def kind_ingredients(medicine: str) -> tuple[str, ...]:
+    """The ingredients of the prescription kinds a medicine's name is (혈압약 → 암로디핀, 로사르탄 …); () for none.
+
+    >>> kind_ingredients("혈압약")[:2], kind_ingredients("타이레놀")
+    (('암로디핀', '로사르탄'), ())
+    """
+    flat = "".join(medicine.split())
+    return tuple(dict.fromkeys(i for kind in _kinds() if kind.pattern.fullmatch(flat) for i in kind.ingredients))
+
+
 def medicine_leaflet_words(medicine: str) -> tuple[str, ...]:
     """How the leaflets name the prescription kind a medicine the user takes belongs to, by the kind's word or one of
     its ingredients (와파린 → 항응고제, 와파린, 혈액응고; 혈압약 → 혈압강하제, 고혈압 …); () for none.
