@@ -27,6 +27,13 @@ def test_a_question_about_supplements_alone_is_told_they_are_not_covered_without
     assert pred.trace["lm_calls"]["total"] == 0
 
 
+def test_a_herbal_preparation_from_a_clinic_is_told_not_covered(searcher):
+    """한약, 녹용, 보약: a 한의원's preparation is no e약은요 product (the leaflets' 다른 한약제제 names a kind)."""
+    pred = CRAG(backend=searcher)(question="한의원에서 녹용 들어간 한약 지어서 먹는중인데 감기 걸리면 어떡해요")
+    assert pred.trace["outcome"] == NOT_IN_CORPUS
+    assert "질문의 '녹용', '한약'은(는) e약은요(일반의약품 설명서)와 DUR 자료에서 찾지 못했습니다" in pred.answer
+
+
 def test_a_symptom_beside_an_ingredient_only_dur_knows_is_what_it_was_taken_for(searcher):
     """알프라졸람 반알 먹었는데 잠이 안와요, 더 먹어도: the sleeplessness is why it was taken, no ask for another
     medicine; the answer is about 알프라졸람 alone (its DUR rows), no leaflet of a product for sleeplessness."""
