@@ -47,6 +47,7 @@ def test_a_quasi_drug_asked_alone_is_told_it_is_not_covered_not_refused_as_off_t
     asked = (
         ("임신중에 여성청결제 매일 써도 괜찮나요?", "여성청결제"),
         ("아기한테 모기기피제 뿌려도 돼요?", "모기기피제"),
+        ("시험기간인데 박카스 하루 두병 마셔도 돼요?", "박카스"),  # a fatigue drink sold as 의약외품
     )
     for question, word in asked:
         pred = CRAG(backend=searcher)(question=question)
