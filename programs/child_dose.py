@@ -80,6 +80,10 @@ def older_dose_sentences(sentences: list[str], oldest: float | None, tables: boo
     >>> doubled = "급성설사시의 초기 3일은 1일 용량을 2배로 증량할 수 있습니다."  # the adult's dose, doubled
     >>> older_dose_sentences(["성인은 1회 3 g을 1일 3회 복용합니다.", doubled, "24개월 이상의 소아는 1일 6 g"], 5.0)
     {0, 1}
+    >>> lozenge = ["성인, 12세 이상 어린이 및 청소년은 이 약 1개를 녹여서 복용합니다.", "입안에서 굴리면서 복용합니다.",
+    ...            "필요시 3~6시간 간격으로 1일 최대 5개를 복용합니다."]  # a way of taking it between: the same dose
+    >>> older_dose_sentences(lozenge, 10.0)
+    {0, 2}
     >>> older_dose_sentences(["성인 및 8세 이상의 어린이는 1일 1~2포를 복용하십시오.",
     ...                       "증상에 따라 특히 어린이는 이틀마다 1포를 복용할 수 있습니다."], 7.0)  # those children
     {0, 1}
@@ -98,6 +102,12 @@ def older_dose_sentences(sentences: list[str], oldest: float | None, tables: boo
                 older = False  # an age band of its own, or a child's dose after an adult's: another person's
             else:
                 out.add(i)
+        elif (
+            older
+            and not (states_dose(sentence) or DOSE_CHANGE.search(sentence) or dose_ages(sentence))
+            and not any(w in sentence for w in CHILD_WORDS)
+        ):
+            continue  # how the same person takes it (입안에서 굴리면서 복용합니다): their dose goes on after it
         else:
             older = False
     return out

@@ -140,6 +140,24 @@ def test_a_childs_may_i_question_about_a_product_dosed_for_adults_only_says_so()
     assert "용량만 있습니다" not in extractive.extractive_answer(question, [caution, both], names=["판피린큐"])
 
 
+def test_a_way_of_taking_it_between_an_older_dose_and_its_daily_maximum_keeps_the_dose_older_only():
+    """스트렙실: "성인, 12세 이상 어린이 및 청소년은 … 1개를 녹여서 복용합니다. 입안에서 굴리면서 복용합니다. 1일 최대
+    5개 …" doses no 9-year-old: the way of taking it between does not make the daily maximum everyone's, so the
+    answer says the leaflet doses only older people."""
+    from programs.child_dose import ADULT_DOSE_ONLY_NOTICE
+    from retrievers.documents import Document
+
+    meta = {"item_seq": "8", "item_name": "가상트로키", "section": "useMethod"}
+    text = (
+        "가상트로키\n[용법·용량] 성인, 12세 이상 어린이 및 청소년은 이 약 1개를 입안에서 서서히 녹여서 복용합니다."
+        "국소 자극을 피하기 위해 입안에서 굴리면서 복용합니다.필요시 3~6시간 간격으로 1일 최대 5개를 복용합니다."
+    )
+    dosing = Document("easydrug:8:useMethod", text, meta)
+    question = "9살 아들 목아픈데 가상트로키 하나 줘도 될까요?"
+    answer = extractive.extractive_answer(question, [dosing], names=["가상트로키"])
+    assert ADULT_DOSE_ONLY_NOTICE.format(product="가상트로키") in answer
+
+
 def test_a_childrens_table_starting_above_the_babys_age_is_not_the_babys_dose():
     """챔프이부펜시럽 doses 1~2세 and up: for a 5-month-old every band is older, so the table is left out (it had been
     quoted with no word that it starts at one year); for a 4-year-old it stays."""
