@@ -889,6 +889,8 @@ def _other_drugs(question: str, targets: Targets, lexicon: Lexicon, comparison: 
 # a medicine swallowed by mistake: a child at the bottle (뚜껑 열고, 반병, 병째, 한 병 다), or 실수로 / 모르고 삼켰어요
 SWALLOWED_BY_MISTAKE = re.compile(
     r"뚜껑|반\s*병|병\s*째|통\s*째|한\s*(?:병|통)\s*다|다\s*(?:먹어|마셔)\s*버렸|실수로|모르고\s*삼"
+    # an unknown number of tablets swallowed (몇 알 먹은 거 같아요, 몇 개 삼켰어요), or picked up and eaten
+    r"|몇\s*(?:알|개|정|캡슐)\s*(?:을|를|이나|정도)?\s*(?:먹은|먹었|삼킨|삼켰|집어\s*먹)|(?:주워|몰래)\s*(?:먹|삼)"
 )
 # a medicine said by its form and used (좌약 넣고, 시럽 먹였는데, 연고 바르고): read in the question without spaces
 _USED_FORM = re.compile(r"(좌약|좌제|시럽|물약|가루약|연고|패치|파스)(?:을|를|은|는|이|도)?(?:넣|먹|발라|바르|바른|붙)")

@@ -484,3 +484,7 @@ def test_a_medicine_a_child_swallowed_by_mistake_asks_overdose_first(searcher):
     frame = read_frame(question, searcher.names, searcher.lexicon, searcher.tokenizer(question))
     assert frame.aspects[0] == "overdose"
     assert "storage" not in frame.aspects
+    # an unknown number of tablets a child swallowed (몇알 먹은거 같아요) is too much taken, not a dose asked
+    question = "4살 애기가 제 철분제를 몇알 먹은거 같아요 어떡해요"
+    frame = read_frame(question, searcher.names, searcher.lexicon, searcher.tokenizer(question))
+    assert frame.aspects[0] == "overdose"
