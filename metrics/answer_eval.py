@@ -38,6 +38,7 @@ SELF_CHECKS = (
     "fever_threshold",
     "doubt_check",
     "contents_check",
+    "taste_check",
     "doctor_visit",
     "nursing_gap",
     "pregnancy_exposure",

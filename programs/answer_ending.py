@@ -119,29 +119,30 @@ def aspect_notice(p: Parts, st: QuestionState, best: dict) -> str:
         st.trace.step("which_is_better", flagged=True)
         notice = "\n".join(n for n in (comparison.RANKING_NOTICE, notice) if n)
     quoted = [q.text for q in answer_quotes(best["answer"], docs)]
-    contents = contents_check.notice(st.question, quoted)  # 글루텐 들어있나요: no leaflet lists all a product holds
-    if contents:
-        st.trace.step("contents_check", substances=contents_check.asked_substances(st.question), flagged=True)
-        notice = "\n".join(n for n in (contents, notice) if n)
-    if asks_a_doctors_call(st.question):  # 해열제 먹였는데 응급실 가야 하나요: no leaflet says when to go
-        st.trace.step("doctor_visit", flagged=True)
-        notice = "\n".join(n for n in (DOCTOR_NOTICE, notice) if n)
-    nursing = nursing_gap_notice.notice(st.question)  # 몇 시간 지나야 젖 물려요: no leaflet gives the wait
-    if nursing:
-        st.trace.step("nursing_gap", flagged=True)
-        notice = "\n".join(n for n in (nursing, notice) if n)
-    exposed = pregnancy_exposure.notice(frame)  # 임신인 줄 모르고 먹었어요: what it did, which no leaflet says
-    if exposed:
-        st.trace.step("pregnancy_exposure", flagged=True)
-        notice = "\n".join(n for n in (exposed, notice) if n)
+    # what no leaflet says, whatever they found, each said before what they do say (the last one first): what a
+    # product is made of (글루텐 들어있나요) or tastes like (무슨 맛이에요), whether to go to hospital (응급실 가야
+    # 하나요), how long to wait before nursing (몇 시간 지나야 젖 물려요), what a use made before the pregnancy was
+    # known did (임신인 줄 모르고 먹었어요)
+    beyond = (
+        ("contents_check", contents_check.notice(st.question, quoted)),
+        ("taste_check", contents_check.taste_notice(st.question)),
+        ("doctor_visit", DOCTOR_NOTICE if asks_a_doctors_call(st.question) else ""),
+        ("nursing_gap", nursing_gap_notice.notice(st.question)),
+        ("pregnancy_exposure", pregnancy_exposure.notice(frame)),
+    )
+    for step, said in beyond:
+        if said:
+            asked = {"substances": contents_check.asked_substances(st.question)} if step == "contents_check" else {}
+            st.trace.step(step, **asked, flagged=True)
+            notice = "\n".join(n for n in (said, notice) if n)
     if asks_why(st.question) and not heard_claim(st.question):  # 왜 졸려요: a claim's 왜요 is the claim check's
         words = [w for m in st.morphemes if len(m) > 1 for w in (m, nominal(m)) if len(w) > 1]  # 졸리, 졸림
-        why = why_notice(st.question, [q.text for q in answer_quotes(best["answer"], docs)], words)
+        why = why_notice(st.question, quoted, words)
         st.trace.step("why_check", flagged=bool(why))
         notice = "\n".join(n for n in (why, notice) if n)
     heard, effect, names = heard_claim(st.question), asked_effect(st.question), question_names(p.backend, st)
     word = claim_word(st.question, names) if heard else effect_word(st.question, names) if effect else None
-    quotes = [q.text for q in answer_quotes(best["answer"], docs)] if word else []
+    quotes = quoted if word else []
     if not quotes:
         return notice
     if heard:

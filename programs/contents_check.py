@@ -4,7 +4,7 @@
 substance asked (in any of the ways the leaflets write it: 돼지고기, 돼지기원; 유당, 갈락토오스), the answer says the
 leaflets found do not say whether it is in it, and where to look (the pack's full list, a pharmacist); its outcome
 is ``not_in_leaflets`` (programs/outcome.py). 노자임 asked of by a user allergic to pork quotes 돼지고기에 과민증 …
-복용하지 마십시오, and no such notice.
+복용하지 마십시오, and no such notice. What it tastes like (무슨 맛이에요) is in no leaflet either (`taste_notice`).
 
 Example:
     >>> asked_substances("무슬림 친구한테 훼스탈 주려는데 돼지 성분이나 젤라틴 들어있나요? 할랄 괜찮은지")
@@ -45,6 +45,28 @@ NOTICE = (
     "※ 찾은 설명서에는 질문한 원료나 첨가물이 들어 있는지는 나와 있지 않습니다: 설명서는 주성분과 일부 첨가물의 "
     "주의만 적습니다. 무엇으로 만들었는지는 제품 포장의 전성분 표시나 약사에게 확인하세요."
 )
+
+
+# what it tastes like (무슨 맛이에요, 맛이 써요?, 딸기맛 있어요): no leaflet says; a flavour a product's name carries
+# (딸기향) is its name, not a line
+TASTE = re.compile(
+    r"무슨\s*맛|어떤\s*맛|맛이\s*(?:어때|어떤|나|있|없|써|쓴|달|단|이상)|맛\s*(?:있어|없어|나요|괜찮)|(?:딸기|포도|오렌지|바나나|체리|사과)\s*맛"
+)
+TASTE_NOTICE = (
+    "※ 설명서(e약은요)에는 약의 맛은 나와 있지 않습니다: 아래는 찾은 설명서의 내용입니다. 맛이나 향은 제품 포장이나 "
+    "약사에게 확인하세요."
+)
+
+
+def taste_notice(question: str) -> str:
+    """`TASTE_NOTICE` when the question asks what a medicine tastes like; "" otherwise.
+
+    >>> taste_notice("어린이 타이레놀 현탁액 무슨 맛이에요?") == TASTE_NOTICE
+    True
+    >>> taste_notice("맛있는 거 먹고 먹어도 돼요")
+    ''
+    """
+    return TASTE_NOTICE if TASTE.search(question) else ""
 
 
 def asked_substances(question: str) -> list[str]:

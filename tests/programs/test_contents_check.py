@@ -2,7 +2,7 @@
 names it (programs/contents_check.py): otherwise the answer says the leaflets found do not say and where to look;
 the real `Searcher` on the mini index (훼스탈플러스정's leaflet names no pork; 부루펜정200밀리그램's names 유당)."""
 
-from programs.contents_check import NOTICE
+from programs.contents_check import NOTICE, TASTE_NOTICE
 from programs.crag import CRAG
 
 
@@ -19,3 +19,9 @@ def test_a_substance_no_quoted_line_names_is_said_not_to_be_in_the_leaflets_one_
     # one the leaflet names is answered by its line, with no such notice
     named = CRAG(backend=searcher)(question="유당불내증 있는데 부루펜정200밀리그램 먹어도 되나요? 유당 들어있나요")
     assert NOTICE not in named.answer and "유당" in named.answer
+
+
+def test_what_a_medicine_tastes_like_is_said_not_to_be_in_the_leaflets(searcher):
+    pred = CRAG(backend=searcher)(question="부루펜정 무슨 맛이에요? 애가 약을 잘 안먹어서요")
+    assert pred.answer.startswith(TASTE_NOTICE)
+    assert next(s for s in pred.trace["steps"] if s["step"] == "taste_check")["flagged"]
