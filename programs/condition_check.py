@@ -50,11 +50,15 @@ def unspoken_conditions(question: str, docs: list[Document], named: Callable[[Do
     # leaflet speaks of the medicine (레보도파와 함께 복용하지 마십시오, 혈압강하제)
     without_kinds = MEDICINE_KIND.sub(" ", question)
     stated = [c for c in stated_conditions(without_kinds) if c not in NOT_SITES]
-    leaflets = [d for d in docs if d.id.startswith("easydrug:") and named(d)]
-    if not stated or not leaflets:
+    text = _named_text(docs, named) if stated else ""
+    if not text:
         return []
-    text = "".join("".join(d.text.split()) for d in leaflets)
     return [c for c in stated if not any(f in text for f in (*forms(c), *SIGNS.get(c, ())))]
+
+
+def _named_text(docs: list[Document], named: Callable[[Document], bool]) -> str:
+    """The named products' leaflet sections among `docs`, spaces removed ("" for none)."""
+    return "".join("".join(d.text.split()) for d in docs if d.id.startswith("easydrug:") and named(d))
 
 
 def unspoken_kinds(question: str, docs: list[Document], named: Callable[[Document], bool]) -> list[str]:
@@ -71,10 +75,9 @@ def unspoken_kinds(question: str, docs: list[Document], named: Callable[[Documen
     ([], [])
     """
     kinds = kinds_said(question)
-    leaflets = [d for d in docs if d.id.startswith("easydrug:") and named(d)]
-    if not kinds or not leaflets:
+    text = _named_text(docs, named) if kinds else ""
+    if not text:
         return []
-    text = "".join("".join(d.text.split()) for d in leaflets)
     return [k for k, words in kinds.items() if not any("".join(w.split()) in text for w in words)]
 
 

@@ -13,6 +13,7 @@ from programs.pregnancy_exposure import NOTICE
     [
         "임신인줄 모르고 타이레놀 두알 먹었어요 지금 5주래요 어떡하죠",
         "타이레놀 사흘 먹었는데 테스트기 해보니 임신이래요",
+        "게보린 먹다가 나중에 임신 알았어요 괜찮나요ㅠ",
     ],
 )
 def test_a_use_made_before_the_pregnancy_was_known_is_told_the_leaflets_do_not_say_what_it_did(searcher, question):
